@@ -1,0 +1,656 @@
+"""The rules of Modern Art (RULES.md R1–R30) as one mutable game state.
+
+`Game.apply(action)` validates an action completely before it changes
+anything, so a refused action (a `RuleError`) leaves the game untouched.
+`Game.legal(seat)` and `Game.view(seat)` are the only ways the state leaves
+towards a player; `view` is where secrecy lives (R4, R14).
+
+Turn positions: seats 0..n-1 are the players; with the virtual player (R29)
+position n is its hand, sitting between seat n-1 and seat 0.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .cards import (
+    ARTIST_OF,
+    ARTISTS,
+    CARD_ORDER,
+    CARDS_TO_END_ROUND,
+    DEAL,
+    FULL_DECK,
+    ROUNDS,
+    STARTING_MONEY,
+    TOKENS,
+    TYPE_OF,
+    is_card,
+    is_deck,
+)
+from .errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
+from .variant import Variant, parse_variant
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+ACTION_TYPES = frozenset(
+    ("play", "add", "decline", "bid", "pass", "sealed", "price", "buy", "close")
+)
+AMOUNT_ACTIONS = frozenset(("bid", "sealed", "price"))
+CARD_ACTIONS = frozenset(("play", "add"))
+
+# Phases of a turn.
+PLAY = "play"  # the auctioneer must play a card (R8)
+OFFER = "offer"  # a double is on offer for a second card (R16)
+OPEN = "open"  # R12
+ONCE_AROUND = "once_around"  # R13
+SEALED = "sealed"  # R14
+PRICE = "price"  # fixed price: the auctioneer names it (R15)
+BUY = "buy"  # fixed price: the others buy or pass in turn (R15)
+OVER = "over"  # R25
+
+
+class SetupError(ValueError):
+    """Bad arguments for creating a game (players, deck, auctioneer)."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Game:
+    """One game of Modern Art, from the deal to R25's end."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        variant: object = None,
+        deck: Sequence[str] | None = None,
+        seed: int | str | None = None,
+        first_auctioneer: int | None = None,
+    ) -> None:
+        n = len(players)
+        if n not in DEAL:
+            raise SetupError("a game needs 3 to 5 players (R5)")
+        self.players: tuple[str, ...] = tuple(players)
+        self.n = n
+        self.variant: Variant = parse_variant(variant, n)
+        rng = random.Random(seed)
+        if deck is None:
+            shuffled = list(FULL_DECK)
+            rng.shuffle(shuffled)
+            deck = shuffled
+        elif not is_deck(deck):
+            raise SetupError("the deck must be a permutation of the 70 cards of R3")
+        if first_auctioneer is None:
+            first_auctioneer = rng.randrange(n)
+        if not _is_int(first_auctioneer) or not 0 <= first_auctioneer < n:
+            raise SetupError(f"first_auctioneer must be a seat from 0 to {n - 1}")
+        self.deck: tuple[str, ...] = tuple(deck)
+        self.first_auctioneer: int = first_auctioneer
+        # With the virtual player there is one more hand, dealt as for n+1 (R29).
+        self.hands_count = n + 1 if self.variant.virtual_player else n
+        self.virtual: int | None = n if self.variant.virtual_player else None
+
+        self.deck_pos = 0
+        self.hands: list[list[str]] = [[] for _ in range(self.hands_count)]
+        self.money: list[int] = [STARTING_MONEY] * n
+        self.purchased: list[list[str]] = [[] for _ in range(n)]
+        self.played: list[str] = []  # on the table this round and not bought
+        self.discarded = 0
+        self.counts: dict[str, int] = dict.fromkeys(ARTISTS, 0)
+        self.tokens: dict[str, list[int]] = {a: [0] * ROUNDS for a in ARTISTS}
+        self.round = 1
+        self.turned: list[str] = []  # the virtual player's cards this round
+        self.actions: list[Action] = []
+        self.winners: list[int] = []
+
+        # The turn and its auction.
+        self.phase = PLAY
+        self.auctioneer = first_auctioneer  # whose turn it is to play (R8, R11)
+        self.lot: list[str] = []
+        self.lot_type = ""
+        self.seller = -1  # who runs this auction (R16: the adder, once added)
+        self.original: int | None = None  # R16/R17: first auctioneer when another added
+        self.order: list[int] = []  # offer / once-around / buy order
+        self.turn = 0  # index into order
+        self.high_amount = 0
+        self.high_seat: int | None = None
+        self.passed: set[int] = set()
+        self.sealed: dict[int, int] = {}
+        self.price = 0
+
+        self._deal()
+        self._begin_turn(first_auctioneer, [])
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == OVER
+
+    def to_act(self) -> list[int]:
+        """Seats whose decision the game is waiting for now."""
+        phase = self.phase
+        if phase == PLAY:
+            return [self.auctioneer]
+        if phase in (OFFER, ONCE_AROUND, BUY):
+            return [self.order[self.turn]]
+        if phase == OPEN:
+            return [s for s in range(self.n) if s not in self.passed and s != self.high_seat]
+        if phase == SEALED:
+            return [s for s in range(self.n) if s not in self.sealed]
+        if phase == PRICE:
+            return [self.seller]
+        return []
+
+    def legal(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may send now, with bounds (PROTOCOL.md `legal`)."""
+        if seat is None or not 0 <= seat < self.n:
+            return {}
+        phase = self.phase
+        money = self.money[seat]
+        if phase == PLAY:
+            if seat == self.auctioneer:
+                return {"play": sorted(set(self.hands[seat]), key=CARD_ORDER.__getitem__)}
+            return {}
+        if phase == OPEN:
+            low = self.high_amount + 1 if self.high_seat is not None else 1
+            out: dict[str, Any] = {}
+            if money >= low:
+                out["bid"] = [low, money]
+            if seat not in self.passed and seat != self.high_seat:
+                out["pass"] = True
+            return out
+        if phase == SEALED:
+            return {} if seat in self.sealed else {"sealed": [0, money]}
+        if phase == PRICE:
+            return {"price": [min(1, money), money]} if seat == self.seller else {}
+        if phase == OVER or seat != self.order[self.turn]:
+            return {}
+        if phase == OFFER:
+            return {"add": self._addable(seat), "decline": True}
+        if phase == ONCE_AROUND:
+            low = self.high_amount + 1 if self.high_seat is not None else 1
+            return {"bid": [low, money], "pass": True} if money >= low else {"pass": True}
+        # BUY
+        return {"buy": True, "pass": True} if money >= self.price else {"pass": True}
+
+    def _addable(self, seat: int) -> list[str]:
+        """R16: cards of the double's artist that are not doubles."""
+        artist = ARTIST_OF[self.lot[0]]
+        cards = {c for c in self.hands[seat] if ARTIST_OF[c] == artist and TYPE_OF[c] != "double"}
+        return sorted(cards, key=CARD_ORDER.__getitem__)
+
+    def values(self) -> dict[str, int]:
+        """What a painting of each artist would sell for if the round ended now (R21–R23)."""
+        ranking = self._ranking()
+        out = dict.fromkeys(ARTISTS, 0)
+        for place, artist in enumerate(ranking[: len(TOKENS)]):
+            out[artist] = sum(self.tokens[artist]) + TOKENS[place]
+        return out
+
+    def _ranking(self) -> list[str]:
+        """R21: artists with cards played this round, most first, ties by board order."""
+        counts = self.counts
+        played = [a for a in ARTISTS if counts[a]]
+        return sorted(played, key=lambda a: -counts[a])  # stable: board order breaks ties
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` may know (None: a spectator) as plain data; nothing else."""
+        you = seat if seat is not None and 0 <= seat < self.n else None
+        over = self.phase == OVER
+        auction = self.phase in (OPEN, ONCE_AROUND, SEALED, PRICE, BUY, OFFER)
+        lot = None
+        if auction:
+            lot = {
+                "cards": list(self.lot),
+                "type": self.lot_type,
+                "seller": self.seller,
+                "original": self.original,
+            }
+        high = None
+        if self.phase in (OPEN, ONCE_AROUND) and self.high_seat is not None:
+            high = {"amount": self.high_amount, "seat": self.high_seat}
+        seats = [
+            {
+                "name": self.players[s],
+                "hand_size": len(self.hands[s]),
+                "purchased": list(self.purchased[s]),
+                "money": self.money[s] if over or s == you else None,
+            }
+            for s in range(self.n)
+        ]
+        view: dict[str, Any] = {
+            "you": you,
+            "round": self.round,
+            "phase": self.phase,
+            "auctioneer": self.auctioneer,
+            "lot": lot,
+            "high": high,
+            "price": self.price if self.phase == BUY else None,
+            "to_act": self.to_act(),
+            "tokens": {a: list(t) for a, t in self.tokens.items()},
+            "counts": dict(self.counts),
+            "values": self.values(),
+            "seats": seats,
+            "hand": sorted(self.hands[you], key=CARD_ORDER.__getitem__) if you is not None else [],
+            "money": self.money[you] if you is not None else None,
+            "legal": self.legal(you),
+            "passed": sorted(self.passed) if self.phase == OPEN else [],
+            "sealed_in": sorted(self.sealed) if self.phase == SEALED else [],
+            "my_sealed": self.sealed.get(you) if you is not None else None,
+            "offer_order": list(self.order) if self.phase == OFFER else [],
+            "virtual": (
+                {"hand_size": len(self.hands[self.virtual]), "turned": list(self.turned)}
+                if self.virtual is not None
+                else None
+            ),
+            "deck_left": len(self.deck) - self.deck_pos,
+            "variant": self.variant.to_dict(),
+            "finished": over,
+            "winners": list(self.winners),
+        }
+        return view
+
+    # ---------------------------------------------------------------- actions
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one RECORD.md action; return its events or raise a RuleError.
+
+        Everything is checked before anything changes, so an error leaves the
+        game exactly as it was.
+        """
+        if not isinstance(action, dict):
+            raise Illegal("an action must be a map")
+        kind = action.get("type")
+        if kind not in ACTION_TYPES:
+            raise Illegal(f"unknown action type {kind!r}")
+        if self.phase == OVER:
+            raise Illegal("the game is over (R25)")
+        seat = -1
+        if kind != "close":
+            seat = action.get("seat")
+            if not _is_int(seat) or not 0 <= seat < self.n:
+                raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
+        events: list[Event] = []
+        if kind in AMOUNT_ACTIONS:
+            amount = action.get("amount")
+            if not _is_int(amount):
+                raise Illegal(f"{kind} needs an integer amount")
+            getattr(self, "_" + kind)(seat, amount, events)
+        elif kind in CARD_ACTIONS:
+            card = action.get("card")
+            if not is_card(card):
+                raise Illegal(f"{card!r} is not a card code (R3)")
+            getattr(self, "_" + kind)(seat, card, events)
+        elif kind == "pass":
+            self._pass(seat, events)
+        elif kind == "close":
+            self._close(events)
+        else:
+            getattr(self, "_" + kind)(seat, events)
+        self.actions.append(dict(action) if kind != "close" else {"type": "close"})
+        return events
+
+    def _play(self, seat: int, card: str, events: list[Event]) -> None:
+        """R8: the auctioneer plays a card; R18 may end the round at once."""
+        if self.phase != PLAY:
+            raise Illegal("no card can be played now")
+        if seat != self.auctioneer:
+            raise NotYourTurn(f"it is {self.players[self.auctioneer]}'s turn to play")
+        hand = self.hands[seat]
+        if card not in hand:
+            raise Illegal(f"{card} is not in your hand")
+        hand.remove(card)
+        self.played.append(card)
+        events.append({"type": "played", "seat": seat, "card": card})
+        if self._ends_round(card):
+            self._end_round(seat, events)
+            return
+        self.lot = [card]
+        self.lot_type = TYPE_OF[card]
+        self.seller = seat
+        self.original = None
+        if self.lot_type == "double":
+            # R16: offered to the auctioneer first, then clockwise to every player.
+            self.phase = OFFER
+            self.order = [(seat + i) % self.n for i in range(self.n)]
+            self.turn = 0
+        else:
+            self._open_auction()
+
+    def _ends_round(self, card: str) -> bool:
+        """R18: count the card; True if it is an artist's 5th or every hand is empty."""
+        artist = ARTIST_OF[card]
+        self.counts[artist] += 1
+        if self.counts[artist] >= CARDS_TO_END_ROUND:
+            return True
+        return not any(self.hands)
+
+    def _add(self, seat: int, card: str, events: list[Event]) -> None:
+        """R16: the player being offered the double adds a second card."""
+        self._check_offer(seat)
+        if card not in self.hands[seat]:
+            raise Illegal(f"{card} is not in your hand")
+        if ARTIST_OF[card] != ARTIST_OF[self.lot[0]] or TYPE_OF[card] == "double":
+            raise Illegal("the second card must be the same artist and not a double (R16)")
+        self.hands[seat].remove(card)
+        self.played.append(card)
+        self.lot.append(card)
+        events.append({"type": "added", "seat": seat, "card": card})
+        if self._ends_round(card):
+            self._end_round(seat, events)
+            return
+        if seat != self.seller:
+            self.original = self.seller
+            self.seller = seat
+        self.lot_type = TYPE_OF[card]
+        self._open_auction()
+
+    def _decline(self, seat: int, events: list[Event]) -> None:
+        """R16: decline to add; when everyone has, the auctioneer takes the double free."""
+        self._check_offer(seat)
+        events.append({"type": "declined", "seat": seat})
+        self.turn += 1
+        if self.turn == len(self.order):
+            self._give_free(events)
+
+    def _check_offer(self, seat: int) -> None:
+        if self.phase != OFFER:
+            raise Illegal("no double is on offer")
+        if seat != self.order[self.turn]:
+            raise NotYourTurn(f"the double is offered to {self.players[self.order[self.turn]]}")
+
+    def _open_auction(self) -> None:
+        """Start the auction of the lot by its type (R12–R15)."""
+        kind = self.lot_type
+        self.high_amount, self.high_seat = 0, None
+        seller, n = self.seller, self.n
+        if kind == "open":
+            self.phase = OPEN
+            self.passed = set()
+        elif kind == "once_around":
+            # R13: from the auctioneer's left, clockwise; the auctioneer last.
+            self.phase = ONCE_AROUND
+            self.order = [(seller + i) % n for i in range(1, n + 1)]
+            self.turn = 0
+        elif kind == "sealed":
+            self.phase = SEALED
+            self.sealed = {}
+        else:
+            self.phase = PRICE
+
+    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+        """R12 (open, any time) and R13 (once-around, in turn)."""
+        phase = self.phase
+        if phase == ONCE_AROUND:
+            if seat != self.order[self.turn]:
+                raise NotYourTurn(f"it is {self.players[self.order[self.turn]]}'s turn to bid")
+        elif phase != OPEN:
+            raise Illegal("no open or once-around auction is running")
+        low = self.high_amount + 1 if self.high_seat is not None else 1
+        if amount < low:
+            raise TooLow(f"a bid must be at least {low}")
+        if amount > self.money[seat]:
+            raise InsufficientFunds(f"you have only {self.money[seat]}")
+        self.high_amount, self.high_seat = amount, seat
+        events.append({"type": "bid", "seat": seat, "amount": amount})
+        if phase == OPEN:
+            self.passed.discard(seat)
+            if len(self.passed) == self.n - 1:
+                self._sell(seat, amount, events)
+        else:
+            self._next_bidder(events)
+
+    def _pass(self, seat: int, events: list[Event]) -> None:
+        phase = self.phase
+        if phase == OPEN:
+            if seat == self.high_seat:
+                raise Illegal("the high bidder may not pass (R12)")
+            if seat in self.passed:
+                raise Illegal("you have already passed (R12)")
+            self.passed.add(seat)
+            events.append({"type": "pass", "seat": seat})
+            if self.high_seat is None:
+                if len(self.passed) == self.n:
+                    self._give_free(events)
+            elif len(self.passed) == self.n - 1:
+                self._sell(self.high_seat, self.high_amount, events)
+        elif phase in (ONCE_AROUND, BUY):
+            if seat != self.order[self.turn]:
+                raise NotYourTurn(f"it is {self.players[self.order[self.turn]]}'s turn")
+            events.append({"type": "pass", "seat": seat})
+            if phase == ONCE_AROUND:
+                self._next_bidder(events)
+            else:
+                self.turn += 1
+                if self.turn == len(self.order):
+                    # R15: nobody bought; the auctioneer must buy at the price.
+                    self._sell(self.seller, self.price, events)
+        else:
+            raise Illegal("there is nothing to pass on now")
+
+    def _next_bidder(self, events: list[Event]) -> None:
+        """R13: one lap; after the auctioneer the highest bid wins."""
+        self.turn += 1
+        if self.turn == len(self.order):
+            if self.high_seat is None:
+                self._give_free(events)
+            else:
+                self._sell(self.high_seat, self.high_amount, events)
+
+    def _close(self, events: list[Event]) -> None:
+        """R12: the hammer falls on an open auction."""
+        if self.phase != OPEN:
+            raise Illegal("no open auction to close")
+        if self.high_seat is None:
+            self._give_free(events)
+        else:
+            self._sell(self.high_seat, self.high_amount, events)
+
+    def _sealed(self, seat: int, amount: int, events: list[Event]) -> None:
+        """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
+        if self.phase != SEALED:
+            raise Illegal("no sealed auction is running")
+        if seat in self.sealed:
+            raise Illegal("you have already sealed a bid (R14)")
+        if amount < 0:
+            raise TooLow("a sealed bid is at least 0")
+        if amount > self.money[seat]:
+            raise InsufficientFunds(f"you have only {self.money[seat]}")
+        self.sealed[seat] = amount
+        events.append({"type": "sealed_in", "seat": seat})
+        if len(self.sealed) < self.n:
+            return
+        bids = [self.sealed[s] for s in range(self.n)]
+        events.append({"type": "reveal", "bids": bids})
+        best = max(bids)
+        if best == 0:
+            self._give_free(events)
+            return
+        # The auctioneer first, then clockwise from their left.
+        for i in range(self.n):
+            s = (self.seller + i) % self.n
+            if bids[s] == best:
+                self._sell(s, best, events)
+                return
+
+    def _price(self, seat: int, amount: int, events: list[Event]) -> None:
+        """R15: the auctioneer names a price in [min(1, money), money]."""
+        if self.phase != PRICE:
+            raise Illegal("no fixed price is being set")
+        if seat != self.seller:
+            raise NotYourTurn(f"{self.players[self.seller]} sets the price")
+        money = self.money[seat]
+        if amount < min(1, money):
+            raise TooLow("the price must be at least 1 (R15)")
+        if amount > money:
+            raise InsufficientFunds(f"the price may not exceed your money ({money})")
+        self.price = amount
+        self.phase = BUY
+        self.order = [(seat + i) % self.n for i in range(1, self.n)]
+        self.turn = 0
+        events.append({"type": "price", "seat": seat, "amount": amount})
+
+    def _buy(self, seat: int, events: list[Event]) -> None:
+        """R15: the player being asked buys at the fixed price."""
+        if self.phase != BUY:
+            raise Illegal("nothing is for sale at a fixed price")
+        if seat != self.order[self.turn]:
+            raise NotYourTurn(f"it is {self.players[self.order[self.turn]]}'s turn")
+        if self.money[seat] < self.price:
+            raise InsufficientFunds(f"you have only {self.money[seat]}")
+        self._sell(seat, self.price, events)
+
+    # ------------------------------------------------------- auction results
+
+    def _sell(self, winner: int, price: int, events: list[Event]) -> None:
+        """R10 and R17: the winner pays the seller(s); a seller who wins pays the bank."""
+        if self.original is None:
+            shares = [(self.seller, price)]
+        elif self.variant.double_payment == "split":
+            shares = [(self.original, price // 2), (self.seller, price - price // 2)]
+        else:
+            shares = [(self.seller, price)]
+        payments = []
+        self.money[winner] -= price
+        for to, amount in shares:
+            if amount == 0:
+                continue
+            if to == winner:
+                payments.append({"from": winner, "to": None, "amount": amount})
+            else:
+                self.money[to] += amount
+                payments.append({"from": winner, "to": to, "amount": amount})
+        events.append(
+            {
+                "type": "sold",
+                "winner": winner,
+                "price": price,
+                "cards": list(self.lot),
+                "seller": self.seller,
+                "payments": payments,
+            }
+        )
+        self._take_lot(winner, events)
+
+    def _give_free(self, events: list[Event]) -> None:
+        """R10/R16: nobody bid; the auctioneer takes the lot for free."""
+        events.append({"type": "free", "seat": self.seller, "cards": list(self.lot)})
+        self._take_lot(self.seller, events)
+
+    def _take_lot(self, seat: int, events: list[Event]) -> None:
+        """The lot becomes `seat`'s paintings; the next turn goes left of the seller (R11)."""
+        for card in self.lot:
+            self.played.remove(card)
+        self.purchased[seat].extend(self.lot)
+        seller = self.seller
+        self._clear_auction()
+        self._begin_turn(self._next_with_cards(seller), events)
+
+    def _clear_auction(self) -> None:
+        self.lot = []
+        self.lot_type = ""
+        self.seller = -1
+        self.original = None
+        self.order = []
+        self.turn = 0
+        self.high_amount, self.high_seat = 0, None
+        self.passed = set()
+        self.sealed = {}
+        self.price = 0
+
+    # ------------------------------------------------------ turns and rounds
+
+    def _next_with_cards(self, position: int) -> int | None:
+        """R7/R11: the next turn position left of `position` with cards in hand."""
+        count = self.hands_count
+        for i in range(1, count + 1):
+            p = (position + i) % count
+            if self.hands[p]:
+                return p
+        return None
+
+    def _begin_turn(self, position: int | None, events: list[Event]) -> None:
+        """Hand the turn to `position`; the virtual player turns its card at once (R29)."""
+        if position is None:  # no cards anywhere: only at the start of round 4
+            self._end_round(None, events)
+            return
+        self.phase = PLAY
+        self.auctioneer = position
+        if position == self.virtual:
+            self._virtual_turn(events)
+
+    def _virtual_turn(self, events: list[Event]) -> None:
+        """R29: turn up the oldest card; it is not auctioned but counts for R18/R20."""
+        card = self.hands[self.virtual].pop(0)
+        self.played.append(card)
+        self.turned.append(card)
+        events.append({"type": "turned", "card": card})
+        if self._ends_round(card):
+            self._end_round(self.virtual, events)
+        else:
+            self._begin_turn(self._next_with_cards(self.virtual), events)
+
+    def _end_round(self, ended_by: int | None, events: list[Event]) -> None:
+        """R20–R24 scoring; then R25 or the next round (R6, R7)."""
+        r = self.round - 1
+        ranking = self._ranking()
+        for place, artist in enumerate(ranking[: len(TOKENS)]):
+            self.tokens[artist][r] = TOKENS[place]
+        top = set(ranking[: len(TOKENS)])
+        values = {a: (sum(self.tokens[a]) if a in top else 0) for a in ARTISTS}
+        sales = [sum(values[ARTIST_OF[c]] for c in bought) for bought in self.purchased]
+        for s, amount in enumerate(sales):
+            self.money[s] += amount
+        events.append(
+            {
+                "type": "round_end",
+                "round": self.round,
+                "counts": dict(self.counts),
+                "ranking": ranking,
+                "tokens": {a: self.tokens[a][r] for a in ranking[: len(TOKENS)]},
+                "values": values,
+                "sales": sales,
+            }
+        )
+        self.discarded += len(self.played) + sum(len(b) for b in self.purchased)
+        self.played = []
+        self.turned = []
+        self.purchased = [[] for _ in range(self.n)]
+        self.counts = dict.fromkeys(ARTISTS, 0)
+        self._clear_auction()
+        if self.round == ROUNDS:
+            best = max(self.money)
+            self.winners = [s for s in range(self.n) if self.money[s] == best]
+            self.phase = OVER
+            events.append({"type": "game_end", "money": list(self.money), "winners": self.winners})
+            return
+        self.round += 1
+        self._deal()
+        start = self._next_with_cards(ended_by) if ended_by is not None else None
+        events.append({"type": "round_start", "round": self.round, "auctioneer": start})
+        self._begin_turn(start, events)
+
+    def _deal(self) -> None:
+        """R6: seat 0 takes the next k cards, then seat 1, …; the virtual hand last."""
+        k = DEAL[self.hands_count][self.round - 1]
+        for hand in self.hands:
+            hand.extend(self.deck[self.deck_pos : self.deck_pos + k])
+            self.deck_pos += k
+
+    # ---------------------------------------------------------------- records
+
+    def cards_in_play(self) -> int:
+        """Deck + hands + table + purchased + discarded: always 70 (R3)."""
+        return (
+            len(self.deck)
+            - self.deck_pos
+            + sum(len(h) for h in self.hands)
+            + len(self.played)
+            + sum(len(b) for b in self.purchased)
+            + self.discarded
+        )

@@ -1,0 +1,1 @@
+"""Modern Art online: engine, server and terminal client under one namespace."""

@@ -1,0 +1,1 @@
+"""The authoritative WebSocket server (issue: modernart-server)."""
