@@ -35,11 +35,18 @@ from .variant import Variant, parse_variant
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-ACTION_TYPES = frozenset(
-    ("play", "add", "decline", "bid", "pass", "sealed", "price", "buy", "close")
-)
-AMOUNT_ACTIONS = frozenset(("bid", "sealed", "price"))
-CARD_ACTIONS = frozenset(("play", "add"))
+# Each action type and the field it carries besides `type` and `seat` (RECORD.md).
+ARGUMENTS: dict[str, str | None] = {
+    "play": "card",
+    "add": "card",
+    "decline": None,
+    "bid": "amount",
+    "pass": None,
+    "sealed": "amount",
+    "price": "amount",
+    "buy": None,
+    "close": None,
+}
 
 # Phases of a turn.
 PLAY = "play"  # the auctioneer must play a card (R8)
@@ -56,12 +63,44 @@ class SetupError(ValueError):
     """Bad arguments for creating a game (players, deck, auctioneer)."""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class Game:
     """One game of Modern Art, from the deal to R25's end."""
+
+    # Slots: attribute access is on every action's hot path (docs/benchmarks.md).
+    __slots__ = (
+        "actions",
+        "auctioneer",
+        "counts",
+        "deck",
+        "deck_pos",
+        "discarded",
+        "first_auctioneer",
+        "hands",
+        "hands_count",
+        "high_amount",
+        "high_seat",
+        "lot",
+        "lot_type",
+        "money",
+        "n",
+        "order",
+        "original",
+        "passed",
+        "phase",
+        "played",
+        "players",
+        "price",
+        "purchased",
+        "round",
+        "sealed",
+        "seller",
+        "tokens",
+        "turn",
+        "turned",
+        "variant",
+        "virtual",
+        "winners",
+    )
 
     def __init__(
         self,
@@ -86,7 +125,7 @@ class Game:
             raise SetupError("the deck must be a permutation of the 70 cards of R3")
         if first_auctioneer is None:
             first_auctioneer = rng.randrange(n)
-        if not _is_int(first_auctioneer) or not 0 <= first_auctioneer < n:
+        if type(first_auctioneer) is not int or not 0 <= first_auctioneer < n:
             raise SetupError(f"first_auctioneer must be a seat from 0 to {n - 1}")
         self.deck: tuple[str, ...] = tuple(deck)
         self.first_auctioneer: int = first_auctioneer
@@ -266,32 +305,27 @@ class Game:
         if not isinstance(action, dict):
             raise Illegal("an action must be a map")
         kind = action.get("type")
-        if kind not in ACTION_TYPES:
+        if type(kind) is not str or kind not in ARGUMENTS:
             raise Illegal(f"unknown action type {kind!r}")
         if self.phase == OVER:
             raise Illegal("the game is over (R25)")
         seat = -1
         if kind != "close":
             seat = action.get("seat")
-            if not _is_int(seat) or not 0 <= seat < self.n:
+            if type(seat) is not int or not 0 <= seat < self.n:
                 raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
-        events: list[Event] = []
-        if kind in AMOUNT_ACTIONS:
-            amount = action.get("amount")
-            if not _is_int(amount):
+        key = ARGUMENTS[kind]
+        argument = None
+        if key == "amount":
+            argument = action.get("amount")
+            if type(argument) is not int:
                 raise Illegal(f"{kind} needs an integer amount")
-            getattr(self, "_" + kind)(seat, amount, events)
-        elif kind in CARD_ACTIONS:
-            card = action.get("card")
-            if not is_card(card):
-                raise Illegal(f"{card!r} is not a card code (R3)")
-            getattr(self, "_" + kind)(seat, card, events)
-        elif kind == "pass":
-            self._pass(seat, events)
-        elif kind == "close":
-            self._close(events)
-        else:
-            getattr(self, "_" + kind)(seat, events)
+        elif key == "card":
+            argument = action.get("card")
+            if not is_card(argument):
+                raise Illegal(f"{argument!r} is not a card code (R3)")
+        events: list[Event] = []
+        HANDLERS[kind](self, seat, argument, events)
         self.actions.append(dict(action) if kind != "close" else {"type": "close"})
         return events
 
@@ -350,7 +384,7 @@ class Game:
         self.lot_type = TYPE_OF[card]
         self._open_auction()
 
-    def _decline(self, seat: int, events: list[Event]) -> None:
+    def _decline(self, seat: int, _: None, events: list[Event]) -> None:
         """R16: decline to add; when everyone has, the auctioneer takes the double free."""
         self._check_offer(seat)
         events.append({"type": "declined", "seat": seat})
@@ -405,7 +439,7 @@ class Game:
         else:
             self._next_bidder(events)
 
-    def _pass(self, seat: int, events: list[Event]) -> None:
+    def _pass(self, seat: int, _: None, events: list[Event]) -> None:
         phase = self.phase
         if phase == OPEN:
             if seat == self.high_seat:
@@ -442,7 +476,7 @@ class Game:
             else:
                 self._sell(self.high_seat, self.high_amount, events)
 
-    def _close(self, events: list[Event]) -> None:
+    def _close(self, _seat: int, _: None, events: list[Event]) -> None:
         """R12: the hammer falls on an open auction."""
         if self.phase != OPEN:
             raise Illegal("no open auction to close")
@@ -495,7 +529,7 @@ class Game:
         self.turn = 0
         events.append({"type": "price", "seat": seat, "amount": amount})
 
-    def _buy(self, seat: int, events: list[Event]) -> None:
+    def _buy(self, seat: int, _: None, events: list[Event]) -> None:
         """R15: the player being asked buys at the fixed price."""
         if self.phase != BUY:
             raise Illegal("nothing is for sale at a fixed price")
@@ -654,3 +688,17 @@ class Game:
             + sum(len(b) for b in self.purchased)
             + self.discarded
         )
+
+
+# Action type -> the Game method that applies it, as (game, seat, argument, events).
+HANDLERS = {
+    "play": Game._play,
+    "add": Game._add,
+    "decline": Game._decline,
+    "bid": Game._bid,
+    "pass": Game._pass,
+    "sealed": Game._sealed,
+    "price": Game._price,
+    "buy": Game._buy,
+    "close": Game._close,
+}

@@ -8,18 +8,18 @@ from typing import Any
 
 def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """A uniformly chosen legal action (None when there is nothing to do)."""
-    kinds = [k for k, v in legal.items() if v or v == 0]
-    kinds = [k for k in kinds if not (k == "add" and not legal[k])]
+    kinds = [k for k, v in legal.items() if v]  # an empty `add` list: nothing to add
     if not kinds:
         return None
-    kind = rng.choice(kinds)
+    pick = rng.random
+    kind = kinds[int(pick() * len(kinds))]
     bounds = legal[kind]
     if kind in ("play", "add"):
-        return {"type": kind, "card": rng.choice(bounds)}
+        return {"type": kind, "card": bounds[int(pick() * len(bounds))]}
     if kind in ("bid", "sealed", "price"):
         low, high = bounds
         # Sensible amounts: near the minimum, never the whole purse at once.
-        return {"type": kind, "amount": rng.randint(low, min(high, low + 12))}
+        return {"type": kind, "amount": low + int(pick() * (min(high, low + 12) - low + 1))}
     return {"type": kind}
 
 
