@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .random_bot import RandomBot
-
 
 class Bot(Protocol):
     level: str
@@ -14,9 +12,12 @@ class Bot(Protocol):
         """An action (without `seat`) for the view's player, or None if none is due."""
 
 
-BOTS: dict[str, type] = {"random": RandomBot}
+from .heuristic import HeuristicBot  # noqa: E402
+from .random_bot import RandomBot  # noqa: E402
+
+BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
-DEFAULT_LEVEL = "random"
+DEFAULT_LEVEL = "heuristic"
 
 
 def make_bot(level: str = DEFAULT_LEVEL, seed: int | None = None) -> Bot:
