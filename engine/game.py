@@ -35,18 +35,6 @@ from .variant import Variant, parse_variant
 Action = dict[str, Any]
 Event = dict[str, Any]
 
-# Each action type and the field it carries besides `type` and `seat` (RECORD.md).
-ARGUMENTS: dict[str, str | None] = {
-    "play": "card",
-    "add": "card",
-    "decline": None,
-    "bid": "amount",
-    "pass": None,
-    "sealed": "amount",
-    "price": "amount",
-    "buy": None,
-    "close": None,
-}
 
 # Phases of a turn.
 PLAY = "play"  # the auctioneer must play a card (R8)
@@ -193,7 +181,7 @@ class Game:
         money = self.money[seat]
         if phase == PLAY:
             if seat == self.auctioneer:
-                return {"play": sorted(set(self.hands[seat]), key=CARD_ORDER.__getitem__)}
+                return {"play": list(dict.fromkeys(self.hands[seat]))}  # hands are sorted
             return {}
         if phase == OPEN:
             low = self.high_amount + 1 if self.high_seat is not None else 1
@@ -275,12 +263,12 @@ class Game:
             "counts": dict(self.counts),
             "values": self.values(),
             "seats": seats,
-            "hand": sorted(self.hands[you], key=CARD_ORDER.__getitem__) if you is not None else [],
+            "hand": list(self.hands[you]) if you is not None else [],
             "money": self.money[you] if you is not None else None,
             "legal": self.legal(you),
             "passed": sorted(self.passed) if self.phase == OPEN else [],
             "sealed_in": sorted(self.sealed) if self.phase == SEALED else [],
-            "my_sealed": self.sealed.get(you) if you is not None else None,
+            "my_sealed": self.sealed.get(you) if self.phase == SEALED else None,
             "offer_order": list(self.order) if self.phase == OFFER else [],
             "virtual": (
                 {"hand_size": len(self.hands[self.virtual]), "turned": list(self.turned)}
@@ -302,11 +290,11 @@ class Game:
         Everything is checked before anything changes, so an error leaves the
         game exactly as it was.
         """
-        if not isinstance(action, dict):
-            raise Illegal("an action must be a map")
-        kind = action.get("type")
-        if type(kind) is not str or kind not in ARGUMENTS:
-            raise Illegal(f"unknown action type {kind!r}")
+        try:
+            kind = action["type"]
+            field, handler = ACTIONS[kind]
+        except (KeyError, TypeError):  # not a map, no type, or an unknown type
+            raise Illegal(f"not an action: {action!r}"[:200]) from None
         if self.phase == OVER:
             raise Illegal("the game is over (R25)")
         seat = -1
@@ -314,18 +302,17 @@ class Game:
             seat = action.get("seat")
             if type(seat) is not int or not 0 <= seat < self.n:
                 raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
-        key = ARGUMENTS[kind]
         argument = None
-        if key == "amount":
+        if field == "amount":
             argument = action.get("amount")
             if type(argument) is not int:
                 raise Illegal(f"{kind} needs an integer amount")
-        elif key == "card":
+        elif field == "card":
             argument = action.get("card")
             if not is_card(argument):
                 raise Illegal(f"{argument!r} is not a card code (R3)")
         events: list[Event] = []
-        HANDLERS[kind](self, seat, argument, events)
+        handler(self, seat, argument, events)
         self.actions.append(dict(action) if kind != "close" else {"type": "close"})
         return events
 
@@ -586,16 +573,11 @@ class Game:
         self._begin_turn(self._next_with_cards(seller), events)
 
     def _clear_auction(self) -> None:
+        """No lot on the table. The bidding state is reset when an auction opens."""
         self.lot = []
         self.lot_type = ""
         self.seller = -1
         self.original = None
-        self.order = []
-        self.turn = 0
-        self.high_amount, self.high_seat = 0, None
-        self.passed = set()
-        self.sealed = {}
-        self.price = 0
 
     # ------------------------------------------------------ turns and rounds
 
@@ -670,11 +652,16 @@ class Game:
         self._begin_turn(start, events)
 
     def _deal(self) -> None:
-        """R6: seat 0 takes the next k cards, then seat 1, …; the virtual hand last."""
+        """R6: seat 0 takes the next k cards, then seat 1, …; the virtual hand last.
+
+        Players' hands are kept sorted (artist, then type) for `legal` and views.
+        """
         k = DEAL[self.hands_count][self.round - 1]
-        for hand in self.hands:
+        for position, hand in enumerate(self.hands):
             hand.extend(self.deck[self.deck_pos : self.deck_pos + k])
             self.deck_pos += k
+            if position != self.virtual:  # the virtual hand keeps its dealing order (R29)
+                hand.sort(key=CARD_ORDER.__getitem__)
 
     # ---------------------------------------------------------------- records
 
@@ -690,15 +677,16 @@ class Game:
         )
 
 
-# Action type -> the Game method that applies it, as (game, seat, argument, events).
-HANDLERS = {
-    "play": Game._play,
-    "add": Game._add,
-    "decline": Game._decline,
-    "bid": Game._bid,
-    "pass": Game._pass,
-    "sealed": Game._sealed,
-    "price": Game._price,
-    "buy": Game._buy,
-    "close": Game._close,
+# Each action type (RECORD.md): the field it carries besides `type` and `seat`,
+# and the Game method that applies it as (game, seat, argument, events).
+ACTIONS = {
+    "play": ("card", Game._play),
+    "add": ("card", Game._add),
+    "decline": (None, Game._decline),
+    "bid": ("amount", Game._bid),
+    "pass": (None, Game._pass),
+    "sealed": ("amount", Game._sealed),
+    "price": ("amount", Game._price),
+    "buy": (None, Game._buy),
+    "close": (None, Game._close),
 }

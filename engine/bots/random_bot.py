@@ -5,21 +5,30 @@ from __future__ import annotations
 import random
 from typing import Any
 
+CARD_KINDS = ("play", "add")
+AMOUNT_KINDS = ("bid", "sealed", "price")
+
 
 def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
-    """A uniformly chosen legal action (None when there is nothing to do)."""
-    kinds = [k for k, v in legal.items() if v]  # an empty `add` list: nothing to add
+    """A uniformly chosen legal action type (None when there is nothing to do).
+
+    Cards are chosen uniformly; amounts uniformly from the minimum up to 12
+    above it (never the whole purse at once), so games stay sensible.
+    """
+    kinds = list(legal)
+    if "add" in legal and not legal["add"]:  # nothing to add: only decline
+        kinds.remove("add")
     if not kinds:
         return None
     pick = rng.random
     kind = kinds[int(pick() * len(kinds))]
     bounds = legal[kind]
-    if kind in ("play", "add"):
-        return {"type": kind, "card": bounds[int(pick() * len(bounds))]}
-    if kind in ("bid", "sealed", "price"):
+    if kind in AMOUNT_KINDS:
         low, high = bounds
-        # Sensible amounts: near the minimum, never the whole purse at once.
-        return {"type": kind, "amount": low + int(pick() * (min(high, low + 12) - low + 1))}
+        top = high if high < low + 12 else low + 12
+        return {"type": kind, "amount": low + int(pick() * (top - low + 1))}
+    if kind in CARD_KINDS:
+        return {"type": kind, "card": bounds[int(pick() * len(bounds))]}
     return {"type": kind}
 
 
