@@ -1,0 +1,201 @@
+"""The Textual app: routes server messages to the lobby or the table; sends the moves."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import platformdirs
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from .client import Connection
+from .help import HelpScreen
+from .lobby import LobbyScreen
+from .local import LocalGame
+from .messages import ConnectionChanged, ServerMessage
+from .table import TableScreen
+from .tokens import TokenStore
+
+
+class ModernArtApp(App[None]):
+    """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
+
+    CSS_PATH = Path(__file__).parent / "modernart.tcss"
+    TITLE = "Modern Art"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        url: str | None = None,
+        name: str = "You",
+        *,
+        tokens: TokenStore | None = None,
+        local: LocalGame | None = None,
+        records_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.theme = "ansi-dark"
+        self.url = url
+        self.player_name = name
+        self.tokens = tokens
+        self.local = local
+        self.records_dir = records_dir
+        self.connection: Connection | None = None
+        self.lobby: LobbyScreen | None = None
+        self.table: TableScreen | None = None
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.you: str | None = None
+        self._local_created = False
+        self._local_started = False
+        self.last_seq: int | None = None
+
+    # ----------------------------------------------------------- lifecycle
+
+    async def on_mount(self) -> None:
+        await self.begin()
+
+    async def begin(self) -> None:
+        """Start the local server if any, show the first screen, connect."""
+        if self.local is not None:
+            self.url = await self.local.start()
+            self.table = TableScreen()
+            await self.push_screen(self.table)
+        else:
+            self.lobby = LobbyScreen()
+            await self.push_screen(self.lobby)
+        assert self.url is not None
+        token = self.tokens.get(self.url) if self.tokens else None
+        self.connection = Connection(self, self.url, self.player_name, token)
+        self.run_connection()
+
+    @work(exclusive=True, group="network", exit_on_error=False)
+    async def run_connection(self) -> None:
+        assert self.connection is not None
+        await self.connection.run()
+
+    async def on_unmount(self) -> None:
+        if self.connection is not None:
+            await self.connection.stop()
+        if self.local is not None:
+            await self.local.stop()
+
+    # -------------------------------------------------------------- sending
+
+    def send(self, msg: dict[str, Any]) -> int | None:
+        msg_id = self.connection.send(msg) if self.connection else None
+        if msg_id is None:
+            self.notify("Not connected: try again in a moment.", severity="warning")
+        return msg_id
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.send({"t": "act", "action": action})
+
+    def leave_room(self) -> None:
+        self.send({"t": "leave"})
+        if self.local is not None:
+            self.exit()
+            return
+        self._back_to_lobby()
+
+    def save_record(self) -> None:
+        """Ask the server for the finished game's record (PROTOCOL.md addition: `record`)."""
+        self.send({"t": "record"})
+
+    # ------------------------------------------------------------ receiving
+
+    def on_connection_changed(self, message: ConnectionChanged) -> None:
+        for screen in (self.lobby, self.table):
+            if screen is not None and screen.is_attached:
+                screen.set_connection(message.state, message.detail)
+
+    def on_server_message(self, message: ServerMessage) -> None:
+        msg = message.msg
+        handler = getattr(self, f"_on_{msg.get('t')}", None)
+        if handler is not None:
+            handler(msg)
+
+    def _on_welcome(self, msg: dict[str, Any]) -> None:
+        self.you = msg.get("you")
+        if self.tokens is not None and self.url and isinstance(msg.get("token"), str):
+            self.tokens.put(self.url, msg["token"])
+        if self.local is not None and not self._local_created:
+            self._local_created = True
+            self.send(self.local.create_message())
+        elif self.local is None and self.table is None:
+            self.send({"t": "rooms"})
+
+    def _on_joined(self, msg: dict[str, Any]) -> None:
+        self.room, self.seat = msg.get("room"), msg.get("seat")
+        if self.table is None:
+            self.table = TableScreen(self.room, self.seat)
+            self.push_screen(self.table)
+        else:
+            self.table.room, self.table.seat = self.room, self.seat
+        if self.local is not None and self.seat == 0 and not self._local_started:
+            self._local_started = True
+            for _ in range(self.local.players - 1):
+                self.send(self.local.bot_message())
+            self.send({"t": "start"})
+
+    def _on_room(self, msg: dict[str, Any]) -> None:
+        if self.table is not None and isinstance(msg.get("room"), dict):
+            self.table.show_room(msg["room"], msg.get("you"))
+
+    def _on_rooms(self, msg: dict[str, Any]) -> None:
+        if self.lobby is not None and isinstance(msg.get("rooms"), list):
+            self.lobby.show_rooms(msg["rooms"])
+
+    def _on_update(self, msg: dict[str, Any]) -> None:
+        view = msg.get("view")
+        if self.table is None or not isinstance(view, dict):
+            return
+        self.last_seq = msg.get("seq")
+        self.table.show(view, list(msg.get("events") or []))
+
+    def _on_chat(self, msg: dict[str, Any]) -> None:
+        if self.table is not None:
+            self.table.add_chat(str(msg.get("from", "?")), str(msg.get("text", "")))
+
+    def _on_error(self, msg: dict[str, Any]) -> None:
+        text = str(msg.get("message") or msg.get("code") or "error")
+        if self.table is not None:
+            self.table.show_error(text)
+        elif self.lobby is not None:
+            self.lobby.show_error(text)
+        else:
+            self.notify(text, severity="error")
+
+    def _on_record(self, msg: dict[str, Any]) -> None:
+        record = msg.get("record")
+        if not isinstance(record, dict):
+            return
+        folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"modernart-{self.room or 'game'}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+        if self.table is not None:
+            self.table.note(f"Record saved to {path}")
+        self.notify(f"Record saved to {path}")
+
+    # ------------------------------------------------------------- screens
+
+    def _back_to_lobby(self) -> None:
+        if self.table is not None:
+            while self.screen is not self.lobby and len(self.screen_stack) > 2:
+                self.pop_screen()
+            self.table = None
+        self.room = self.seat = None
+        self.send({"t": "rooms"})
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())

@@ -1,0 +1,298 @@
+"""The auction panel, shaped by the auction type (R12–R16), with the amount entry and its errors."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Input, Static
+
+from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
+
+from .style import ARTIST_COLOUR, TYPE_NAME, lot_name
+
+AMOUNT_ACTIONS = ("bid", "sealed", "price")
+
+
+class AmountInput(Input):
+    """Digits only; every other key falls through to the screen's bindings (p, y, d, +, …)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "step(1)", "+1", show=False),
+        Binding("down", "step(-1)", "-1", show=False),
+        Binding("pageup", "step(5)", "+5", show=False),
+        Binding("pagedown", "step(-5)", "-5", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(restrict=r"\d{0,4}", max_length=4, compact=True, **kwargs)
+        self.bounds: tuple[int, int] = (0, 0)
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+    async def _on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char is not None and char.isprintable() and not char.isdigit():
+            return  # let it bubble to the bindings
+        await super()._on_key(event)
+
+    @property
+    def amount(self) -> int | None:
+        return int(self.value) if self.value.isdigit() else None
+
+    def action_step(self, step: int) -> None:
+        low, high = self.bounds
+        current = self.amount if self.amount is not None else low - (1 if step > 0 else -1)
+        self.value = str(max(low, min(high, current + step)))
+        self.cursor_position = len(self.value)
+
+
+def _name(view: dict[str, Any], seat: int | None) -> str:
+    seats = view.get("seats") or []
+    if seat is None:
+        return "nobody"
+    if 0 <= seat < len(seats):
+        return "you" if seat == view.get("you") else seats[seat]["name"]
+    return "the virtual player"
+
+
+def _order(view: dict[str, Any], order: list[int], current: int | None) -> Text:
+    text = Text()
+    for i, seat in enumerate(order):
+        if i:
+            text.append(" → ", style="dim")
+        text.append(_name(view, seat), style="bold reverse" if seat == current else "")
+    return text
+
+
+def lot_title(view: dict[str, Any]) -> Text:
+    lot = view.get("lot")
+    if not lot:
+        return Text("No auction", style="dim")
+    cards = lot["cards"]
+    artist = ARTIST_OF[cards[0]]
+    text = Text(lot_name(cards), style=f"bold {ARTIST_COLOUR[artist]}")
+    text.append(f" · {TYPE_NAME.get(lot['type'], lot['type'])}", style="bold")
+    text.append(f" · by {_name(view, lot['seller'])}")
+    if lot.get("original") is not None:
+        text.append(f" (with {_name(view, lot['original'])})")
+    return text
+
+
+def describe(view: dict[str, Any]) -> Text:
+    """What is going on in this auction, and whose move it is, in a few lines."""
+    phase = view.get("phase")
+    legal = view.get("legal") or {}
+    you = view.get("you")
+    to_act = view.get("to_act") or []
+    lot = view.get("lot")
+    lines: list[Text] = []
+    if view.get("status") == "waiting":
+        seats = view.get("seats") or []
+        free = sum(1 for s in seats if s.get("name") == "(free)")
+        lines.append(Text(f"Waiting room: {len(seats) - free}/{len(seats)} seated.", style="bold"))
+        if you is not None and you == view.get("host"):
+            lines.append(
+                Text(
+                    "You host: b adds a bot, s starts when all seats are taken.",
+                    style="bold yellow",
+                )
+            )
+        else:
+            lines.append(Text("The host starts the game when all seats are taken."))
+        lines.append(Text("t chats, L leaves."))
+        return Text("\n").join(lines)
+    if view.get("finished") or phase == "over":
+        winners = ", ".join(_name(view, s) for s in view.get("winners") or [])
+        return Text(f"The game is over. Winner: {winners}.", style="bold")
+    if phase == "play":
+        if "play" in legal:
+            lines.append(Text("Your turn: choose a card to auction.", style="bold yellow"))
+            lines.append(Text("←/→ pick a card, Enter plays it."))
+        else:
+            lines.append(
+                Text(f"{_name(view, view.get('auctioneer')).capitalize()} is choosing a card.")
+            )
+    elif phase == "offer" and lot:
+        artist = ARTIST_NAMES[ARTIST_OF[lot["cards"][0]]]
+        current = to_act[0] if to_act else None
+        lines.append(Text(f"Double {artist}: who adds a second {artist} (not a double)?"))
+        lines.append(Text.assemble("Offer: ", _order(view, view.get("offer_order") or [], current)))
+        if "add" in legal or "decline" in legal:
+            if legal.get("add"):
+                lines.append(Text("Enter adds the chosen card; d declines.", style="bold yellow"))
+            else:
+                lines.append(Text("You have no matching card: d declines.", style="bold yellow"))
+    elif phase in ("open", "once_around"):
+        high = view.get("high")
+        if high:
+            lines.append(
+                Text.assemble(
+                    "High bid: ", (str(high["amount"]), "bold"), f" by {_name(view, high['seat'])}"
+                )
+            )
+        else:
+            lines.append(Text("No bids yet."))
+        if phase == "open":
+            passed = view.get("passed") or []
+            if passed:
+                lines.append(
+                    Text("Passed: " + ", ".join(_name(view, s) for s in passed), style="dim")
+                )
+            if legal:
+                lines.append(
+                    Text("Shout any time: Enter bids, + min raise, p pass.", style="bold yellow")
+                )
+        else:
+            current = to_act[0] if to_act else None
+            order = [s for s in _lap(view)]
+            lines.append(Text.assemble("Turn: ", _order(view, order, current)))
+            if legal:
+                lines.append(Text("Your turn: Enter bids, p passes.", style="bold yellow"))
+    elif phase == "sealed":
+        sealed_in = set(view.get("sealed_in") or [])
+        seats = view.get("seats") or []
+        status = Text("Bids in: ")
+        for s in range(len(seats)):
+            mark = "✓" if s in sealed_in else "…"
+            status.append(f"{_name(view, s)} {mark}  ", style="bold" if s in sealed_in else "dim")
+        lines.append(status)
+        if view.get("my_sealed") is not None:
+            lines.append(Text(f"Your secret bid: {view['my_sealed']}"))
+        elif "sealed" in legal:
+            lines.append(Text("Type your secret bid (0 allowed), Enter.", style="bold yellow"))
+    elif phase == "price":
+        if "price" in legal:
+            lines.append(Text("Name the fixed price, Enter.", style="bold yellow"))
+        else:
+            seller = _name(view, lot["seller"] if lot else None)
+            lines.append(Text(f"{seller.capitalize()} is naming the price."))
+    elif phase == "buy":
+        price = view.get("price")
+        current = to_act[0] if to_act else None
+        lines.append(Text.assemble("Price: ", (str(price), "bold")))
+        lines.append(Text.assemble("Asked: ", _order(view, _lap(view)[:-1], current)))
+        if "buy" in legal:
+            lines.append(Text(f"y buys for {price}, p passes.", style="bold yellow"))
+        elif "pass" in legal:
+            lines.append(Text("You cannot afford it: p passes.", style="bold yellow"))
+    return Text("\n").join(lines)
+
+
+def _lap(view: dict[str, Any]) -> list[int]:
+    """R13/R15: from the seller's left, clockwise, the seller last."""
+    lot = view.get("lot")
+    n = len(view.get("seats") or [])
+    if not lot or not n:
+        return []
+    seller = lot["seller"]
+    return [(seller + i) % n for i in range(1, n + 1)]
+
+
+class AuctionPanel(Vertical):
+    """Shows the lot, the state of its auction, the amount entry and the last error."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="lot")
+        yield Static(id="state")
+        yield Static(id="clock")
+        with Horizontal(id="entry"):
+            yield Static(id="entry-label")
+            yield AmountInput(id="amount", placeholder="amount")
+        yield Static(id="error")
+
+    def on_mount(self) -> None:
+        self.view: dict[str, Any] = {}
+        self.mode = ""  # the amount action the entry is for: bid, sealed, price or ""
+        self._deadline: float | None = None
+        self._going = 0
+        self._timer: Timer | None = None
+        self._key: object = None
+        self.query_one("#entry").display = False
+
+    @property
+    def amount_input(self) -> AmountInput:
+        return self.query_one("#amount", AmountInput)
+
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        self.view = view
+        for event in events:
+            if event.get("type") == "going":
+                self._going = event.get("stage", 0)
+            elif event.get("type") in ("bid", "sold", "free", "played", "added"):
+                self._going = 0
+            if event.get("type") in ("bid", "pass", "sealed_in", "price", "buy", "sold", "free"):
+                self.query_one("#error", Static).update("")
+        self._set_clock(view.get("deadline_ms"))
+        key = repr({k: v for k, v in view.items() if k != "deadline_ms"})
+        if key != self._key:
+            self._key = key
+            self.query_one("#lot", Static).update(lot_title(view))
+            self.query_one("#state", Static).update(describe(view))
+            self._set_mode(view.get("legal") or {})
+        self._draw_clock()
+
+    def _set_mode(self, legal: dict[str, Any]) -> None:
+        entry = self.amount_input
+        mode = next((k for k in AMOUNT_ACTIONS if k in legal), "")
+        if not mode:
+            self.mode = ""
+            self.query_one("#entry").display = False
+            return
+        low, high = legal[mode]
+        new_mode = mode != self.mode
+        self.mode, entry.bounds = mode, (low, high)
+        self.query_one("#entry").display = True
+        label = {"bid": "Your bid", "sealed": "Secret bid", "price": "Price"}[mode]
+        prompt = Text(f"{label} ({low}–{high}): ", style="bold")
+        self.query_one("#entry-label", Static).update(prompt)
+        entry.placeholder = f"{low}–{high}"
+        current = entry.amount
+        if mode == "bid":
+            # Keep what the player typed while it is still a legal bid; else offer the minimum.
+            if new_mode or current is None or not low <= current <= high:
+                entry.value = str(low)
+        elif new_mode:
+            entry.value = ""
+        entry.cursor_position = len(entry.value)
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#error", Static).update(Text(message, style="bold red"))
+
+    # ------------------------------------------------------------ the clock
+
+    def _set_clock(self, deadline_ms: int | None) -> None:
+        if deadline_ms is None:
+            self._deadline = None
+            if self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+            return
+        self._deadline = time.monotonic() + deadline_ms / 1000
+        if self._timer is None:
+            # The hammer ticks a few times a second; other decision clocks once a second.
+            interval = 0.25 if self.view.get("phase") == "open" else 1.0
+            self._timer = self.set_interval(interval, self._draw_clock)
+
+    def _draw_clock(self) -> None:
+        clock = self.query_one("#clock", Static)
+        if self._deadline is None:
+            clock.update("")
+            clock.display = False
+            return
+        clock.display = True
+        left = max(0.0, self._deadline - time.monotonic())
+        if self.view.get("phase") == "open":
+            stage = {1: "Going once… ", 2: "Going twice… "}.get(self._going, "")
+            clock.update(
+                Text(f"{stage}hammer in {left:.1f}s", style="bold red" if self._going else "bold")
+            )
+        else:
+            clock.update(Text(f"time left {left:.0f}s", style="dim"))

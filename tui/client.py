@@ -1,0 +1,127 @@
+"""The network layer: one WebSocket to the server, msgpack frames, reconnecting with the token.
+
+`Connection.run()` is meant to run in a Textual worker. It posts every server
+message to the app as a `ServerMessage` and every change of the connection's
+state as a `ConnectionChanged`; it knows nothing about screens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import msgpack
+from textual.message_pump import MessagePump
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from .messages import ConnectionChanged, ServerMessage
+
+PROTOCOL_VERSION = 1
+# Waits between reconnection attempts (seconds); the last one repeats.
+BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0)
+
+
+class Connection:
+    """A connection that survives drops: it reconnects and says hello with the token."""
+
+    def __init__(self, target: MessagePump, url: str, name: str, token: str | None = None) -> None:
+        self.target = target
+        self.url = url
+        self.name = name
+        self.token = token  # updated from every `welcome`
+        self._ws: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._stopped = False
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    async def run(self) -> None:
+        """Connect, read until the socket drops, wait a little, reconnect; until `stop()`."""
+        attempt = 0
+        while not self._stopped:
+            state = "connecting" if attempt == 0 else "reconnecting"
+            self.target.post_message(ConnectionChanged(state, self.url))
+            try:
+                async with connect(self.url, max_size=2**20, open_timeout=5) as ws:
+                    await ws.send(self._pack(self._hello()))
+                    self._ws = ws
+                    attempt = 0
+                    self.target.post_message(ConnectionChanged("connected", self.url))
+                    writer = asyncio.create_task(self._write(ws))
+                    try:
+                        async for frame in ws:
+                            self._receive(frame)
+                    finally:
+                        writer.cancel()
+            except InvalidURI as exc:
+                self.target.post_message(ConnectionChanged("closed", str(exc)))
+                return
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
+                detail = str(exc) or type(exc).__name__
+                self.target.post_message(ConnectionChanged("reconnecting", detail))
+            finally:
+                self._ws = None
+                # Whatever was queued for the lost socket is stale (views are resent on resume).
+                while not self._outbox.empty():
+                    self._outbox.get_nowait()
+            if self._stopped:
+                break
+            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+            attempt += 1
+        self.target.post_message(ConnectionChanged("closed", ""))
+
+    def _hello(self) -> dict[str, Any]:
+        hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION, "name": self.name}
+        if self.token:
+            hello["token"] = self.token
+        return hello
+
+    def _receive(self, frame: bytes | str) -> None:
+        if isinstance(frame, str):
+            return  # the protocol is binary frames only
+        try:
+            msg = msgpack.unpackb(frame, raw=False)
+        except (ValueError, msgpack.UnpackException):
+            return
+        if not isinstance(msg, dict):
+            return
+        if msg.get("t") == "welcome" and isinstance(msg.get("token"), str):
+            self.token = msg["token"]
+        self.target.post_message(ServerMessage(msg))
+
+    @staticmethod
+    def _pack(msg: dict[str, Any]) -> bytes:
+        return msgpack.packb(msg, use_bin_type=True)
+
+    async def _write(self, ws: ClientConnection) -> None:
+        """Send queued messages in order; one writer, so messages never overtake each other."""
+        while True:
+            data = await self._outbox.get()
+            try:
+                await ws.send(data)
+            except ConnectionClosed:
+                return  # the reader sees the close and reconnects
+
+    def send(self, msg: dict[str, Any]) -> int | None:
+        """Queue one message with a fresh `id`; the id, or None when not connected."""
+        if self._ws is None:
+            return None
+        msg = {**msg, "id": next(self._ids)}
+        self._outbox.put_nowait(self._pack(msg))
+        return msg["id"]
+
+    async def drop(self) -> None:
+        """Close the socket as a network failure would; `run()` reconnects (for tests and 'r')."""
+        if self._ws is not None:
+            await self._ws.close()
+
+    async def stop(self) -> None:
+        """Close for good: no reconnection."""
+        self._stopped = True
+        if self._ws is not None:
+            await self._ws.close()

@@ -1,0 +1,251 @@
+"""The lobby: the live room list, and dialogs to create a room or give a password."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+
+from modernart.engine.variant import PRESET_HELP, PRESETS
+
+from .table import CONNECTION_LABEL
+
+if TYPE_CHECKING:
+    from .app import ModernArtApp
+
+
+def variant_label(variant: Any) -> str:
+    """A preset's name when the variant is one, else its two settings."""
+    if isinstance(variant, str):
+        return variant
+    if isinstance(variant, dict):
+        for name, preset in PRESETS.items():
+            if preset.to_dict() == variant:
+                return name
+        return (
+            f"{variant.get('double_payment')}{'+virtual' if variant.get('virtual_player') else ''}"
+        )
+    return "?"
+
+
+class LobbyScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "join", "Join"),
+        Binding("w", "watch", "Watch"),
+        Binding("c", "create", "Create"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rooms: list[dict[str, Any]] = []
+        self.connection = "connecting"
+
+    @property
+    def modern_app(self) -> ModernArtApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        table: DataTable[Any] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="lobby-hint")
+        yield Static(id="error")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Room", "Seats", "Players", "Status", "Variant", "Lock", "Watching")
+        table.border_title = "Rooms"
+        table.focus()
+        self._draw_status()
+        self._draw_hint()
+
+    def _draw_status(self) -> None:
+        label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
+        text = Text.assemble((" Modern Art ", "bold reverse"), " lobby  ", (label, style))
+        text.append("  F1 help", style="dim")
+        self.query_one("#status", Static).update(text)
+
+    def _draw_hint(self) -> None:
+        hint = (
+            "Enter/j join · w watch · c create a room · r refresh"
+            if self.rooms
+            else ("No rooms yet: press c to create one.")
+        )
+        self.query_one("#lobby-hint", Static).update(Text(hint, style="dim"))
+
+    def set_connection(self, state: str, detail: str = "") -> None:
+        self.connection = state
+        self._draw_status()
+
+    def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        table = self.query_one(DataTable)
+        selected = self.selected_room()
+        self.rooms = [r for r in rooms if isinstance(r, dict) and "id" in r]
+        table.clear()
+        for room in self.rooms:
+            seated = room.get("seated") or []
+            taken = sum(1 for s in seated if s)
+            players = ", ".join(s for s in seated if s)
+            table.add_row(
+                room.get("name") or str(room["id"]),
+                f"{taken}/{room.get('seats', len(seated))}",
+                players[:30],
+                room.get("status", "?"),
+                variant_label(room.get("variant")),
+                "yes" if room.get("locked") else "",
+                str(room.get("spectators", 0)),
+                key=str(room["id"]),
+            )
+        if selected is not None:
+            ids = [str(r["id"]) for r in self.rooms]
+            if str(selected["id"]) in ids:
+                table.move_cursor(row=ids.index(str(selected["id"])))
+        self._draw_hint()
+
+    def selected_room(self) -> dict[str, Any] | None:
+        table = self.query_one(DataTable)
+        if not self.rooms or table.cursor_row < 0 or table.cursor_row >= len(self.rooms):
+            return None
+        return self.rooms[table.cursor_row]
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#error", Static).update(Text(message, style="bold red"))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def action_join(self) -> None:
+        room = self.selected_room()
+        if room is None:
+            self.app.bell()
+            return
+        if room.get("locked"):
+            self.app.push_screen(PasswordDialog(), lambda pw: self._join(room, pw))
+        else:
+            self._join(room, None)
+
+    def _join(self, room: dict[str, Any], password: str | None) -> None:
+        if password == "":
+            return
+        msg: dict[str, Any] = {"t": "join", "room": room["id"]}
+        if password:
+            msg["password"] = password
+        self.modern_app.send(msg)
+
+    def action_watch(self) -> None:
+        room = self.selected_room()
+        if room is None:
+            self.app.bell()
+            return
+        self.modern_app.send({"t": "watch", "room": room["id"]})
+
+    def action_create(self) -> None:
+        self.app.push_screen(CreateRoomDialog(), self._create)
+
+    def _create(self, msg: dict[str, Any] | None) -> None:
+        if msg:
+            self.modern_app.send(msg)
+
+    def action_refresh(self) -> None:
+        self.modern_app.send({"t": "rooms"})
+
+
+class PasswordDialog(ModalScreen[str]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("This room has a password:")
+            yield Input(id="password", password=True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss("")
+
+
+class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
+    """Seats, variant preset (with its one-line explanation), password and shout window."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "create", "Create"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text("Create a room", style="bold"), classes="title")
+            with Horizontal(classes="field"):
+                yield Label("Name", classes="label")
+                yield Input(id="name", max_length=40, placeholder="(optional)")
+            with Horizontal(classes="field"):
+                yield Label("Seats", classes="label")
+                yield Select(
+                    [(str(n), n) for n in (3, 4, 5)], value=4, allow_blank=False, id="seats"
+                )
+            with Horizontal(classes="field"):
+                yield Label("Variant", classes="label")
+                yield Select(
+                    [(name, name) for name in PRESETS],
+                    value="classic",
+                    allow_blank=False,
+                    id="variant",
+                )
+            yield Static(PRESET_HELP["classic"], id="variant-help")
+            with Horizontal(classes="field"):
+                yield Label("Password", classes="label")
+                yield Input(id="password", password=True, placeholder="(none)")
+            with Horizontal(classes="field"):
+                yield Label("Shout s", classes="label")
+                yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2)
+            yield Static(id="create-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Create", id="create", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "variant" and isinstance(event.value, str):
+            self.query_one("#variant-help", Static).update(PRESET_HELP.get(event.value, ""))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_create()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+    def action_create(self) -> None:
+        seats = self.query_one("#seats", Select).value
+        variant = self.query_one("#variant", Select).value
+        if variant == "classic_3p_virtual" and seats != 3:
+            self.query_one("#create-error", Static).update(
+                Text("The virtual player needs exactly 3 seats.", style="bold red")
+            )
+            return
+        shout = self.query_one("#shout", Input).value
+        msg: dict[str, Any] = {"t": "create", "seats": seats, "variant": variant}
+        name = self.query_one("#name", Input).value.strip()
+        if name:
+            msg["name"] = name
+        password = self.query_one("#password", Input).value
+        if password:
+            msg["password"] = password
+        seconds = int(shout) if shout.isdigit() else 3
+        msg["options"] = {"shout_window_ms": max(1, min(60, seconds)) * 1000}
+        self.dismiss(msg)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

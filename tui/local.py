@@ -1,0 +1,53 @@
+"""`modernart` with no arguments: a server in this process, one room, filled with bots."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class LocalGame:
+    """What to create once connected, and the in-process server that hosts it."""
+
+    players: int = 4
+    variant: str = "classic"
+    bot_level: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    dev: bool = False  # tests fix the deal with options.deck (server --dev only)
+    data_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        self._server: Any = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+
+    async def start(self) -> str:
+        """Start the server on a free loopback port; its URL."""
+        from modernart.server.app import Server
+
+        if self.data_dir is None:
+            # A game against bots is not worth keeping: a fresh data directory each time.
+            self._tmp = tempfile.TemporaryDirectory(prefix="modernart-local-")
+            self.data_dir = Path(self._tmp.name)
+        self._server = Server(self.data_dir, host="127.0.0.1", port=0, dev=self.dev)
+        await self._server.start()
+        return f"ws://127.0.0.1:{self._server.port}/"
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            await self._server.stop()
+            self._server = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def create_message(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": self.variant}
+        if self.options:
+            msg["options"] = dict(self.options)
+        return msg
+
+    def bot_message(self) -> dict[str, Any]:
+        return {"t": "add_bot", "level": self.bot_level} if self.bot_level else {"t": "add_bot"}

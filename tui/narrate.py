@@ -1,0 +1,78 @@
+"""Events (PROTOCOL.md `update.events`) told in plain language for the event log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from modernart.engine.cards import ARTIST_NAMES
+
+from .style import card_name, lot_name
+
+VIRTUAL = "The virtual player"
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return VIRTUAL if isinstance(seat, int) else "?"
+
+
+def _payments(names: Sequence[str], payments: list[dict[str, Any]]) -> str:
+    parts = []
+    for p in payments:
+        to = "the bank" if p.get("to") is None else _name(names, p["to"])
+        parts.append(f"{p.get('amount')} to {to}")
+    return ", ".join(parts)
+
+
+def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
+    """One log line for `event`, or None for events not worth a line."""
+    kind = event.get("type")
+    who = _name(names, event.get("seat"))
+    match kind:
+        case "played":
+            return f"{who} auctions {card_name(event['card'])}"
+        case "turned":
+            return f"{VIRTUAL} turns up {card_name(event['card'])}"
+        case "added":
+            return f"{who} adds {card_name(event['card'])} to the double"
+        case "declined":
+            return f"{who} adds no second card"
+        case "bid":
+            return f"{who} bids {event['amount']}"
+        case "pass":
+            return f"{who} passes"
+        case "going":
+            return "Going once…" if event.get("stage") == 1 else "Going twice…"
+        case "sealed_in":
+            return f"{who} has sealed a bid"
+        case "reveal":
+            bids = ", ".join(f"{_name(names, s)} {b}" for s, b in enumerate(event["bids"]))
+            return f"Sealed bids: {bids}"
+        case "price":
+            return f"{who} sets the price at {event['amount']}"
+        case "sold":
+            winner = _name(names, event["winner"])
+            lot, price = lot_name(event["cards"]), event["price"]
+            payments = event.get("payments") or []
+            if len(payments) == 1 and payments[0].get("to") is not None:
+                return f"{winner} bought {lot} for {price} from {_name(names, payments[0]['to'])}"
+            return f"{winner} bought {lot} for {price}: {_payments(names, payments)}"
+        case "free":
+            return f"{who} takes {lot_name(event['cards'])} for free"
+        case "round_end":
+            tokens = event.get("tokens") or {}
+            placed = ", ".join(f"{ARTIST_NAMES[a]} {v}" for a, v in tokens.items())
+            return f"Round {event['round']} ends. Tokens: {placed or 'none'}"
+        case "round_start":
+            first = event.get("auctioneer")
+            opener = f"; {_name(names, first)} opens" if first is not None else ""
+            return f"Round {event['round']} begins{opener}"
+        case "game_end":
+            money = event["money"]
+            winners = " and ".join(names[s] for s in event["winners"])
+            best = max(money) if money else 0
+            verb = "win" if len(event["winners"]) > 1 else "wins"
+            return f"Game over: {winners} {verb} with {best}"
+    return None

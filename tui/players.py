@@ -1,0 +1,84 @@
+"""The players: who is connected, hand sizes, paintings bought this round, whose decision it is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from .style import paintings
+
+
+def players_table(view: dict[str, Any]) -> Table:
+    """One row per seat; money shows only where the view has it (yours, or all at the end, R27)."""
+    you = view.get("you")
+    to_act = set(view.get("to_act") or [])
+    lot = view.get("lot")
+    running = lot["seller"] if lot else view.get("auctioneer")
+    playing = view.get("status", "playing") == "playing" and not view.get("finished")
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=1)  # decision marker
+    table.add_column(width=1)  # auctioneer marker
+    table.add_column(width=10, no_wrap=True)
+    table.add_column(width=3)
+    table.add_column(justify="right", width=4)
+    table.add_column(justify="right", width=4)
+    table.add_column(no_wrap=True)
+    table.add_row(
+        "",
+        "",
+        Text("Player", style="bold"),
+        Text("on", style="bold"),
+        Text("hand", style="bold"),
+        Text("$", style="bold"),
+        Text("bought", style="bold"),
+    )
+    for seat, info in enumerate(view.get("seats") or []):
+        name = Text(info.get("name", "?"), style="bold reverse" if seat == you else "bold")
+        if info.get("bot"):
+            status = Text("bot", style="cyan")
+        elif info.get("connected", True):
+            status = Text("●", style="green")
+        else:
+            status = Text("off", style="red")
+        money = info.get("money")
+        acting = playing and seat in to_act
+        table.add_row(
+            Text("▶", style="bold yellow") if acting else "",
+            Text("A", style="bold yellow reverse") if playing and seat == running else "",
+            name,
+            status,
+            str(info.get("hand_size", 0)),
+            Text(str(money), style="bold") if money is not None else Text("?", style="dim"),
+            paintings(info.get("purchased") or []),
+        )
+    virtual = view.get("virtual")
+    if virtual:
+        table.add_row(
+            "",
+            "A" if playing and view.get("auctioneer") == len(view.get("seats") or []) else "",
+            Text("(virtual)", style="italic"),
+            "",
+            str(virtual.get("hand_size", 0)),
+            "",
+            "",
+        )
+    return table
+
+
+class Players(Static):
+    """Redrawn only when something shown changes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._key: object = None
+
+    def show(self, view: dict[str, Any]) -> None:
+        keys = ("seats", "to_act", "auctioneer", "lot", "status", "finished", "virtual", "you")
+        key = repr([view.get(k) for k in keys])
+        if key == self._key:
+            return
+        self._key = key
+        self.update(players_table(view))

@@ -1,0 +1,93 @@
+"""How cards, artists and auction types look: 16 ANSI colours and ASCII symbols only.
+
+Everything here must read well over SSH on a 16-colour terminal, so colours
+are the standard ANSI names and symbols are single-cell ASCII.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, TYPE_OF
+
+# Artist colours in board order (R1); the foreground used on top of each.
+ARTIST_COLOUR: dict[str, str] = {
+    "lite_metal": "yellow",
+    "yoko": "green",
+    "christin_p": "red",
+    "karl_gitter": "blue",
+    "krypto": "magenta",
+}
+_ON_COLOUR: dict[str, str] = {
+    "lite_metal": "black",
+    "yoko": "black",
+    "christin_p": "bright_white",
+    "karl_gitter": "bright_white",
+    "krypto": "bright_white",
+}
+ARTIST_ABBR: dict[str, str] = {
+    "lite_metal": "LM",
+    "yoko": "YO",
+    "christin_p": "CP",
+    "karl_gitter": "KG",
+    "krypto": "KR",
+}
+# R2: one ASCII symbol per auction type.
+TYPE_SYMBOL: dict[str, str] = {
+    "open": "!",
+    "once_around": "@",
+    "sealed": "?",
+    "fixed_price": "$",
+    "double": "=",
+}
+TYPE_NAME: dict[str, str] = {
+    "open": "open",
+    "once_around": "once around",
+    "sealed": "sealed",
+    "fixed_price": "fixed price",
+    "double": "double",
+}
+LEGEND = "  ".join(f"{TYPE_SYMBOL[t]} {TYPE_NAME[t]}" for t in TYPE_SYMBOL)
+
+
+def artist_text(artist: str, width: int = 0) -> Text:
+    """The artist's full name in its colour, padded to `width`."""
+    name = ARTIST_NAMES[artist]
+    return Text(name.ljust(width), style=f"bold {ARTIST_COLOUR[artist]}")
+
+
+def card_chip(code: str, selected: bool = False, dim: bool = False) -> Text:
+    """A card as a 5-cell chip: artist initials and the type symbol on the artist's colour."""
+    artist, kind = ARTIST_OF[code], TYPE_OF[code]
+    label = f"{ARTIST_ABBR[artist]}{TYPE_SYMBOL[kind]}"
+    if dim:
+        style = f"{ARTIST_COLOUR[artist]}"
+    else:
+        style = f"bold {_ON_COLOUR[artist]} on {ARTIST_COLOUR[artist]}"
+    if selected:
+        return Text.assemble(("[", "bold reverse"), (label, style), ("]", "bold reverse"))
+    return Text.assemble(" ", (label, style), " ")
+
+
+def card_name(code: str) -> str:
+    """'Krypto (sealed)': a card in words."""
+    return f"{ARTIST_NAMES[ARTIST_OF[code]]} ({TYPE_NAME[TYPE_OF[code]]})"
+
+
+def lot_name(cards: list[str]) -> str:
+    """'Krypto' or 'Krypto ×2': what a lot is, for the event log."""
+    if not cards:
+        return "nothing"
+    name = ARTIST_NAMES[ARTIST_OF[cards[0]]]
+    return f"{name} ×{len(cards)}" if len(cards) > 1 else name
+
+
+def paintings(codes: list[str]) -> Text:
+    """Purchased paintings as coloured initials grouped by artist, e.g. 'KR KR LM'."""
+    text = Text()
+    for code in sorted(codes, key=lambda c: list(ARTIST_COLOUR).index(ARTIST_OF[c])):
+        artist = ARTIST_OF[code]
+        if text:
+            text.append(" ")
+        text.append(ARTIST_ABBR[artist], style=f"bold {ARTIST_COLOUR[artist]}")
+    return text

@@ -1,0 +1,125 @@
+"""Round-end summary (R20–R24) and game end (R25–R27) as modal screens."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from modernart.engine.cards import ARTISTS
+
+from .style import artist_text, paintings
+
+
+def round_table(event: dict[str, Any], names: Sequence[str], bought: Sequence[list[str]]) -> Table:
+    """Artists: cards played, place, token and sale price; then every player's sales."""
+    counts, ranking = event.get("counts") or {}, event.get("ranking") or []
+    tokens, values = event.get("tokens") or {}, event.get("values") or {}
+    artists = Table(box=None, padding=(0, 1), show_edge=False)
+    for title, justify in (
+        ("Artist", "left"),
+        ("cards", "right"),
+        ("place", "right"),
+        ("token", "right"),
+        ("sells for", "right"),
+    ):
+        artists.add_column(title, justify=justify, header_style="bold")
+    for artist in ARTISTS:
+        place = ranking.index(artist) + 1 if artist in ranking[:3] else None
+        artists.add_row(
+            artist_text(artist),
+            str(counts.get(artist, 0)),
+            str(place) if place else "·",
+            str(tokens.get(artist, "·")),
+            str(values.get(artist, 0)) if values else "·",
+        )
+    sales = Table(box=None, padding=(0, 1), show_edge=False)
+    sales.add_column("Player", header_style="bold")
+    sales.add_column("paintings", header_style="bold")
+    sales.add_column("sales", justify="right", header_style="bold")
+    for seat, amount in enumerate(event.get("sales") or []):
+        cards = bought[seat] if seat < len(bought) else []
+        sales.add_row(names[seat], paintings(cards), Text(f"+{amount}", style="bold green"))
+    outer = Table.grid()
+    outer.add_row(artists)
+    outer.add_row("")
+    outer.add_row(sales)
+    return outer
+
+
+def money_table(event: dict[str, Any], names: Sequence[str]) -> Table:
+    table = Table(box=None, padding=(0, 1), show_edge=False)
+    table.add_column("Player", header_style="bold")
+    table.add_column("money", justify="right", header_style="bold")
+    winners = set(event.get("winners") or [])
+    ranked = sorted(range(len(names)), key=lambda s: -event["money"][s])
+    for seat in ranked:
+        style = "bold yellow" if seat in winners else ""
+        mark = " ★ winner" if seat in winners else ""
+        table.add_row(
+            Text(names[seat] + mark, style=style), Text(str(event["money"][seat]), style=style)
+        )
+    return table
+
+
+class RoundSummary(ModalScreen[None]):
+    """What the round scored; Enter or Escape returns to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "dismiss", "Continue")]
+
+    def __init__(
+        self, event: dict[str, Any], names: Sequence[str], bought: Sequence[list[str]]
+    ) -> None:
+        super().__init__()
+        self.event, self.names, self.bought = event, names, bought
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(
+                Text(f"Round {self.event.get('round')} is over", style="bold"), classes="title"
+            )
+            yield Static(round_table(self.event, self.names, self.bought))
+            yield Static(Text("Enter: continue", style="dim"), classes="hint")
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class GameOver(ModalScreen[str]):
+    """All money revealed (R27), the winners (R26), and the offer to save the record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", "Save record"),
+        Binding("enter,escape", "choose('close')", "Back to the table"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, event: dict[str, Any], names: Sequence[str]) -> None:
+        super().__init__()
+        self.event, self.names = event, names
+
+    def compose(self) -> ComposeResult:
+        winners = " and ".join(self.names[s] for s in self.event.get("winners") or [])
+        with Vertical(id="dialog"):
+            yield Static(
+                Text(
+                    f"Game over — {winners} win{'s' if ' and ' not in winners else ''}!",
+                    style="bold yellow",
+                ),
+                classes="title",
+            )
+            yield Static(money_table(self.event, self.names))
+            yield Static(
+                Text("s: save the game record   Enter: back to the table   q: quit", style="dim"),
+                classes="hint",
+            )
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
