@@ -1,13 +1,114 @@
-"""`modernart-server`: not yet available (the server issue)."""
+"""`modernart-server`: run the server, or export finished games as records."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import logging
+import pathlib
+import signal
 import sys
+
+import platformdirs
+
+from .app import DEFAULT_MAX_PER_ADDRESS, Server
+from .export import export_command
+
+
+def default_data_dir() -> pathlib.Path:
+    return pathlib.Path(platformdirs.user_data_dir("modernart"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="modernart-server",
+        description="The Modern Art game server (WebSocket, msgpack frames).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8765, help="TCP port (0: any free port)")
+    parser.add_argument(
+        "--data",
+        type=pathlib.Path,
+        default=None,
+        help="data directory (default: the user data directory, e.g. ~/.local/share/modernart)",
+    )
+    parser.add_argument(
+        "--dev",
+        action="store_true",
+        help="development mode: fixed decks (options.deck, first_auctioneer), "
+        "no per-address connection limit, no bot delay by default",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=None,
+        help=f"open connections per client address (default {DEFAULT_MAX_PER_ADDRESS}; "
+        "0: no limit; --dev: no limit)",
+    )
+    parser.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="take the client address from X-Forwarded-For (behind a reverse proxy)",
+    )
+    sub = parser.add_subparsers(dest="command")
+    ex = sub.add_parser("export", help="write games as RECORD.md records (JSON files)")
+    ex.add_argument("rooms", nargs="*", help="room ids to export")
+    ex.add_argument("--all", action="store_true", help="every finished game")
+    ex.add_argument("--data", dest="export_data", type=pathlib.Path, default=None)
+    ex.add_argument("--out", type=pathlib.Path, default=pathlib.Path("."), help="target folder")
+    bk = sub.add_parser("backup", help="copy the database safely while the server runs")
+    bk.add_argument("file", type=pathlib.Path, help="the copy to write")
+    bk.add_argument("--data", dest="backup_data", type=pathlib.Path, default=None)
+    return parser
+
+
+async def serve_until_signalled(server: Server) -> None:
+    await server.start()
+    print(f"modernart-server listening on ws://{server.host}:{server.port}/", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("modernart-server: not yet available", file=sys.stderr)
-    return 1
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.command == "export":
+        data = args.export_data or args.data or default_data_dir()
+        return export_command(data, args.rooms, args.all, args.out)
+    if args.command == "backup":
+        from .store import Store
+
+        store = Store(args.backup_data or args.data or default_data_dir())
+        store.backup(args.file)
+        store.close()
+        print(f"backed up to {args.file}")
+        return 0
+    server = Server(
+        args.data or default_data_dir(),
+        host=args.host,
+        port=args.port,
+        dev=args.dev,
+        max_per_address=args.max_per_address,
+        trust_proxy=args.trust_proxy,
+    )
+    try:
+        asyncio.run(serve_until_signalled(server))
+    except OSError as exc:
+        print(f"modernart-server: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,138 @@
+"""`Server`: the WebSocket endpoint, `GET /healthz`, and its lifecycle.
+
+It runs inside an existing asyncio loop (the client starts one in-process for
+a local game against bots): `start()` creates no loop, installs no signal
+handlers and does no blocking work beyond opening the SQLite store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pathlib
+from collections import Counter
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from .codec import TRANSPORT_MAX_FRAME
+from .lobby import Hub
+from .session import Conn
+from .store import Store
+
+log = logging.getLogger("modernart.server")
+
+HELLO_TIMEOUT = 10.0  # seconds a new connection has to say hello
+DEFAULT_MAX_PER_ADDRESS = 32
+
+
+class Server:
+    def __init__(
+        self,
+        data_dir: pathlib.Path,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        dev: bool = False,
+        max_per_address: int | None = None,
+        trust_proxy: bool = False,
+    ) -> None:
+        self.data_dir = pathlib.Path(data_dir)
+        self.host = host
+        self.port = port
+        self.dev = dev
+        # --dev sets no per-address connection limit (PROTOCOL.md); 0 means none too.
+        if max_per_address is None:
+            max_per_address = 0 if dev else DEFAULT_MAX_PER_ADDRESS
+        self.max_per_address = max_per_address
+        self.trust_proxy = trust_proxy
+        self.store: Store | None = None
+        self.hub: Hub | None = None
+        self._ws: WsServer | None = None
+        self._per_address: Counter[str] = Counter()
+
+    async def start(self) -> None:
+        """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
+        self.store = Store(self.data_dir)
+        self.hub = Hub(self.store, dev=self.dev)
+        self.hub.load()
+        self._ws = await serve(
+            self._handler,
+            self.host,
+            self.port,
+            process_request=self._process_request,
+            max_size=TRANSPORT_MAX_FRAME,
+            compression=None,  # small frames; deflate would cost CPU and memory per socket
+            ping_interval=20,
+            ping_timeout=20,
+        )
+        self.port = self._ws.sockets[0].getsockname()[1]
+        log.info("listening on ws://%s:%d/ (data: %s)", self.host, self.port, self.data_dir)
+
+    async def stop(self) -> None:
+        """Stop accepting, close every client with 1001, then close the store.
+
+        Every applied action is already stored, so there is nothing else to persist.
+        """
+        if self._ws is None:
+            return
+        assert self.hub is not None and self.store is not None
+        self.hub.shutdown()
+        self._ws.close(close_connections=True)  # 1001 going away
+        await self._ws.wait_closed()
+        self._ws = None
+        self.store.close()
+        log.info("stopped")
+
+    # ------------------------------------------------------------- requests
+
+    def _address(self, headers: Headers, peer: object) -> str:
+        if self.trust_proxy:
+            forwarded = headers.get("X-Forwarded-For")
+            if forwarded:
+                return forwarded.split(",")[-1].strip()
+        return peer[0] if isinstance(peer, tuple) else str(peer)
+
+    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path == "/healthz":
+            return connection.respond(200, "ok\n")
+        if self.max_per_address:
+            address = self._address(request.headers, connection.remote_address)
+            if self._per_address[address] >= self.max_per_address:
+                return connection.respond(429, "too many connections from your address\n")
+        return None
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        assert self.hub is not None
+        hub = self.hub
+        address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
+        self._per_address[address] += 1
+        conn = Conn(ws, address)
+        hub.connected(conn)
+        loop = asyncio.get_running_loop()
+        hello_timer = loop.call_later(HELLO_TIMEOUT, self._hello_timeout, conn)
+        try:
+            async for frame in ws:
+                hub.handle(conn, frame)
+                if conn.closed:
+                    break
+            if conn.closing is not None:
+                await conn.closing  # our close code, before websockets' own 1000
+        except ConnectionClosed:
+            pass
+        except Exception:
+            log.exception("connection from %s failed", address)
+        finally:
+            hello_timer.cancel()
+            hub.disconnected(conn)
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
+
+    @staticmethod
+    def _hello_timeout(conn: Conn) -> None:
+        if conn.identity is None:
+            conn.close(1008, "no hello")

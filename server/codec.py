@@ -1,0 +1,40 @@
+"""Frames on the wire: one msgpack map per binary WebSocket frame (PROTOCOL.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+MAX_FRAME = 64 * 1024  # PROTOCOL.md: frames over 64 KiB get bad_message
+# The transport accepts a little more so that the server itself can answer an
+# oversized frame with `bad_message`; beyond this websockets closes with 1009.
+TRANSPORT_MAX_FRAME = 1024 * 1024
+
+
+class BadMessage(ValueError):
+    """Anything malformed from a client: answered with `error bad_message`."""
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def decode(frame: object) -> dict[str, Any]:
+    """One client frame as a map with a string `t`; BadMessage otherwise."""
+    if isinstance(frame, str):
+        raise BadMessage("text frames are not accepted; send binary msgpack")
+    if not isinstance(frame, bytes | bytearray | memoryview):
+        raise BadMessage("unreadable frame")
+    if len(frame) > MAX_FRAME:
+        raise BadMessage(f"frame larger than {MAX_FRAME} bytes")
+    try:
+        message = msgpack.unpackb(frame, raw=False, strict_map_key=False)
+    except Exception as exc:  # msgpack raises many types for bad input
+        raise BadMessage(f"not a msgpack value: {type(exc).__name__}") from None
+    if not isinstance(message, dict):
+        raise BadMessage("a message must be a msgpack map")
+    kind = message.get("t")
+    if not isinstance(kind, str):
+        raise BadMessage("a message needs a string `t`")
+    return message

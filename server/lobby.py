@@ -1,0 +1,543 @@
+"""The hub: identities, the lobby, rooms, and every client message's handler.
+
+`Hub.handle` is synchronous and never raises: each frame is decoded, checked
+and acted on in one step, so the handlers of different clients cannot
+interleave and a bad frame can only ever earn its sender an `error`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from modernart.engine import Game, RuleError
+from modernart.engine.bots import BOT_LEVELS, DEFAULT_LEVEL
+
+from . import __version__
+from .actions import CloseNotAllowed, parse_action
+from .codec import BadMessage, decode, encode
+from .fields import get_name, get_str, is_int
+from .options import DevOnly, RoomOptions, RoomSettings, parse_create
+from .room import FINISHED, PLAYING, WAITING, Room, Seat
+from .session import Conn, Identity
+from .store import Store
+
+log = logging.getLogger("modernart.server")
+
+PROTOCOL_VERSION = 1
+LOBBY_PUSH_DELAY = 0.05  # coalesce bursts of room changes into one `rooms` push
+SWEEP_EVERY = 60.0
+IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
+
+
+class Refused(Exception):
+    """A well-formed request that may not be done now: `error {code}`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def error(code: str, message: str, rid: int | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"t": "error", "code": code, "message": message}
+    if rid is not None:
+        out["re"] = rid
+    return out
+
+
+def _reply(message: dict[str, Any], rid: int | None) -> dict[str, Any]:
+    if rid is not None:
+        message["re"] = rid
+    return message
+
+
+def hash_password(password: str, salt: str) -> str:
+    return hashlib.sha256((salt + password).encode()).hexdigest()
+
+
+class Hub:
+    def __init__(self, store: Store, *, dev: bool = False) -> None:
+        self.store = store
+        self.dev = dev
+        self.rooms: dict[str, Room] = {}
+        self.identities: dict[str, Identity] = {}
+        self.conns: set[Conn] = set()
+        self.stopping = False
+        self._push: asyncio.TimerHandle | None = None
+        self._sweep: asyncio.TimerHandle | None = None
+        self._idle: dict[str, int] = {}
+        self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
+            "hello": self.on_hello_again,
+            "rooms": self.on_rooms,
+            "create": self.on_create,
+            "join": self.on_join,
+            "watch": self.on_watch,
+            "leave": self.on_leave,
+            "add_bot": self.on_add_bot,
+            "start": self.on_start,
+            "chat": self.on_chat,
+            "act": self.on_act,
+            "sync": self.on_sync,
+        }
+
+    # ------------------------------------------------------------ lifecycle
+
+    def load(self) -> None:
+        """Replay every unfinished room from the store (the record is the truth)."""
+        for stored in self.store.unfinished_rooms():
+            try:
+                self._load_room(stored)
+            except Exception:
+                log.exception("room %s could not be restored; it is closed", stored.id)
+                self.store.set_status(stored.id, "closed")
+        self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+
+    def _load_room(self, stored: Any) -> None:
+        settings = RoomSettings(
+            stored.settings["seats"],
+            stored.name,
+            stored.settings["variant"],
+            RoomOptions.from_json(stored.settings["options"]),
+        )
+        room = Room(self, stored.id, settings, stored.settings.get("password"))
+        room.host = stored.members.get("host")
+        room.seq = stored.seq
+        for i, entry in enumerate(stored.members["seats"]):
+            if entry is None:
+                continue
+            if "bot" in entry:
+                room.seat_bot(entry["bot"], at=i, name=entry["name"])
+                continue
+            identity = self._identity(entry["identity"], entry["name"])
+            room.seats[i] = Seat(entry["name"], identity=identity)
+            identity.room, identity.seat = room, i
+        if stored.status == PLAYING:
+            header = stored.header
+            game = Game(
+                header["players"],
+                header["variant"],
+                header["deck"],
+                first_auctioneer=header["first_auctioneer"],
+            )
+            for action in stored.actions:
+                game.apply(action)
+            if game.finished:
+                self.store.set_status(stored.id, FINISHED)
+                return
+            room.resume(game, stored.seq)
+        self.rooms[room.id] = room
+        log.info("restored room %s (%s, %d actions)", room.id, room.status, len(stored.actions))
+
+    def _identity(self, identity_id: str, name: str) -> Identity:
+        identity = self.identities.get(identity_id)
+        if identity is None:
+            identity = Identity(identity_id, self.store.identity_name(identity_id) or name)
+            self.identities[identity_id] = identity
+        return identity
+
+    def shutdown(self) -> None:
+        self.stopping = True
+        for handle in (self._push, self._sweep):
+            if handle is not None:
+                handle.cancel()
+        for room in self.rooms.values():
+            room.stop_clocks()
+
+    def sweep(self) -> None:
+        """Drop waiting rooms nobody has been connected to for a while."""
+        try:
+            for room in list(self.rooms.values()):
+                if room.status != WAITING or room.members():
+                    self._idle.pop(room.id, None)
+                    continue
+                self._idle[room.id] = self._idle.get(room.id, 0) + 1
+                if self._idle[room.id] >= IDLE_SWEEPS:
+                    for i in room.humans():
+                        room.unseat(i)
+                    self._drop_waiting_room(room)
+        except Exception:
+            log.exception("sweep failed")
+        self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+
+    # ---------------------------------------------------------- connections
+
+    def connected(self, conn: Conn) -> None:
+        self.conns.add(conn)
+
+    def disconnected(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        try:
+            self._release(conn)
+        except Exception:
+            log.exception("releasing a connection failed")
+
+    def _release(self, conn: Conn) -> None:
+        """A connection is gone (or replaced): its seat stays, shown disconnected."""
+        room, seat, identity = conn.room, conn.seat, conn.identity
+        conn.room = conn.seat = None
+        if identity is not None and identity.conn is conn:
+            identity.conn = None
+        if room is None:
+            return
+        if seat is None:
+            room.spectators.discard(conn)
+            if room.status == WAITING and not self.stopping:
+                room.broadcast_room()
+        else:
+            room.detach(seat)
+            if room.status == FINISHED and identity is not None:
+                identity.room = identity.seat = None
+            elif not self.stopping:
+                room.notify([{"type": "disconnected", "seat": seat}])
+        self._maybe_unload(room)
+        self.rooms_changed()
+
+    def _maybe_unload(self, room: Room) -> None:
+        """A finished room leaves memory once nobody is looking at it."""
+        if room.status == FINISHED and not room.members():
+            self.rooms.pop(room.id, None)
+
+    # ------------------------------------------------------------- messages
+
+    def handle(self, conn: Conn, frame: object) -> None:
+        """Handle one frame. Never raises; before `hello` any error closes the connection."""
+        if conn.closed:
+            return
+        rid: int | None = None
+        try:
+            if not conn.messages.take():
+                raise Refused("rate_limited", "too many messages; slow down")
+            msg = decode(frame)
+            if "id" in msg:
+                if not is_int(msg["id"]):
+                    raise BadMessage("`id` must be an integer")
+                rid = msg["id"]
+            if conn.identity is None:
+                if msg["t"] != "hello":
+                    raise BadMessage("the first message must be hello")
+                self.on_hello(conn, msg, rid)
+                return
+            handler = self.handlers.get(msg["t"])
+            if handler is None:
+                raise BadMessage(f"unknown message type {msg['t']!r}")
+            handler(conn, msg, rid)
+        except BadMessage as exc:
+            self._abuse(conn, "bad_message", str(exc), rid)
+        except Refused as exc:
+            if exc.code == "rate_limited":
+                self._abuse(conn, exc.code, str(exc), rid)
+            else:
+                conn.send(error(exc.code, str(exc), rid))
+        except Exception:
+            log.exception("internal error handling a message from %s", conn.address)
+            conn.send(error("internal", "the server failed on this message", rid))
+        if conn.identity is None and not conn.closed:
+            # Still no identity after a first message: it was not a valid hello.
+            conn.close(1008, "the first message must be a valid hello")
+
+    def _abuse(self, conn: Conn, code: str, message: str, rid: int | None) -> None:
+        conn.send(error(code, message, rid))
+        if not conn.abuse.take():
+            log.info("closing %s after repeated bad messages", conn.address)
+            conn.close(1008, "too many bad messages")
+
+    # ----------------------------------------------------------------- hello
+
+    def on_hello(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        version = msg.get("v")
+        if not is_int(version):
+            raise BadMessage("`v` must be an integer")
+        if version != PROTOCOL_VERSION:
+            conn.send(error("version", f"this server speaks version {PROTOCOL_VERSION}", rid))
+            conn.close(1008, "unsupported protocol version")
+            return
+        name = get_name(msg)
+        token = get_str(msg, "token", 1, 200, default=None)
+        identity = None
+        if token is not None:
+            found = self.store.find_identity(token)
+            if found is not None:
+                identity = self._identity(*found)
+                if identity.name != name:
+                    identity.name = name
+                    self.store.rename_identity(identity.id, name)
+        if identity is None:  # new, or a token this server never issued
+            token = secrets.token_urlsafe(32)
+            identity = Identity("u" + secrets.token_hex(6), name)
+            self.store.add_identity(identity.id, name, token)
+            self.identities[identity.id] = identity
+        old = identity.conn
+        if old is not None:
+            self._release(old)
+            old.identity = None
+            old.close(4000, "replaced by a newer connection")
+        conn.identity = identity
+        identity.conn = conn
+        conn.send(
+            _reply(
+                {
+                    "t": "welcome",
+                    "v": PROTOCOL_VERSION,
+                    "you": identity.id,
+                    "token": token,
+                    "server": f"modernart/{__version__}",
+                },
+                rid,
+            )
+        )
+        room, seat = identity.room, identity.seat
+        if (
+            room is not None
+            and seat is not None
+            and room.status in (WAITING, PLAYING)
+            and self.rooms.get(room.id) is room
+            and room.seat_of(identity) == seat
+        ):
+            if room.status == WAITING:
+                room.seats[seat].name = name  # type: ignore[union-attr]
+            self._enter(conn, room, seat, None)
+        else:
+            identity.room = identity.seat = None
+            conn.send(self.rooms_message(None))
+
+    def on_hello_again(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        raise Refused("not_allowed", "already said hello")
+
+    # ----------------------------------------------------------------- lobby
+
+    def rooms_message(self, rid: int | None) -> dict[str, Any]:
+        return _reply({"t": "rooms", "rooms": [r.summary() for r in self.rooms.values()]}, rid)
+
+    def rooms_changed(self) -> None:
+        if self._push is None and not self.stopping:
+            self._push = asyncio.get_running_loop().call_later(LOBBY_PUSH_DELAY, self._push_rooms)
+
+    def _push_rooms(self) -> None:
+        self._push = None
+        try:
+            lobby = [c for c in self.conns if c.in_lobby]
+            if lobby:
+                data = encode(self.rooms_message(None))
+                for conn in lobby:
+                    conn.send_raw(data)
+        except Exception:
+            log.exception("pushing the rooms list failed")
+
+    def on_rooms(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        conn.send(self.rooms_message(rid))
+
+    def _new_room_id(self) -> str:
+        while True:
+            room_id = secrets.token_hex(4)
+            if room_id not in self.rooms and not self.store.room_exists(room_id):
+                return room_id
+
+    def on_create(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        identity = conn.identity
+        assert identity is not None
+        try:
+            settings = parse_create(msg, identity.name, dev=self.dev)
+        except DevOnly as exc:
+            raise Refused("not_allowed", str(exc)) from None
+        password = get_str(msg, "password", 0, 64, default=None, printable=False)
+        if conn.room is not None:
+            raise Refused("not_allowed", "leave your room first")
+        locked = None
+        if password:
+            salt = secrets.token_hex(8)
+            locked = {"salt": salt, "hash": hash_password(password, salt)}
+        room = Room(self, self._new_room_id(), settings, locked)
+        room.host = None
+        seat = room.seat_human(identity)
+        self.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
+        self.rooms[room.id] = room
+        self._enter(conn, room, seat, rid)
+
+    def _find_room(self, msg: dict[str, Any]) -> Room:
+        room_id = get_str(msg, "room", 1, 64)
+        room = self.rooms.get(room_id)
+        if room is None:
+            raise Refused("no_such_room", f"no room {room_id!r}")
+        return room
+
+    @staticmethod
+    def _check_password(room: Room, msg: dict[str, Any]) -> None:
+        password = get_str(msg, "password", 0, 64, default=None, printable=False)
+        if room.password is None:
+            return
+        expected = room.password["hash"]
+        given = hash_password(password or "", room.password["salt"])
+        if password is None or not hmac.compare_digest(expected, given):
+            raise Refused("wrong_password", "this room needs its password")
+
+    def on_join(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        identity = conn.identity
+        assert identity is not None
+        room = self._find_room(msg)
+        if conn.room is not None and conn.room is not room:
+            raise Refused("not_allowed", "leave your room first")
+        if conn.room is room and conn.seat is not None:
+            conn.send(_reply({"t": "joined", "room": room.id, "seat": conn.seat}, rid))
+            return
+        seat = room.seat_of(identity)
+        if seat is None:
+            self._check_password(room, msg)
+            if room.status == FINISHED:
+                raise Refused("not_allowed", "this game is over")
+            if room.status != WAITING or room.free_seat() is None:
+                raise Refused("room_full", "every seat is taken")
+            if conn.room is room:  # a spectator takes a seat
+                room.spectators.discard(conn)
+                conn.room = None
+            seat = room.seat_human(identity)
+            self.store.save_members(room.id, room.members_json())
+        self._enter(conn, room, seat, rid)
+
+    def on_watch(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        room = self._find_room(msg)
+        if conn.room is not None:
+            raise Refused("not_allowed", "leave your room first")
+        self._check_password(room, msg)
+        self._enter(conn, room, None, rid)
+
+    def _enter(self, conn: Conn, room: Room, seat: int | None, rid: int | None) -> None:
+        """Put a connection into a room (a seat, or spectating) and bring it up to date."""
+        identity = conn.identity
+        assert identity is not None
+        conn.room, conn.seat = room, seat
+        if seat is None:
+            room.spectators.add(conn)
+        else:
+            room.attach(seat, conn)
+            identity.room, identity.seat = room, seat
+        conn.send(_reply({"t": "joined", "room": room.id, "seat": seat}, rid))
+        conn.send(room.room_message(seat))
+        if room.game is None:
+            for other, other_seat in room.members():
+                if other is not conn:
+                    other.send(room.room_message(other_seat))
+        else:
+            room.send_view(conn, seat)
+            if seat is not None and room.status == PLAYING:
+                room.notify([{"type": "connected", "seat": seat}])
+        self._idle.pop(room.id, None)
+        self.rooms_changed()
+
+    def on_leave(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        room, seat, identity = conn.room, conn.seat, conn.identity
+        if room is None or identity is None:
+            raise Refused("not_allowed", "you are not in a room")
+        conn.room = conn.seat = None
+        if seat is None:
+            room.spectators.discard(conn)
+            if room.status == WAITING:
+                room.broadcast_room()
+        else:
+            identity.room = identity.seat = None
+            room.detach(seat)
+            if room.status == WAITING:
+                room.unseat(seat)
+                if room.humans():
+                    self.store.save_members(room.id, room.members_json())
+                    room.broadcast_room()
+                else:
+                    self._drop_waiting_room(room)
+            elif room.status == PLAYING:
+                room.notify([{"type": "disconnected", "seat": seat}])
+        self._maybe_unload(room)
+        conn.send(_reply({"t": "left", "room": room.id}, rid))
+        conn.send(self.rooms_message(None))
+        self.rooms_changed()
+
+    def _drop_waiting_room(self, room: Room) -> None:
+        """An empty waiting room disappears; its spectators go back to the lobby."""
+        self.rooms.pop(room.id, None)
+        self._idle.pop(room.id, None)
+        self.store.delete_room(room.id)
+        for conn in list(room.spectators):
+            conn.room = conn.seat = None
+            conn.send({"t": "left", "room": room.id})
+        room.spectators.clear()
+        self.rooms_changed()
+
+    def _hosted_waiting_room(self, conn: Conn) -> Room:
+        room = conn.room
+        if room is None or conn.seat is None or room.host != conn.seat:
+            raise Refused("not_allowed", "only the room's host may do that")
+        if room.status != WAITING:
+            raise Refused("not_allowed", "the game has already started")
+        return room
+
+    def on_add_bot(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        level = get_str(msg, "level", 1, 32, default=DEFAULT_LEVEL)
+        if level not in BOT_LEVELS:
+            raise BadMessage(f"`level` must be one of {list(BOT_LEVELS)}")
+        room = self._hosted_waiting_room(conn)
+        if room.free_seat() is None:
+            raise Refused("room_full", "every seat is taken")
+        room.seat_bot(level)
+        self.store.save_members(room.id, room.members_json())
+        room.broadcast_room()
+        self.rooms_changed()
+
+    def on_start(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        room = self._hosted_waiting_room(conn)
+        if room.free_seat() is not None:
+            raise Refused("not_allowed", "every seat must be taken before the start")
+        room.start()
+        self.rooms_changed()
+
+    def on_chat(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        text = get_str(msg, "text", 1, 300)
+        room, identity = conn.room, conn.identity
+        if room is None or identity is None:
+            raise Refused("not_allowed", "chat needs a room")
+        if not conn.chats.take():
+            raise Refused("rate_limited", "too many chat messages; slow down")
+        data = encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
+        for member, _ in room.members():
+            member.send_raw(data)
+
+    # ------------------------------------------------------------------ play
+
+    def _playing_seat(self, conn: Conn) -> tuple[Room, int]:
+        room, seat = conn.room, conn.seat
+        if room is None or seat is None:
+            raise Refused("not_allowed", "only a seated player may act")
+        if room.status != PLAYING:
+            raise Refused("not_allowed", "no game is running in this room")
+        return room, seat
+
+    def on_act(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        try:
+            action = parse_action(msg)
+        except CloseNotAllowed as exc:
+            raise Refused("not_allowed", str(exc)) from None
+        room, seat = self._playing_seat(conn)
+        try:
+            room.act(seat, action)
+        except RuleError as exc:
+            conn.send(error(exc.code, str(exc), rid))
+
+    def on_sync(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        room = conn.room
+        if room is None:
+            raise Refused("not_allowed", "you are not in a room")
+        if room.game is None:
+            conn.send(_reply(room.room_message(conn.seat), rid))
+        else:
+            conn.send(_reply(room.update_message(conn.seat, [], room.loop.time()), rid))
+
+    # ----------------------------------------------------------- statistics
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "connections": len(self.conns),
+            "rooms": len(self.rooms),
+            "playing": sum(r.status == PLAYING for r in self.rooms.values()),
+        }

@@ -1,0 +1,98 @@
+"""A room's settings as sent in `create`: seats, variant, password, options."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from modernart.engine import VariantError, parse_variant
+from modernart.engine.cards import is_deck
+
+from .codec import BadMessage
+from .fields import get_int, get_str
+
+
+class DevOnly(Exception):
+    """An option that only a `--dev` server accepts (answered `not_allowed`)."""
+
+
+@dataclass
+class RoomOptions:
+    shout_window_ms: int = 3000  # R12's going once, twice, sold
+    turn_timeout_s: int = 0  # 0: no turn timeouts
+    bot_delay_ms: int = 1500  # a bot's thinking pause (jittered ±50%)
+    takeover_s: int = 60  # an absent player's seat goes to a bot after this; 0: never
+    deck: list[str] | None = None  # --dev only
+    first_auctioneer: int | None = None  # --dev only
+
+    def public(self) -> dict[str, Any]:
+        """What clients may see: everything but a fixed deck (secret deck order)."""
+        out = dataclasses.asdict(self)
+        out.pop("deck")
+        out["fixed_deck"] = self.deck is not None
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoomOptions:
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+OPTION_RANGES = {
+    "shout_window_ms": (100, 60_000),
+    "turn_timeout_s": (0, 3600),
+    "bot_delay_ms": (0, 10_000),
+    "takeover_s": (0, 86_400),
+}
+
+
+def parse_options(raw: object, seats: int, *, dev: bool) -> RoomOptions:
+    """Options of `create`; BadMessage for bad values, DevOnly for dev-only keys."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise BadMessage("`options` must be a map")
+    unknown = set(raw) - set(OPTION_RANGES) - {"deck", "first_auctioneer"}
+    if unknown:
+        raise BadMessage(f"unknown options: {sorted(map(str, unknown))}")
+    options = RoomOptions(bot_delay_ms=0 if dev else RoomOptions.bot_delay_ms)
+    for key, (lo, hi) in OPTION_RANGES.items():
+        setattr(options, key, get_int(raw, key, lo, hi, default=getattr(options, key)))
+    for key in ("deck", "first_auctioneer"):
+        if raw.get(key) is not None and not dev:
+            raise DevOnly(f"`options.{key}` needs a server started with --dev")
+    deck = raw.get("deck")
+    if deck is not None:
+        if not is_deck(deck):
+            raise BadMessage("`options.deck` must be a permutation of the 70 cards of R3")
+        options.deck = list(deck)
+    options.first_auctioneer = get_int(raw, "first_auctioneer", 0, seats - 1, default=None)
+    return options
+
+
+@dataclass
+class RoomSettings:
+    seats: int
+    name: str
+    variant: dict[str, Any]
+    options: RoomOptions
+
+
+def parse_create(msg: dict[str, Any], host_name: str, *, dev: bool) -> RoomSettings:
+    seats = get_int(msg, "seats", 3, 5)
+    name = get_str(msg, "name", 1, 40, default=None)
+    if name is None or not name.strip():
+        name = f"{host_name}'s table"
+    raw_variant = msg.get("variant")
+    if raw_variant is not None and not isinstance(raw_variant, str | dict):
+        raise BadMessage("`variant` must be a preset name or a map")
+    try:
+        variant = parse_variant(raw_variant, seats).to_dict()
+    except VariantError as exc:
+        raise BadMessage(f"`variant`: {exc}") from None
+    options = parse_options(msg.get("options"), seats, dev=dev)
+    return RoomSettings(seats, name, variant, options)

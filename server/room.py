@@ -1,0 +1,458 @@
+"""A room: its seats and spectators, and once started the game, its clocks and bots.
+
+Everything here is synchronous. A client's `act`, a bot's move, the hammer and
+a turn timeout each validate, apply, store and fan out in one step with no
+await in between, so actions are applied one at a time in arrival order and
+every member sees the same sequence of updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from modernart.engine import Game, RuleError, record_of
+from modernart.engine.bots import DEFAULT_LEVEL, make_bot
+
+from .codec import encode
+from .options import RoomOptions, RoomSettings
+
+if TYPE_CHECKING:
+    from .lobby import Hub
+    from .session import Conn, Identity
+
+log = logging.getLogger("modernart.server")
+
+WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+def guarded(method: Callable[..., None]) -> Callable[..., None]:
+    """Timer callbacks must never raise into the event loop: log and carry on."""
+
+    @functools.wraps(method)
+    def wrapper(self: Room, *args: Any) -> None:
+        try:
+            method(self, *args)
+        except Exception:
+            log.exception("room %s: %s failed", self.id, method.__name__)
+
+    return wrapper
+
+
+@dataclass(eq=False)
+class Seat:
+    name: str
+    identity: Identity | None = None  # a human's seat
+    level: str | None = None  # a bot's seat
+    conn: Conn | None = None  # the human's live connection, if any
+    autopilot: Any = None  # a bot playing for an absent human
+    bot: Any = None  # the bot of a bot seat
+    pending: asyncio.TimerHandle | None = None  # a scheduled bot move
+    takeover: asyncio.TimerHandle | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def connected(self) -> bool:
+        return self.level is not None or self.conn is not None
+
+    def brain(self) -> Any:
+        return self.bot if self.level is not None else self.autopilot
+
+    def to_json(self) -> dict[str, Any]:
+        if self.level is not None:
+            return {"bot": self.level, "name": self.name}
+        assert self.identity is not None
+        return {"identity": self.identity.id, "name": self.name}
+
+
+class Room:
+    def __init__(self, hub: Hub, room_id: str, settings: RoomSettings, password: Any) -> None:
+        self.hub = hub
+        self.id = room_id
+        self.name = settings.name
+        self.size = settings.seats
+        self.variant = settings.variant
+        self.options: RoomOptions = settings.options
+        self.password = password  # None or {"salt", "hash"}; never sent anywhere
+        self.status = WAITING
+        self.seats: list[Seat | None] = [None] * self.size
+        self.host: int | None = 0
+        self.spectators: set[Conn] = set()
+        self.game: Game | None = None
+        self.seq = 0
+        self._hammer: list[asyncio.TimerHandle] = []
+        self._hammer_deadline: float | None = None
+        self._turn_clock: asyncio.TimerHandle | None = None
+        self._turn_deadline: float | None = None
+        self._timeout_bot = make_bot(DEFAULT_LEVEL)
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return asyncio.get_running_loop()
+
+    # ------------------------------------------------------------- summaries
+
+    def settings_json(self) -> dict[str, Any]:
+        return {
+            "seats": self.size,
+            "variant": self.variant,
+            "options": self.options.to_json(),
+            "password": self.password,
+        }
+
+    def members_json(self) -> dict[str, Any]:
+        return {
+            "host": self.host,
+            "seats": [s.to_json() if s else None for s in self.seats],
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """A room as the lobby lists it: never the password, only `locked`."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "seats": self.size,
+            "seated": [s.name if s else None for s in self.seats],
+            "bots": [bool(s and s.level) for s in self.seats],
+            "connected": [bool(s and s.connected) for s in self.seats],
+            "status": self.status,
+            "variant": self.variant,
+            "spectators": len(self.spectators),
+            "locked": self.password is not None,
+            "host": self.host,
+            "options": self.options.public(),
+        }
+
+    def members(self) -> list[tuple[Conn, int | None]]:
+        out: list[tuple[Conn, int | None]] = [
+            (s.conn, i) for i, s in enumerate(self.seats) if s and s.conn
+        ]
+        out.extend((c, None) for c in self.spectators)
+        return out
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s and s.identity is not None]
+
+    def seat_of(self, identity: Identity) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s and s.identity is identity:
+                return i
+        return None
+
+    def free_seat(self) -> int | None:
+        return next((i for i, s in enumerate(self.seats) if s is None), None)
+
+    # ------------------------------------------------------ waiting room
+
+    def room_message(self, you: int | None) -> dict[str, Any]:
+        return {"t": "room", "room": self.summary(), "you": you}
+
+    def broadcast_room(self) -> None:
+        """The room's new summary to its members (joins, leaves, bots, host)."""
+        for conn, seat in self.members():
+            conn.send(self.room_message(seat))
+
+    def seat_human(self, identity: Identity) -> int:
+        seat = self.free_seat()
+        assert seat is not None
+        self.seats[seat] = Seat(identity.name, identity=identity)
+        if self.host is None:
+            self.host = seat
+        return seat
+
+    def seat_bot(self, level: str, at: int | None = None, name: str | None = None) -> int:
+        seat = self.free_seat() if at is None else at
+        assert seat is not None
+        name = name or f"{level.capitalize()} bot {seat + 1}"
+        self.seats[seat] = Seat(name, level=level, bot=make_bot(level))
+        return seat
+
+    def unseat(self, seat: int) -> None:
+        """A human leaves a waiting room: the host role passes to the next human."""
+        self.seats[seat] = None
+        if self.host == seat:
+            humans = self.humans()
+            self.host = humans[0] if humans else None
+        if not self.humans():
+            # No humans left: the bots go too and the room disappears.
+            self.seats = [None] * self.size
+
+    # ----------------------------------------------------------- the game
+
+    def start(self) -> None:
+        players = [s.name for s in self.seats if s]
+        game = Game(
+            players,
+            self.variant,
+            deck=self.options.deck,
+            seed=random.SystemRandom().getrandbits(64),
+            first_auctioneer=self.options.first_auctioneer,
+        )
+        self.game = game
+        self.status = PLAYING
+        header = record_of(game).to_dict()
+        header.pop("actions")
+        self.hub.store.start_room(self.id, self.members_json(), header, self.seq + 1)
+        for i, s in enumerate(self.seats):
+            if s and s.identity is not None and s.conn is None:
+                self._seat_absent(i)
+        self._after_change([])
+
+    def resume(self, game: Game, seq: int) -> None:
+        """Carry on a stored game after a restart: nobody is connected yet."""
+        self.game = game
+        self.seq = seq
+        self.status = FINISHED if game.finished else PLAYING
+        for i, s in enumerate(self.seats):
+            if s and s.identity is not None:
+                self._seat_absent(i)
+        self._update_clocks([])
+        self._schedule_bots()
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
+        """Apply a seat's action (raises RuleError, changing nothing), store it, fan out."""
+        assert self.game is not None
+        events = self.game.apply({"seat": seat, **action})
+        self._commit(events)
+
+    def _commit(self, events: list[dict[str, Any]]) -> None:
+        game = self.game
+        assert game is not None
+        # Stored before anyone hears of it: a crash after this loses nothing.
+        self.hub.store.append_action(self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1)
+        self._after_change(events)
+
+    def _after_change(self, events: list[dict[str, Any]]) -> None:
+        self._update_clocks(events)
+        self._fanout(events)
+        assert self.game is not None
+        if self.game.finished:
+            self._finish()
+        else:
+            self._schedule_bots()
+
+    def _finish(self) -> None:
+        self.status = FINISHED
+        self.stop_clocks()
+        self.hub.store.set_status(self.id, FINISHED)
+        self.hub.rooms_changed()
+
+    def view_for(self, seat: int | None, now: float) -> dict[str, Any]:
+        """The engine's view for that seat plus the room's own facts (PROTOCOL.md)."""
+        assert self.game is not None
+        view = self.game.view(seat)
+        view["room"] = self.id
+        view["status"] = self.status
+        view["deadline_ms"] = self._deadline_ms(now)
+        for info, s in zip(view["seats"], self.seats, strict=True):
+            assert s is not None
+            info["connected"] = s.connected
+            info["bot"] = s.brain() is not None
+            info["autopilot"] = s.autopilot is not None
+        return view
+
+    def update_message(self, seat: int | None, events: list, now: float) -> dict[str, Any]:
+        return {"t": "update", "seq": self.seq, "events": events, "view": self.view_for(seat, now)}
+
+    def _fanout(self, events: list[dict[str, Any]]) -> None:
+        self.seq += 1
+        now = self.loop.time()
+        for i, s in enumerate(self.seats):
+            if s and s.conn:
+                s.conn.send(self.update_message(i, events, now))
+        if self.spectators:
+            data = encode(self.update_message(None, events, now))
+            for conn in self.spectators:
+                conn.send_raw(data)
+
+    def notify(self, events: list[dict[str, Any]]) -> None:
+        """An update that is not an action (presence, `going`): numbered and stored too."""
+        if self.game is None:
+            self.broadcast_room()
+            return
+        self._fanout(events)
+        self.hub.store.save_seq(self.id, self.seq)
+
+    def send_view(self, conn: Conn, seat: int | None) -> None:
+        """A (re)joining member's private resync: the current seq, no events."""
+        conn.send(self.update_message(seat, [], self.loop.time()))
+
+    # --------------------------------------------------- presence and bots
+
+    def attach(self, seat: int, conn: Conn) -> None:
+        s = self.seats[seat]
+        assert s is not None
+        s.conn = conn
+        if s.takeover is not None:
+            s.takeover.cancel()
+            s.takeover = None
+        if s.autopilot is not None:
+            s.autopilot = None
+            if s.pending is not None:
+                s.pending.cancel()
+                s.pending = None
+
+    def detach(self, seat: int) -> None:
+        s = self.seats[seat]
+        assert s is not None
+        s.conn = None
+        if self.status == PLAYING:
+            self._seat_absent(seat)
+
+    def _seat_absent(self, seat: int) -> None:
+        s = self.seats[seat]
+        assert s is not None
+        if self.options.takeover_s > 0 and s.takeover is None:
+            s.takeover = self.loop.call_later(self.options.takeover_s, self._take_over, seat)
+
+    @guarded
+    def _take_over(self, seat: int) -> None:
+        s = self.seats[seat]
+        assert s is not None
+        s.takeover = None
+        if s.conn is not None or self.status != PLAYING:
+            return
+        s.autopilot = make_bot(DEFAULT_LEVEL)
+        self.notify([{"type": "autopilot", "seat": seat}])
+        self._schedule_bots()
+
+    def _schedule_bots(self) -> None:
+        game = self.game
+        if game is None or game.finished:
+            return
+        delay_ms = self.options.bot_delay_ms
+        for seat in game.to_act():
+            s = self.seats[seat]
+            if s is None or s.brain() is None or s.pending is not None:
+                continue
+            delay = delay_ms * random.uniform(0.5, 1.5) / 1000 if delay_ms else 0
+            s.pending = self.loop.call_later(delay, self._bot_turn, seat)
+
+    @guarded
+    def _bot_turn(self, seat: int) -> None:
+        s = self.seats[seat]
+        game = self.game
+        assert s is not None and game is not None
+        s.pending = None
+        brain = s.brain()
+        if brain is None or game.finished or seat not in game.to_act():
+            return
+        action = brain.choose(game.view(seat))
+        if action is None or not self._try(seat, action):
+            default = self.default_action(seat)
+            if default is not None:
+                self._try(seat, default)
+
+    def _try(self, seat: int, action: dict[str, Any]) -> bool:
+        try:
+            self.act(seat, action)
+        except RuleError as exc:
+            log.warning("room %s: seat %d's move %r refused: %s", self.id, seat, action, exc)
+            return False
+        return True
+
+    def default_action(self, seat: int) -> dict[str, Any] | None:
+        """The safe default when a decision times out (issue: turn timeouts)."""
+        assert self.game is not None
+        legal = self.game.legal(seat)
+        if "play" in legal:
+            choice = self._timeout_bot.choose(self.game.view(seat))
+            if choice and choice.get("type") == "play":
+                return choice
+            return {"type": "play", "card": legal["play"][0]}
+        if "decline" in legal:
+            return {"type": "decline"}
+        if "sealed" in legal:
+            return {"type": "sealed", "amount": 0}
+        if "price" in legal:
+            return {"type": "price", "amount": legal["price"][0]}
+        if "pass" in legal:
+            return {"type": "pass"}
+        return None
+
+    # ------------------------------------------------------------ clocks
+
+    def _deadline_ms(self, now: float) -> int | None:
+        deadline = self._hammer_deadline or self._turn_deadline
+        return None if deadline is None else max(0, round((deadline - now) * 1000))
+
+    def _update_clocks(self, events: list[dict[str, Any]]) -> None:
+        game = self.game
+        assert game is not None
+        if game.phase == "open" and not game.finished:
+            if not self._hammer or any(e["type"] == "bid" for e in events):
+                self._start_hammer()
+        else:
+            self._stop_hammer()
+        self._stop_turn_clock()
+        timeout = self.options.turn_timeout_s
+        if timeout and game.phase != "open" and not game.finished:
+            self._turn_deadline = self.loop.time() + timeout
+            self._turn_clock = self.loop.call_later(timeout, self._turn_timed_out)
+
+    def _start_hammer(self) -> None:
+        """R12: going once at 1/3, twice at 2/3, sold when the window passes."""
+        self._stop_hammer()
+        window = self.options.shout_window_ms / 1000
+        loop = self.loop
+        self._hammer_deadline = loop.time() + window
+        self._hammer = [
+            loop.call_later(window / 3, self._going, 1),
+            loop.call_later(2 * window / 3, self._going, 2),
+            loop.call_later(window, self._hammer_falls),
+        ]
+
+    def _stop_hammer(self) -> None:
+        for handle in self._hammer:
+            handle.cancel()
+        self._hammer = []
+        self._hammer_deadline = None
+
+    def _stop_turn_clock(self) -> None:
+        if self._turn_clock is not None:
+            self._turn_clock.cancel()
+        self._turn_clock = None
+        self._turn_deadline = None
+
+    def stop_clocks(self) -> None:
+        self._stop_hammer()
+        self._stop_turn_clock()
+        for s in self.seats:
+            if s is None:
+                continue
+            for handle in (s.pending, s.takeover):
+                if handle is not None:
+                    handle.cancel()
+            s.pending = s.takeover = None
+
+    @guarded
+    def _going(self, stage: int) -> None:
+        self.notify(
+            [{"type": "going", "stage": stage, "deadline_ms": self._deadline_ms(self.loop.time())}]
+        )
+
+    @guarded
+    def _hammer_falls(self) -> None:
+        assert self.game is not None
+        self._hammer = []
+        self._hammer_deadline = None
+        events = self.game.apply({"type": "close"})
+        self._commit(events)
+
+    @guarded
+    def _turn_timed_out(self) -> None:
+        game = self.game
+        assert game is not None
+        self._turn_clock = None
+        self._turn_deadline = None
+        for seat in list(game.to_act()):
+            if game.finished or game.phase == "open" or seat not in game.to_act():
+                continue
+            action = self.default_action(seat)
+            if action is not None:
+                self._try(seat, action)

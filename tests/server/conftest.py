@@ -1,0 +1,51 @@
+"""Fixtures: an in-process server on a free loopback port, and client factories."""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from modernart.engine.cards import FULL_DECK
+from modernart.server.app import Server
+
+from .wsclient import Client
+
+
+@pytest.fixture
+async def server(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
+    srv = Server(tmp_path / "data", port=0, dev=True)
+    await srv.start()
+    yield srv
+    await srv.stop()
+
+
+@pytest.fixture
+def url(server: Server) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+@pytest.fixture
+async def player(url: str) -> AsyncIterator[Callable[[str], Awaitable[Client]]]:
+    """`await player("Ann")`: a client that said hello; all are closed afterwards."""
+    clients: list[Client] = []
+
+    async def make(name: str, token: str | None = None) -> Client:
+        client = await Client.hello(url, name, token)
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        await client.close()
+
+
+def deck_with(*hands: list[str]) -> list[str]:
+    """A full deck whose first cards are the given hands' cards in order (R6 deals
+    seat 0 the first k cards, then seat 1 …); the rest follow in canonical order."""
+    front = [card for hand in hands for card in hand]
+    rest = list(FULL_DECK)
+    for card in front:
+        rest.remove(card)
+    return front + rest

@@ -1,0 +1,120 @@
+"""A small test client: real websockets on 127.0.0.1, real msgpack frames.
+
+Every message received is kept in `received`, so tests can check secrecy over
+everything a client was ever sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+TIMEOUT = 10.0
+
+
+class Client:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+        self.buffer: list[dict[str, Any]] = []
+        self.ids = itertools.count(1)
+        self.token: str | None = None
+        self.you: str | None = None
+        self.seat: int | None = None
+        self.room: str | None = None
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+
+    @classmethod
+    async def open(cls, url: str) -> Client:
+        return cls(await connect(url, max_size=None, compression=None))
+
+    @classmethod
+    async def hello(cls, url: str, name: str, token: str | None = None) -> Client:
+        client = await cls.open(url)
+        msg: dict[str, Any] = {"v": 1, "name": name}
+        if token:
+            msg["token"] = token
+        await client.send("hello", **msg)
+        welcome = await client.expect("welcome")
+        client.token, client.you = welcome["token"], welcome["you"]
+        return client
+
+    async def send(self, t: str, **fields: Any) -> int:
+        rid = next(self.ids)
+        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}))
+        return rid
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    async def act(self, **action: Any) -> int:
+        return await self.send("act", action=action)
+
+    def _note(self, msg: dict[str, Any]) -> None:
+        self.received.append(msg)
+        if msg["t"] == "update":
+            self.view = msg["view"]
+            self.seq = msg["seq"]
+        elif msg["t"] == "joined":
+            self.room, self.seat = msg["room"], msg["seat"]
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        if self.buffer:
+            return self.buffer.pop(0)
+        frame = await asyncio.wait_for(self.ws.recv(), timeout)
+        msg = msgpack.unpackb(frame, raw=False)
+        self._note(msg)
+        return msg
+
+    async def expect(self, t: str, timeout: float = TIMEOUT, **match: Any) -> dict[str, Any]:
+        """The next message of type `t` (matching `match`); earlier others are kept aside."""
+        skipped = []
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        try:
+            while True:
+                msg = await self.recv(max(0.01, end - loop.time()))
+                if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
+                    return msg
+                skipped.append(msg)
+        finally:
+            self.buffer[:0] = skipped
+
+    async def expect_error(self, code: str, timeout: float = TIMEOUT) -> dict[str, Any]:
+        msg = await self.expect("error", timeout)
+        assert msg["code"] == code, msg
+        return msg
+
+    async def next_update(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next update, dropping any other messages before it."""
+        while True:
+            msg = await self.recv(timeout)
+            if msg["t"] == "update":
+                return msg
+
+    async def until(self, predicate: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Read updates until one satisfies `predicate(update)`."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await self.next_update(max(0.01, end - loop.time()))
+            if predicate(msg):
+                return msg
+
+    async def drain(self, quiet: float = 0.05) -> list[dict[str, Any]]:
+        """Everything that arrives until the line is quiet for `quiet` seconds."""
+        out = list(self.buffer)
+        self.buffer.clear()
+        while True:
+            try:
+                out.append(await self.recv(quiet))
+            except TimeoutError:
+                return out
+
+    async def close(self) -> None:
+        await self.ws.close()
