@@ -11,6 +11,7 @@ paying, to walk quickly to the situation under test.
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from modernart.engine import FULL_DECK, Game, RuleError
+from modernart.engine.bots.random_bot import choose_from_legal
 from modernart.engine.cards import ARTIST_OF, DEAL
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
@@ -240,3 +242,27 @@ def assert_refused(g: Game, action: dict[str, Any], code: str) -> RuleError:
     assert str(info.value)
     assert snapshot(g) == before
     return info.value
+
+
+# ------------------------------------------------------------- random games
+
+
+def random_step(g: Game, rng: random.Random) -> dict[str, Any]:
+    """A random legal action of a random seat that may act (or `close` in an open auction)."""
+    if g.phase == "open" and rng.random() < 0.15:
+        return {"type": "close"}
+    seats = [s for s in range(g.n) if g.legal(s)]
+    seat = rng.choice(seats)
+    action = choose_from_legal(g.legal(seat), rng)
+    assert action is not None
+    return {**action, "seat": seat}
+
+
+def random_game(seed: int, n: int = 4, variant: object = None, max_actions: int = 3000) -> Game:
+    """A whole game of random legal actions, deterministic for a seed."""
+    rng = random.Random(seed)
+    g = Game(list(NAMES[:n]), variant, seed=seed)
+    while not g.finished and len(g.actions) < max_actions:
+        g.apply(random_step(g, rng))
+    assert g.finished
+    return g

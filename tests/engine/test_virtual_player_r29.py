@@ -9,7 +9,7 @@ KR_THREE = [["krypto.open"], ["krypto.sealed"], ["krypto.once_around"]]
 
 def test_r29_after_the_last_seat_the_virtual_player_turns_its_oldest_card():
     g = new_game(
-        KR_THREE, virtual=["yoko.double", "christin_p.open", "yoko.open"], avoid=["krypto"]
+        KR_THREE, virtual=["yoko.double", "lite_metal.open", "yoko.open"], avoid=["krypto"]
     )
     assert g.view(0)["virtual"] == {"hand_size": 9, "turned": []}
     play_through(g, 0, "krypto.open")
@@ -29,7 +29,7 @@ def test_r29_after_the_last_seat_the_virtual_player_turns_its_oldest_card():
     # oldest first: the next turn shows the second dealt card
     for seat in (0, 1, 2):
         play_through(g, seat, g.view(seat)["hand"][-1])
-    assert g.view(None)["virtual"]["turned"] == ["yoko.double", "christin_p.open"]
+    assert g.view(None)["virtual"]["turned"] == ["yoko.double", "lite_metal.open"]
 
 
 def test_r29_it_takes_no_part_in_bidding_and_has_no_seat():
