@@ -115,12 +115,10 @@ class Server:
         loop = asyncio.get_running_loop()
         hello_timer = loop.call_later(HELLO_TIMEOUT, self._hello_timeout, conn)
         try:
+            # After the server decides to close, frames still arriving are read
+            # and ignored (Hub.handle) so that the closing handshake completes.
             async for frame in ws:
                 hub.handle(conn, frame)
-                if conn.closed:
-                    break
-            if conn.closing is not None:
-                await conn.closing  # our close code, before websockets' own 1000
         except ConnectionClosed:
             pass
         except Exception:

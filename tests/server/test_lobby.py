@@ -1,0 +1,158 @@
+"""Lobby flows: the rooms list, create/join/watch/leave, host hand-over, bots, start, chat."""
+
+from __future__ import annotations
+
+from modernart.engine.bots import BOT_LEVELS
+from modernart.server.app import Server
+
+from .wsclient import Client
+
+
+async def lobby_rooms(client: Client, predicate) -> list[dict]:
+    """Read pushed `rooms` lists until one satisfies `predicate`."""
+    while True:
+        msg = await client.expect("rooms")
+        if predicate(msg["rooms"]):
+            return msg["rooms"]
+
+
+async def test_rooms_list_is_pushed_to_the_lobby_and_hides_the_password(player):
+    watcher = await player("Wat")
+    await watcher.expect("rooms")
+    ann = await player("Ann")
+    await ann.send("create", seats=4, name="Ann's den", password="hunter2", variant="japanese")
+    joined = await ann.expect("joined", seat=0)
+    room_msg = await ann.expect("room")
+    assert room_msg["you"] == 0 and room_msg["room"]["host"] == 0
+    rooms = await lobby_rooms(watcher, lambda rs: len(rs) == 1)
+    summary = rooms[0]
+    assert summary["id"] == joined["room"]
+    assert summary["name"] == "Ann's den" and summary["seats"] == 4
+    assert summary["seated"] == ["Ann", None, None, None]
+    assert summary["status"] == "waiting" and summary["locked"] is True
+    assert summary["variant"] == {"double_payment": "second_takes_all", "virtual_player": False}
+    assert summary["spectators"] == 0
+    assert b"hunter2" not in repr(watcher.received).encode()
+    assert "password" not in summary
+
+
+async def test_join_takes_the_lowest_free_seat_and_everyone_sees_it(player):
+    ann, bob, cy = await player("Ann"), await player("Bob"), await player("Cy")
+    await ann.send("create", seats=3)
+    room = (await ann.expect("joined"))["room"]
+    await bob.send("join", room=room)
+    assert (await bob.expect("joined"))["seat"] == 1
+    update = await ann.expect("room", you=0)
+    while update["room"]["seated"][1] is None:
+        update = await ann.expect("room")
+    assert update["room"]["seated"] == ["Ann", "Bob", None]
+    await cy.send("watch", room=room)
+    assert (await cy.expect("joined"))["seat"] is None
+    spect = await cy.expect("room")
+    assert spect["you"] is None
+    await bob.send("leave")
+    await bob.expect("left", room=room)
+    await bob.expect("rooms")
+    msg = await ann.expect("room")
+    while msg["room"]["seated"][1] is not None:
+        msg = await ann.expect("room")
+    await cy.send("join", room=room)  # a spectator takes the free seat
+    assert (await cy.expect("joined"))["seat"] == 1
+
+
+async def test_host_leaving_hands_on_and_an_empty_room_disappears(player):
+    watcher = await player("Wat")
+    ann, bob = await player("Ann"), await player("Bob")
+    await ann.send("create", seats=3)
+    room = (await ann.expect("joined"))["room"]
+    await bob.send("join", room=room)
+    await bob.expect("joined")
+    await ann.send("add_bot")
+    await ann.send("leave")
+    await ann.expect("left")
+    msg = await bob.expect("room")
+    while msg["room"]["host"] != 1:
+        msg = await bob.expect("room")
+    assert msg["room"]["seated"][0] is None
+    await bob.send("add_bot")  # Bob is the host now
+    msg = await bob.expect("room")
+    await bob.send("leave")
+    await bob.expect("left")
+    await lobby_rooms(watcher, lambda rs: rs == [])
+
+
+async def test_add_bot_levels_come_from_the_engine_and_start_needs_every_seat(player):
+    ann = await player("Ann")
+    await ann.send("create", seats=3)
+    await ann.expect("joined")
+    await ann.send("add_bot", level=BOT_LEVELS[0])
+    await ann.expect("room")
+    await ann.send("start")
+    await ann.expect_error("not_allowed")
+    await ann.send("add_bot", level=BOT_LEVELS[-1])
+    msg = await ann.expect("room")
+    while None in msg["room"]["seated"]:
+        msg = await ann.expect("room")
+    assert msg["room"]["bots"] == [False, True, True]
+    await ann.send("start")
+    update = await ann.next_update()
+    view = update["view"]
+    assert view["status"] == "playing" and view["you"] == 0
+    assert [s["bot"] for s in view["seats"]] == [False, True, True]
+    assert all(s["connected"] for s in view["seats"])
+
+
+async def test_chat_reaches_every_member_and_is_rate_limited(player):
+    ann, bob, cy = await player("Ann"), await player("Bob"), await player("Cy")
+    await ann.send("create", seats=3)
+    room = (await ann.expect("joined"))["room"]
+    await bob.send("join", room=room)
+    await cy.send("watch", room=room)
+    await cy.expect("joined")
+    await bob.expect("joined")
+    await bob.send("chat", text="hello all")
+    for c in (ann, bob, cy):
+        msg = await c.expect("chat")
+        assert msg == {"t": "chat", "from": "Bob", "seat": 1, "text": "hello all"}
+    for i in range(8):
+        await ann.send("chat", text=f"spam {i}")
+    await ann.expect_error("rate_limited")
+
+
+async def test_chat_outside_a_room_is_not_allowed(player):
+    ann = await player("Ann")
+    await ann.send("chat", text="anyone?")
+    await ann.expect_error("not_allowed")
+
+
+async def test_dev_options_are_refused_without_dev(tmp_path):
+    server = Server(tmp_path, port=0, dev=False)
+    await server.start()
+    try:
+        ann = await Client.hello(f"ws://127.0.0.1:{server.port}/", "Ann")
+        await ann.send("create", seats=3, options={"first_auctioneer": 1})
+        await ann.expect_error("not_allowed")
+        await ann.send("create", seats=3, options={"shout_window_ms": 500})
+        room = await ann.expect("room")
+        assert room["room"]["options"]["bot_delay_ms"] > 0  # human-like pause by default
+        await ann.close()
+    finally:
+        await server.stop()
+
+
+async def test_joining_unknown_room_and_rejoining_own_running_seat(player):
+    ann = await player("Ann")
+    await ann.send("join", room="deadbeef")
+    await ann.expect_error("no_such_room")
+    await ann.send("create", seats=3, options={"takeover_s": 0})
+    room = (await ann.expect("joined"))["room"]
+    await ann.send("add_bot")
+    await ann.send("add_bot")
+    await ann.send("start")
+    await ann.next_update()
+    await ann.send("leave")
+    await ann.expect("left")
+    await ann.send("join", room=room)
+    assert (await ann.expect("joined"))["seat"] == 0
+    update = await ann.next_update()
+    assert update["events"] == [] and update["view"]["you"] == 0
