@@ -150,6 +150,13 @@ class ModernArtApp(App[None]):
         if self.table is not None and isinstance(msg.get("room"), dict):
             self.table.show_room(msg["room"], msg.get("you"))
 
+    def _on_left(self, msg: dict[str, Any]) -> None:
+        if self.table is not None and msg.get("room") == self.room:
+            if self.local is not None:
+                self.exit()
+            else:
+                self._back_to_lobby(request_rooms=False)
+
     def _on_rooms(self, msg: dict[str, Any]) -> None:
         if self.lobby is not None and isinstance(msg.get("rooms"), list):
             self.lobby.show_rooms(msg["rooms"])
@@ -188,13 +195,14 @@ class ModernArtApp(App[None]):
 
     # ------------------------------------------------------------- screens
 
-    def _back_to_lobby(self) -> None:
+    def _back_to_lobby(self, request_rooms: bool = True) -> None:
         if self.table is not None:
             while self.screen is not self.lobby and len(self.screen_stack) > 2:
                 self.pop_screen()
             self.table = None
         self.room = self.seat = None
-        self.send({"t": "rooms"})
+        if request_rooms:
+            self.send({"t": "rooms"})
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -15,7 +15,7 @@ from textual.widgets import Input, Static
 
 from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
 
-from .style import ARTIST_COLOUR, TYPE_NAME, lot_name
+from .style import ARTIST_COLOUR, TYPE_NAME, capital, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")
 
@@ -40,8 +40,9 @@ class AmountInput(Input):
     async def _on_key(self, event: events.Key) -> None:
         char = event.character
         if char is not None and char.isprintable() and not char.isdigit():
-            return  # let it bubble to the bindings
-        await super()._on_key(event)
+            # Input's own handler (called after this one) would swallow the key:
+            # skip it, so the key reaches the screen's bindings (p, y, d, +, …).
+            event.prevent_default()
 
     @property
     def amount(self) -> int | None:
@@ -117,9 +118,8 @@ def describe(view: dict[str, Any]) -> Text:
             lines.append(Text("Your turn: choose a card to auction.", style="bold yellow"))
             lines.append(Text("←/→ pick a card, Enter plays it."))
         else:
-            lines.append(
-                Text(f"{_name(view, view.get('auctioneer')).capitalize()} is choosing a card.")
-            )
+            who = capital(_name(view, view.get("auctioneer")))
+            lines.append(Text(f"{who} is choosing a card."))
     elif phase == "offer" and lot:
         artist = ARTIST_NAMES[ARTIST_OF[lot["cards"][0]]]
         current = to_act[0] if to_act else None
@@ -173,7 +173,7 @@ def describe(view: dict[str, Any]) -> Text:
             lines.append(Text("Name the fixed price, Enter.", style="bold yellow"))
         else:
             seller = _name(view, lot["seller"] if lot else None)
-            lines.append(Text(f"{seller.capitalize()} is naming the price."))
+            lines.append(Text(f"{capital(seller)} is naming the price."))
     elif phase == "buy":
         price = view.get("price")
         current = to_act[0] if to_act else None

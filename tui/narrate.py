@@ -58,6 +58,8 @@ def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
             payments = event.get("payments") or []
             if len(payments) == 1 and payments[0].get("to") is not None:
                 return f"{winner} bought {lot} for {price} from {_name(names, payments[0]['to'])}"
+            if all(p.get("to") is None for p in payments):
+                return f"{winner} bought their own {lot} for {price}, paid to the bank"
             return f"{winner} bought {lot} for {price}: {_payments(names, payments)}"
         case "free":
             return f"{who} takes {lot_name(event['cards'])} for free"
@@ -69,6 +71,10 @@ def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
             first = event.get("auctioneer")
             opener = f"; {_name(names, first)} opens" if first is not None else ""
             return f"Round {event['round']} begins{opener}"
+        case "connected":
+            return f"{who} is back"
+        case "disconnected":
+            return f"{who} lost the connection"
         case "game_end":
             money = event["money"]
             winners = " and ".join(names[s] for s in event["winners"])

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from .style import paintings
+from .style import paintings, short_name
 
 
 def players_table(view: dict[str, Any]) -> Table:
@@ -21,22 +21,23 @@ def players_table(view: dict[str, Any]) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(width=1)  # decision marker
     table.add_column(width=1)  # auctioneer marker
-    table.add_column(width=10, no_wrap=True)
+    table.add_column(width=12, no_wrap=True)
     table.add_column(width=3)
-    table.add_column(justify="right", width=4)
-    table.add_column(justify="right", width=4)
+    table.add_column(justify="right", width=2)
+    table.add_column(justify="right", width=3)
     table.add_column(no_wrap=True)
     table.add_row(
         "",
         "",
         Text("Player", style="bold"),
         Text("on", style="bold"),
-        Text("hand", style="bold"),
+        Text("#", style="bold"),
         Text("$", style="bold"),
         Text("bought", style="bold"),
     )
     for seat, info in enumerate(view.get("seats") or []):
-        name = Text(info.get("name", "?"), style="bold reverse" if seat == you else "bold")
+        label = short_name(info.get("name", "?"), 12)
+        name = Text(label, style="bold reverse" if seat == you else "bold")
         if info.get("bot"):
             status = Text("bot", style="cyan")
         elif info.get("connected", True):

@@ -83,11 +83,30 @@ def lot_name(cards: list[str]) -> str:
 
 
 def paintings(codes: list[str]) -> Text:
-    """Purchased paintings as coloured initials grouped by artist, e.g. 'KR KR LM'."""
+    """Purchased paintings as coloured initials and counts by artist, e.g. 'LM KR3'."""
     text = Text()
-    for code in sorted(codes, key=lambda c: list(ARTIST_COLOUR).index(ARTIST_OF[c])):
-        artist = ARTIST_OF[code]
+    for artist in ARTIST_COLOUR:
+        n = sum(1 for c in codes if ARTIST_OF[c] == artist)
+        if not n:
+            continue
         if text:
             text.append(" ")
-        text.append(ARTIST_ABBR[artist], style=f"bold {ARTIST_COLOUR[artist]}")
+        text.append(
+            ARTIST_ABBR[artist] + (str(n) if n > 1 else ""), style=f"bold {ARTIST_COLOUR[artist]}"
+        )
     return text
+
+
+def short_name(name: str, width: int) -> str:
+    """A name cut to `width` cells, keeping a trailing number ('Heuristic bot 12' → 'Heuris…12')."""
+    if len(name) <= width:
+        return name
+    head, _, tail = name.rpartition(" ")
+    if head and tail.isdigit() and len(tail) < width - 2:
+        return name[: width - len(tail) - 1].rstrip() + "…" + tail
+    return name[: width - 1] + "…"
+
+
+def capital(text: str) -> str:
+    """Upper-case the first letter only ('you' → 'You'; names keep their own case)."""
+    return text[:1].upper() + text[1:]

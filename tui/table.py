@@ -103,12 +103,27 @@ class TableScreen(Screen[None]):
         self._draw_status()
         self._focus_for(view.get("legal") or {})
         self.refresh_bindings()
+        # Round 4's summary comes first; the game end follows when it is closed.
+        modals: list[RoundSummary | GameOver] = []
         for event in events:
             if event.get("type") == "round_end":
                 bought = [s.get("purchased") or [] for s in previous.get("seats") or []]
-                self.app.push_screen(RoundSummary(event, names, bought))
+                modals.append(RoundSummary(event, names, bought))
             elif event.get("type") == "game_end":
-                self.app.push_screen(GameOver(event, names), self._after_game_over)
+                modals.append(GameOver(event, names))
+        if modals:
+            self._show_modals(modals)
+
+    def _show_modals(self, modals: list[RoundSummary | GameOver]) -> None:
+        first, rest = modals[0], modals[1:]
+
+        def after(choice: str | None) -> None:
+            if isinstance(first, GameOver):
+                self._after_game_over(choice)
+            if rest:
+                self._show_modals(rest)
+
+        self.app.push_screen(first, after)
 
     def show_room(self, room: dict[str, Any], you: int | None) -> None:
         """A waiting room's news (PROTOCOL.md addition `room`): who sits where, who hosts."""

@@ -1,0 +1,55 @@
+"""`modernart` with no arguments: the real app, an in-process server and bots; keys only."""
+
+from __future__ import annotations
+
+import asyncio
+import pathlib
+
+from tui_keys import keys_for, until
+
+from modernart.tui.app import ModernArtApp
+from modernart.tui.local import LocalGame
+from modernart.tui.summary import GameOver, RoundSummary
+
+
+async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) -> None:
+    """R6–R27 end to end: play four rounds by key presses; all money is revealed at the end."""
+    local = LocalGame(
+        players=3,
+        bot_level="random",
+        options={"bot_delay_ms": 0, "shout_window_ms": 100},
+        dev=True,
+        data_dir=tmp_path,
+    )
+    app = ModernArtApp(name="Ann", local=local)
+    summaries = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
+        table = app.table
+        assert table is not None and table.view["you"] == 0
+        acted_on = None
+        async with asyncio.timeout(120):
+            while not isinstance(app.screen, GameOver):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, RoundSummary):
+                    summaries += 1
+                    await pilot.press("enter")
+                    continue
+                seq = app.last_seq
+                if seq == acted_on:
+                    continue
+                keys = keys_for(table.view)
+                if keys:
+                    acted_on = seq
+                    await pilot.press(*keys)
+        game_over = app.screen
+        assert isinstance(game_over, GameOver)
+        money = game_over.event["money"]
+        assert len(money) == 3 and all(isinstance(m, int) for m in money)
+        # R27: every seat's money is now in the view; R26: the winners hold the most.
+        assert [s["money"] for s in table.view["seats"]] == money
+        assert set(game_over.event["winners"]) == {s for s in range(3) if money[s] == max(money)}
+        assert summaries == 4  # R19: four rounds, each summarised before the game end
+        await pilot.press("enter")
+        assert app.screen is table
+        assert table.view["finished"] is True
