@@ -91,7 +91,7 @@ def load_record(text: str) -> Record:
     """Parse a record file's text; raise RecordError if it is not a valid record."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
         raise RecordError(f"not JSON: {exc}") from None
     return parse_record(data)
 
