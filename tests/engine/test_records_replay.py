@@ -224,6 +224,12 @@ def test_replay_invalid_records_exit_2_with_one_line_on_stderr(text, tmp_path):
     assert proc.stderr.strip() and len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_replay_of_too_deeply_nested_json_exits_2(tmp_path):
+    proc = run_replay("[" * 100_000 + "]" * 100_000, tmp_path=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
 def test_replay_of_a_missing_file_exits_2(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "modernart.cli", "replay", str(tmp_path / "nope.json")],
