@@ -114,8 +114,9 @@ def test_r16_second_card_must_be_same_artist_not_a_double_and_in_hand():
     assert_refused(g, {"type": "add", "seat": 0, "card": "picasso.open"}, "illegal")
 
 
-def test_r16_nobody_adds_the_original_takes_it_free_and_plays_on_from_its_left():
-    g = offered("lite_metal.open", adder=2, first=1)
+@pytest.mark.parametrize("variant", [SPLIT, ALL])
+def test_r16_nobody_adds_the_original_takes_it_free_and_plays_on_from_its_left(variant):
+    g = offered("lite_metal.open", adder=2, first=1, variant=variant)
     events = []
     for seat in (1, 2, 3, 0):
         events += act(g, seat, "decline")
@@ -175,16 +176,18 @@ def test_r16_sealed_tie_goes_to_the_adder_as_auctioneer():
     ]
 
 
-def test_r16_sealed_tie_without_the_adder_goes_clockwise_from_the_adders_left():
-    g = added_by_other("krypto.sealed", adder=2)
+@pytest.mark.parametrize("variant", [SPLIT, ALL])
+def test_r16_sealed_tie_without_the_adder_goes_clockwise_from_the_adders_left(variant):
+    g = added_by_other("krypto.sealed", adder=2, variant=variant)
     events = []
     for seat, amount in enumerate([20, 20, 3, 1]):
         events += act(g, seat, "sealed", amount)
     assert one(events, "sold")["winner"] == 0  # 3, 0, 1 from the adder's left
 
 
-def test_r16_once_around_runs_from_the_adders_left_with_the_adder_last():
-    g = added_by_other("krypto.once_around", adder=1)
+@pytest.mark.parametrize("variant", [SPLIT, ALL])
+def test_r16_once_around_runs_from_the_adders_left_with_the_adder_last(variant):
+    g = added_by_other("krypto.once_around", adder=1, variant=variant)
     order = []
     while g.phase == "once_around":
         order.append(g.to_act()[0])

@@ -92,8 +92,12 @@ def _pools() -> dict[str, list[str]]:
     return {a: [f"{a}.{t}" for t in order for _ in range(pool[f"{a}.{t}"])] for a in ARTISTS}
 
 
-def run_out_script():
-    """Rounds 1–3 of 21 cards each (first auctioneer 2), then 5 cards in round 4."""
+def run_out_script(double_end: bool = False):
+    """Rounds 1–3 of 21 cards each (first auctioneer 2), then 5 cards in round 4.
+
+    With `double_end`, round 4's last turn is seat 0's double to which seat 1
+    adds its last card.
+    """
     pools = _pools()
 
     def take(artist: str, card: str | None = None) -> str:
@@ -121,6 +125,10 @@ def run_out_script():
     r3 = [*singles(dict(four_each)), take("christin_p")]
     plays = cyclic(4, 2, [r1, r2, r3])
     assert len(plays) == 19 + 21 + 21 and plays[-1][1] == 2
+    if double_end:
+        double = take("krypto", "krypto.double")
+        r4 = [take("krypto"), take("karl_gitter"), take("krypto"), double, take("krypto")]
+        return plays + [(4, seat, card) for seat, card in zip([0, 1, 2, 0, 1], r4, strict=True)]
     r4 = ["krypto", "karl_gitter", "krypto", "karl_gitter", "krypto"]
     plays += [(4, seat, take(a)) for seat, a in zip([0, 1, 2, 0, 1], r4, strict=True)]
     return plays
@@ -149,4 +157,23 @@ def test_r07_r11_r18_round_4_skips_an_empty_hand_and_ends_when_every_hand_is_emp
     assert end["counts"] == {**dict.fromkeys(ARTISTS, 0), "krypto": 3, "karl_gitter": 2}
     assert end["ranking"] == ["krypto", "karl_gitter"]
     assert end["tokens"] == {"krypto": 30, "karl_gitter": 20}
+    assert g.finished and g.cards_in_play() == 70
+
+
+def test_r18_a_double_and_an_added_card_that_empty_every_hand_are_not_auctioned():
+    plays = run_out_script(double_end=True)
+    g = scripted_game(4, plays, first=2)
+    run_plays(g, plays[:-2])
+    assert [s["hand_size"] for s in g.view(None)["seats"]] == [1, 1, 0, 0]
+    (_, _, double), (_, _, last) = plays[-2:]
+    act(g, 0, "play", double)  # seat 0's last card; seat 1 still holds one
+    assert g.phase == "offer"
+    act(g, 0, "decline")
+    assert g.legal(1) == {"add": [last], "decline": True}
+    events = act(g, 1, "add", last)
+    assert [e["type"] for e in events] == ["added", "round_end", "game_end"]
+    end = one(events, "round_end")
+    assert end["counts"]["krypto"] == 4  # not a 5th card: the hands ran out
+    assert not of_type(events, "sold") and not of_type(events, "free")
+    assert all(double not in s["purchased"] for s in g.view(None)["seats"])
     assert g.finished and g.cards_in_play() == 70
