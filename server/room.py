@@ -228,19 +228,15 @@ class Room:
         self._after_change(events)
 
     def _after_change(self, events: list[dict[str, Any]]) -> None:
-        self._update_clocks(events)
-        self._fanout(events)
         assert self.game is not None
+        self._update_clocks(events)
         if self.game.finished:
-            self._finish()
-        else:
-            self._schedule_bots()
-
-    def _finish(self) -> None:
-        self.status = FINISHED
-        self.stop_clocks()
-        self.hub.store.set_status(self.id, FINISHED)
-        self.hub.rooms_changed()
+            self.status = FINISHED
+            self.stop_clocks()
+            self.hub.store.set_status(self.id, FINISHED)
+            self.hub.rooms_changed()
+        self._fanout(events)
+        self._schedule_bots()
 
     def view_for(self, seat: int | None, now: float) -> dict[str, Any]:
         """The engine's view for that seat plus the room's own facts (PROTOCOL.md)."""

@@ -189,9 +189,10 @@ async def test_lobby_error_codes(player):
 
 
 async def test_game_error_codes_come_from_the_engine(player):
-    """R12 too_low, R9 insufficient_funds, R8 not_your_turn, R25 illegal; close is not_allowed."""
+    """R12 too_low, R9 insufficient_funds, R8 not_your_turn and illegal; close is not_allowed."""
     ann, bob, cy = await player("Ann"), await player("Bob"), await player("Cy")
-    deck = deck_with(["krypto.open"] + ["yoko.sealed"] * 3 + ["lite_metal.open"] * 3 + ["christin_p.open"] * 3)
+    hand = ["krypto.open"] + ["yoko.sealed"] * 3 + ["lite_metal.open"] * 3
+    deck = deck_with(hand + ["christin_p.open"] * 3)
     await ann.send(
         "create", seats=3, options={"deck": deck, "first_auctioneer": 0, "shout_window_ms": 60000}
     )

@@ -13,6 +13,8 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
+from modernart.engine.bots import make_bot
+
 TIMEOUT = 10.0
 
 
@@ -20,6 +22,7 @@ class Client:
     def __init__(self, ws: ClientConnection) -> None:
         self.ws = ws
         self.received: list[dict[str, Any]] = []
+        self.frames: list[bytes] = []
         self.buffer: list[dict[str, Any]] = []
         self.ids = itertools.count(1)
         self.token: str | None = None
@@ -67,6 +70,7 @@ class Client:
         if self.buffer:
             return self.buffer.pop(0)
         frame = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.frames.append(frame)
         msg = msgpack.unpackb(frame, raw=False)
         self._note(msg)
         return msg
@@ -118,3 +122,35 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def autoplay(client: Client, seed: int, timeout: float = 60.0) -> dict[str, Any]:
+    """Play the client's seat with the engine's random bot until game_end; the last update.
+
+    It acts on every update whose view offers something; an action that went
+    stale (someone was faster) is refused, and the newer update already on its
+    way brings a fresh choice.
+    """
+    bot = make_bot("random", seed)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    view = client.view
+    if view is not None and view["legal"]:
+        action = bot.choose(view)
+        if action:
+            await client.act(**action)
+    while True:
+        msg = await client.recv(max(0.01, end - loop.time()))
+        if msg["t"] != "update":
+            continue
+        if msg["view"]["finished"]:
+            return msg
+        newer = await client.drain(0.003)  # act on the newest view only
+        client.buffer.extend(newer)
+        if any(m["t"] == "update" for m in newer):
+            continue
+        view = msg["view"]
+        if view["legal"]:
+            action = bot.choose(view)
+            if action:
+                await client.act(**action)
