@@ -365,9 +365,10 @@ class Game:
         if self._ends_round(card):
             self._end_round(seat, events)
             return
-        if seat != self.seller:
+        if seat != self.seller:  # R16: the adder becomes this auction's auctioneer
             self.original = self.seller
             self.seller = seat
+            self.auctioneer = seat
         self.lot_type = TYPE_OF[card]
         self._open_auction()
 

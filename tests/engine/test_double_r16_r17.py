@@ -135,6 +135,7 @@ def test_r16_adder_runs_the_auction_and_the_next_turn_is_left_of_the_adder():
         "seller": 2,
         "original": 0,
     }
+    assert view["auctioneer"] == 2  # R16: the adder is this auction's auctioneer
     act(g, 1, "bid", 10)
     sold = one(act(g, None, "close"), "sold")
     assert sold["seller"] == 2 and sold["winner"] == 1
