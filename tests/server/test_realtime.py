@@ -89,8 +89,7 @@ async def test_r12_a_new_bid_restarts_the_hammer(player):
     await clients[2].act(type="bid", amount=6)
     await clients[0].until(lambda u: any(e["type"] == "sold" for e in u["events"]))
     kinds = [
-        (e["type"], e.get("stage"))
-        for _, e in events_of(clients[0], {"bid", "going", "sold"})
+        (e["type"], e.get("stage")) for _, e in events_of(clients[0], {"bid", "going", "sold"})
     ]
     assert kinds[:2] == [("bid", None), ("going", 1)]
     assert kinds[-4:] == [("bid", None), ("going", 1), ("going", 2), ("sold", None)]
@@ -132,9 +131,7 @@ async def test_reconnection_mid_auction_restores_seat_and_full_view(player, url)
     before = await clients[1].until(lambda u: u["view"]["high"] is not None)
     token = clients[1].token
     await clients[1].close()
-    gone = await clients[0].until(
-        lambda u: {"type": "disconnected", "seat": 1} in u["events"]
-    )
+    gone = await clients[0].until(lambda u: {"type": "disconnected", "seat": 1} in u["events"])
     assert gone["view"]["seats"][1]["connected"] is False
     back = await Client.hello(url, "P1", token)
     joined = await back.expect("joined")
