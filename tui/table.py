@@ -51,6 +51,8 @@ class TableScreen(Screen[None]):
         self.seat = seat
         self.view: dict[str, Any] = {}
         self.room_info: dict[str, Any] = {}
+        self._ready = False
+        self._early: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         self.connection = "connected"
 
     @property
@@ -81,6 +83,10 @@ class TableScreen(Screen[None]):
         self.query_one("#chat").display = False
         self._draw_status()
         self.query_one(Hand).focus()
+        self._ready = True
+        for view, events in self._early:
+            self.show(view, events)
+        self._early.clear()
 
     # ------------------------------------------------------------ rendering
 
@@ -90,6 +96,9 @@ class TableScreen(Screen[None]):
 
     def show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
         """Show a new view and narrate its events; only changed widgets redraw."""
+        if not self._ready:
+            self._early.append((view, events))  # arrived while the screen was being built
+            return
         previous = self.view
         self.view = view
         names = self.names
@@ -128,7 +137,8 @@ class TableScreen(Screen[None]):
     def show_room(self, room: dict[str, Any], you: int | None) -> None:
         """A waiting room's news (PROTOCOL.md addition `room`): who sits where, who hosts."""
         self.room_info = room
-        if self.view and self.view.get("status") != "waiting":
+        latest = self._early[-1][0] if self._early else self.view
+        if latest.get("status") not in (None, "waiting"):
             return
         seated = room.get("seated") or []
         bots = room.get("bots") or [False] * len(seated)

@@ -43,3 +43,15 @@ def keys_for(view: dict[str, Any]) -> list[str]:
     if phase == "once_around" and "pass" in legal:
         return ["enter"] if view.get("high") is None and "bid" in legal else ["p"]
     return []
+
+
+def text_of(widget: Any) -> str:
+    """The plain text a Static shows now."""
+    return str(widget.content)
+
+
+def log_text(app: Any) -> str:
+    """Everything the event log shows, as one string (wrapped lines joined by spaces)."""
+    from modernart.tui.eventlog import EventLog
+
+    return " ".join(strip.text.rstrip() for strip in app.table.query_one(EventLog).lines)

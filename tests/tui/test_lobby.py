@@ -1,0 +1,95 @@
+"""The lobby against a real server: live room list, create, join, watch, password."""
+
+from __future__ import annotations
+
+import pathlib
+
+from textual.widgets import DataTable, Select
+from tui_keys import text_of, until
+
+from modernart.tui.app import ModernArtApp
+from modernart.tui.lobby import CreateRoomDialog, PasswordDialog
+from modernart.tui.tokens import TokenStore
+
+
+def make_app(url: str, tmp_path: pathlib.Path, name: str = "Ann") -> ModernArtApp:
+    return ModernArtApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
+
+
+async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_path):
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        assert app.lobby.rooms == []
+        bob = await raw("Bob")
+        await bob.send("create", seats=3, name="Bob's table")
+        await until(pilot, lambda: len(app.lobby.rooms) == 1)  # pushed, not asked for
+        row = app.lobby.query_one(DataTable).get_row_at(0)
+        assert row[0] == "Bob's table" and row[1] == "1/3" and row[3] == "waiting"
+        await pilot.press("c")
+        assert isinstance(app.screen, CreateRoomDialog)
+        await pilot.press(*"Ann's", "tab", "enter", "down", "enter")  # name; seats 4 → 5
+        assert app.screen.query_one("#seats", Select).value == 5
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.table is not None and app.seat == 0)
+        await until(pilot, lambda: app.table.view.get("host") == 0)
+        assert "You host" in text_of(app.table.query_one("#state"))
+        await pilot.press("b", "b", "b", "b")
+        await until(pilot, lambda: all(s["name"] != "(free)" for s in app.table.view["seats"]))
+        await pilot.press("s")
+        await until(pilot, lambda: app.table.view.get("round") == 1)
+        assert len(app.table.view["hand"]) == 8  # R6: five players get 8 cards
+        assert app.table.view["variant"] == {"double_payment": "split", "virtual_player": False}
+
+
+async def test_join_then_watch_another_room(url, raw, tmp_path):
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="Open table")
+    await bob.wait_for("joined")
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
+        await pilot.press("enter")  # join the highlighted room
+        await until(pilot, lambda: app.seat == 1)
+        names = lambda: [s["name"] for s in app.table.view["seats"]]  # noqa: E731
+        await until(pilot, lambda: names()[:2] == ["Bob", "Ann"])
+        assert "host starts" in text_of(app.table.query_one("#state"))
+        await pilot.press("L")  # leave: back to the lobby
+        await until(pilot, lambda: app.screen is app.lobby and app.table is None)
+        cy = await raw("Cy")
+        await cy.send("create", seats=3, name="Bots", options={"bot_delay_ms": 0})
+        await cy.wait_for("joined")
+        await cy.send("add_bot")
+        await cy.send("add_bot")
+        await cy.send("start")
+        await until(
+            pilot,
+            lambda: any(
+                r.get("name") == "Bots" and r["status"] == "playing" for r in app.lobby.rooms
+            ),
+        )
+        index = next(i for i, r in enumerate(app.lobby.rooms) if r.get("name") == "Bots")
+        app.lobby.query_one(DataTable).move_cursor(row=index)
+        await pilot.press("w")
+        await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
+        view = app.table.view
+        assert view["you"] is None and view["hand"] == [] and view["legal"] == {}
+        assert not app.table.query_one("#hand").display  # a spectator has no hand
+        assert "watching" in text_of(app.table.query_one("#status"))
+
+
+async def test_locked_room_asks_for_its_password(url, raw, tmp_path):
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="Secret", password="tulips")
+    await bob.wait_for("joined")
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
+        assert app.lobby.query_one(DataTable).get_row_at(0)[5] == "yes"
+        await pilot.press("j")
+        assert isinstance(app.screen, PasswordDialog)
+        await pilot.press(*"roses", "enter")
+        await until(pilot, lambda: "password" in text_of(app.lobby.query_one("#error")))
+        assert app.table is None
+        await pilot.press("j", *"tulips", "enter")
+        await until(pilot, lambda: app.seat == 1)
