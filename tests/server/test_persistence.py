@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import pathlib
@@ -143,10 +144,8 @@ async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_p
         proc.send_signal(signal.SIGKILL)  # not a graceful stop
         proc.wait(10)
         for c in clients:
-            try:
+            with contextlib.suppress(ConnectionClosed):
                 await c.close()
-            except ConnectionClosed:
-                pass
 
         proc = await start_process(port, data)
         back = [await Client.hello(url, n, c.token) for n, c in zip("ABC", clients, strict=True)]
