@@ -152,6 +152,7 @@ async def test_joining_unknown_room_and_rejoining_own_running_seat(player):
     await ann.next_update()
     await ann.send("leave")
     await ann.expect("left")
+    ann.buffer.clear()  # updates sent before the leave
     await ann.send("join", room=room)
     assert (await ann.expect("joined"))["seat"] == 0
     update = await ann.next_update()
