@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Load test: N concurrent rooms of websocket bot clients against one server process.
+
+Each room has four clients (four connections) that play whole games with the
+engine's random bot, thinking `--think-ms` on average (uniform 0.5×–1.5×)
+before each action; when a game ends the room starts a new one until
+`--duration` has passed (games under way then are played to their end). Latency is measured from sending `act` to receiving
+the update that reflects it. By default the script starts its own
+`modernart-server --dev` on a free port with a fresh data directory and reports
+its memory per room (RSS growth at the peak / rooms).
+
+The last lines are `rooms_finished_per_s: N`, `p50_ms: N`, `p99_ms: N`, `errors: N`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import pathlib
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import connect
+
+from modernart.engine.bots import make_bot
+
+SEATS = 4
+# Which event shows that a seat's action was applied.
+EVENT_OF = {
+    "play": "played",
+    "add": "added",
+    "decline": "declined",
+    "bid": "bid",
+    "pass": "pass",
+    "sealed": "sealed_in",
+    "price": "price",
+    "buy": "sold",
+}
+REFUSALS = {"too_low", "not_your_turn", "illegal", "insufficient_funds"}
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    finished: int = 0
+    actions: int = 0
+    refused: int = 0  # stale actions the rules refused (someone was faster)
+    errors: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.problems) < 20:
+            self.problems.append(what)
+
+
+class Player:
+    """One websocket client playing one seat with a random bot and a think time."""
+
+    def __init__(self, url: str, name: str, think: float, stats: Stats, seed: int) -> None:
+        self.url, self.name, self.think, self.stats = url, name, think, stats
+        self.bot = make_bot("random", seed)
+        self.rng = random.Random(seed)
+        self.view: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.pending: tuple[str, float] | None = None  # (event type, sent at)
+        self.decision: asyncio.TimerHandle | None = None
+        self.ws: Any = None
+        self.finished = asyncio.Event()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(msgpack.packb(message))
+
+    async def open(self) -> None:
+        self.ws = await connect(self.url, compression=None, max_size=None, open_timeout=60)
+        await self.send({"t": "hello", "v": 1, "name": self.name})
+
+    async def expect(self, kind: str) -> dict[str, Any]:
+        while True:
+            msg = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 60))
+            if msg["t"] == kind:
+                return msg
+            if msg["t"] == "error":
+                raise RuntimeError(f"{self.name}: {msg}")
+
+    def schedule(self) -> None:
+        if self.decision is None and self.pending is None:
+            delay = self.think * self.rng.uniform(0.5, 1.5)
+            self.decision = asyncio.get_running_loop().call_later(delay, self.decide)
+
+    def decide(self) -> None:
+        self.decision = None
+        view = self.view
+        if view is None or view["finished"] or not view["legal"]:
+            return
+        action = self.bot.choose(view)
+        if action is None:
+            return
+        self.pending = (EVENT_OF[action["type"]], time.perf_counter())
+        self.stats.actions += 1
+        asyncio.get_running_loop().create_task(self.send({"t": "act", "action": action}))
+
+    def on_update(self, msg: dict[str, Any]) -> None:
+        self.view = msg["view"]
+        if self.pending is not None:
+            kind, sent = self.pending
+            for event in msg["events"]:
+                who = event.get("winner") if kind == "sold" else event.get("seat")
+                if event["type"] == kind and who == self.seat:
+                    self.stats.latencies.append(time.perf_counter() - sent)
+                    self.pending = None
+                    break
+        if self.view["finished"]:
+            self.finished.set()
+            return
+        if self.view["legal"]:
+            self.schedule()
+
+    async def play(self) -> None:
+        """Read until the game ends."""
+        while not self.finished.is_set():
+            msg = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 120))
+            if msg["t"] == "update":
+                self.on_update(msg)
+            elif msg["t"] == "error":
+                if msg["code"] in REFUSALS:
+                    self.stats.refused += 1
+                    self.pending = None
+                    self.schedule()
+                else:
+                    self.stats.error(f"{self.name}: {msg}")
+        if self.decision is not None:
+            self.decision.cancel()
+            self.decision = None
+        self.pending = None
+
+
+async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline: float) -> None:
+    players = [
+        Player(args.url, f"L{index}-{s}", args.think_ms / 1000, stats, index * 10 + s)
+        for s in range(SEATS)
+    ]
+    try:
+        for p in players:
+            await p.open()
+            await p.expect("welcome")
+        while time.monotonic() < deadline:
+            host = players[0]
+            options = {"shout_window_ms": args.shout_window_ms, "takeover_s": 0}
+            await host.send({"t": "create", "seats": SEATS, "options": options})
+            room = (await host.expect("joined"))["room"]
+            host.seat = 0
+            for p in players[1:]:
+                await p.send({"t": "join", "room": room})
+                p.seat = (await p.expect("joined"))["seat"]
+            for p in players:
+                p.finished.clear()
+                p.view = None
+            await host.send({"t": "start"})
+            await asyncio.gather(*(p.play() for p in players))
+            stats.finished += 1
+            for p in players:
+                await p.send({"t": "leave"})
+                await p.expect("left")
+    except Exception as exc:  # a dropped connection, a timeout: an error for the report
+        stats.error(f"room {index}: {type(exc).__name__}: {exc}")
+    finally:
+        for p in players:
+            if p.ws is not None:
+                await p.ws.close()
+
+
+async def run_rooms(first: int, count: int, args: argparse.Namespace) -> Stats:
+    stats = Stats()
+    start = time.monotonic()
+    deadline = start + args.duration
+    tasks = []
+    for i in range(count):
+        tasks.append(asyncio.create_task(run_room(first + i, args, stats, deadline)))
+        await asyncio.sleep(1 / args.ramp)  # rooms per second per process
+    await asyncio.gather(*tasks)
+    return stats
+
+
+def worker(first: int, count: int, args: argparse.Namespace) -> Stats:
+    return asyncio.run(run_rooms(first, count, args))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_kb(pid: int) -> int:
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def start_server(port: int, data: str) -> subprocess.Popen:
+    exe = pathlib.Path(sys.executable).parent / "modernart-server"
+    cmd = [str(exe), "--port", str(port), "--data", data, "--dev", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=100, help="concurrent rooms (4 clients each)")
+    parser.add_argument("--duration", type=float, default=120, help="seconds to keep playing")
+    parser.add_argument("--think-ms", type=float, default=250, help="mean think time per action")
+    parser.add_argument("--shout-window-ms", type=int, default=1000)
+    parser.add_argument("--ramp", type=float, default=50, help="rooms started per second")
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--url", help="an already running server (default: start one)")
+    args = parser.parse_args()
+
+    proc = None
+    data = None
+    if args.url is None:
+        port = free_port()
+        data = tempfile.mkdtemp(prefix="modernart-load-")
+        proc = start_server(port, data)
+        args.url = f"ws://127.0.0.1:{port}/"
+    peak = [0]
+    base = rss_kb(proc.pid) if proc else 0
+    sampling = True
+
+    def sample() -> None:
+        while sampling and proc is not None and proc.poll() is None:
+            peak[0] = max(peak[0], rss_kb(proc.pid))
+            time.sleep(0.5)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    began = time.monotonic()
+    try:
+        shares = [
+            args.rooms // args.procs + (i < args.rooms % args.procs) for i in range(args.procs)
+        ]
+        firsts = [sum(shares[:i]) for i in range(args.procs)]
+        if args.procs == 1:
+            results = [worker(0, args.rooms, args)]
+        else:
+            with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
+                results = pool.starmap(worker, [(f, n, args) for f, n in zip(firsts, shares, strict=True)])
+    finally:
+        elapsed = time.monotonic() - began
+        sampling = False
+        if proc is not None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            if data:
+                shutil.rmtree(data, ignore_errors=True)
+
+    latencies = sorted(x for r in results for x in r.latencies)
+    finished = sum(r.finished for r in results)
+    errors = sum(r.errors for r in results)
+    for problem in [p for r in results for p in r.problems][:10]:
+        print("problem:", problem, file=sys.stderr)
+
+    def pct(q: float) -> float:
+        if not latencies:
+            return float("nan")
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
+    print(f"rooms: {args.rooms}  connections: {args.rooms * SEATS}  procs: {args.procs}")
+    print(f"think_ms: {args.think_ms}  shout_window_ms: {args.shout_window_ms}")
+    print(f"elapsed_s: {elapsed:.1f}  games_finished: {finished}")
+    print(f"actions_sent: {sum(r.actions for r in results)}  measured: {len(latencies)}")
+    print(f"refused_stale: {sum(r.refused for r in results)}")
+    if latencies:
+        print(f"mean_ms: {statistics.fmean(latencies) * 1000:.1f}  max_ms: {pct(1.0):.1f}")
+    if proc is not None:
+        per_room = (peak[0] - base) / max(1, args.rooms)
+        print(f"server_rss_peak_mb: {peak[0] / 1024:.1f}  memory_per_room_kb: {per_room:.0f}")
+    print(f"cpus: {os.cpu_count()}")
+    print(f"rooms_finished_per_s: {finished / elapsed:.3f}")
+    print(f"p50_ms: {pct(0.50):.1f}")
+    print(f"p99_ms: {pct(0.99):.1f}")
+    print(f"errors: {errors}")
+    return 0 if errors == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
