@@ -4,10 +4,11 @@
 Each room has four clients (four connections) that play whole games with the
 engine's random bot, thinking `--think-ms` on average (uniform 0.5×–1.5×)
 before each action; when a game ends the room starts a new one until
-`--duration` has passed (games under way then are played to their end). Latency is measured from sending `act` to receiving
-the update that reflects it. By default the script starts its own
-`modernart-server --dev` on a free port with a fresh data directory and reports
-its memory per room (RSS growth at the peak / rooms).
+`--duration` has passed (games under way then are played to their end).
+Latency is measured from sending `act` to receiving the update that reflects
+it. By default the script starts its own `modernart-server --dev` on a free
+port with a fresh data directory and reports its memory per room (RSS growth
+at the peak / rooms).
 
 The last lines are `rooms_finished_per_s: N`, `p50_ms: N`, `p99_ms: N`, `errors: N`.
 """
@@ -265,7 +266,8 @@ def main() -> int:
             results = [worker(0, args.rooms, args)]
         else:
             with multiprocessing.get_context("spawn").Pool(args.procs) as pool:
-                results = pool.starmap(worker, [(f, n, args) for f, n in zip(firsts, shares, strict=True)])
+                jobs = [(f, n, args) for f, n in zip(firsts, shares, strict=True)]
+                results = pool.starmap(worker, jobs)
     finally:
         elapsed = time.monotonic() - began
         sampling = False
