@@ -32,6 +32,7 @@ class AmountInput(Input):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(restrict=r"\d{0,4}", max_length=4, compact=True, **kwargs)
+        self.cursor_blink = False  # no redraws twice a second over SSH
         self.bounds: tuple[int, int] = (0, 0)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
@@ -253,7 +254,7 @@ class AuctionPanel(Vertical):
         label = {"bid": "Your bid", "sealed": "Secret bid", "price": "Price"}[mode]
         prompt = Text(f"{label} ({low}–{high}): ", style="bold")
         self.query_one("#entry-label", Static).update(prompt)
-        entry.placeholder = f"{low}–{high}"
+        entry.placeholder = "amount"
         current = entry.amount
         if mode == "bid":
             # Keep what the player typed while it is still a legal bid; else offer the minimum.

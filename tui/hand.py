@@ -24,7 +24,7 @@ class Hand(Widget, can_focus=True):
         Binding("right,l", "move(1)", "card", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("enter", "choose", "Play card"),
+        Binding("enter", "choose", "Play/add card"),
     ]
 
     cursor: reactive[int] = reactive(0)
@@ -57,6 +57,11 @@ class Hand(Widget, can_focus=True):
             self.cursor = first
         self.border_subtitle = "Enter: play" if action == "play" else "Enter: add" if action else ""
         self.refresh()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter shows in the footer only when a card may be played or added now.
+        return bool(self.action) if action == "choose" else True
 
     def render(self) -> Text:
         if not self.cards:

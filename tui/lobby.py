@@ -60,7 +60,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Room", "Seats", "Players", "Status", "Variant", "Lock", "Watching")
+        table.add_columns("Room", "Seats", "Players", "Status", "Variant", "Lock", "Watch")
         table.border_title = "Rooms"
         table.focus()
         self._draw_status()
@@ -165,6 +165,9 @@ class PasswordDialog(ModalScreen[str]):
             yield Label("This room has a password:")
             yield Input(id="password", password=True)
 
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
@@ -212,6 +215,8 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        for field in self.query(Input):
+            field.cursor_blink = False
         self.query_one("#name", Input).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:

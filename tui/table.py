@@ -81,6 +81,7 @@ class TableScreen(Screen[None]):
         self.query_one("#log").border_title = "Events"
         self.query_one("#hand").border_title = "Your hand"
         self.query_one("#chat").display = False
+        self.query_one("#chat", Input).cursor_blink = False
         self._draw_status()
         self.query_one(Hand).focus()
         self._ready = True

@@ -8,10 +8,11 @@ so every screen state is exact and deterministic.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from modernart.engine import FULL_DECK, Game, RuleError
 from modernart.tui.app import ModernArtApp
+from modernart.tui.lobby import LobbyScreen
 from modernart.tui.table import TableScreen
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -69,9 +70,9 @@ class OfflineApp(ModernArtApp):
         await self.push_screen(self.table)
         self.push_view([])
 
-    def push_view(self, events: list[dict[str, Any]]) -> None:
+    def push_view(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
         self.seq += 1
-        view = server_view(self.game, self.me)
+        view = view or server_view(self.game, self.me)
         self._on_update({"t": "update", "seq": self.seq, "events": events, "view": view})
 
     def send(self, msg: dict[str, Any]) -> int | None:
@@ -93,3 +94,74 @@ class OfflineApp(ModernArtApp):
         for action in actions:
             events += self.game.apply(action)
         self.push_view(events)
+
+
+def play_until(
+    game: Game, event_type: str, seed: int = 7
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play random legal moves for every seat until a step yields `event_type`.
+
+    Returns Ann's view just before that step, and the step's events. Open
+    auctions are closed (as the server's hammer would) after a few shouts.
+    """
+    from modernart.engine.bots import make_bot
+
+    bots = [make_bot("random", seed + s) for s in range(game.n)]
+    shouts = 0
+    while not game.finished:
+        if game.phase == "open" and shouts >= 3:
+            action: dict[str, Any] = {"type": "close"}
+        else:
+            seat = game.to_act()[0]
+            choice = bots[seat].choose(game.view(seat))
+            assert choice is not None
+            action = {**choice, "seat": seat}
+        before = server_view(game, 0)
+        events = game.apply(action)
+        shouts = shouts + 1 if game.phase == "open" else 0
+        if any(e["type"] == event_type for e in events):
+            return before, events
+    raise AssertionError(f"no {event_type} event")
+
+
+class OfflineLobbyApp(ModernArtApp):
+    """The lobby screen with a fixed room list (what a server would push)."""
+
+    ROOMS: ClassVar[list[dict[str, Any]]] = [
+        {
+            "id": "a1",
+            "name": "Friday night",
+            "seats": 4,
+            "seated": ["Ann", "Bob", None, None],
+            "status": "waiting",
+            "variant": "classic",
+            "spectators": 0,
+            "locked": False,
+        },
+        {
+            "id": "b2",
+            "name": "Club",
+            "seats": 3,
+            "seated": ["Cy", "Dee", "Eve"],
+            "status": "playing",
+            "variant": {"double_payment": "second_takes_all", "virtual_player": False},
+            "spectators": 2,
+            "locked": True,
+        },
+        {
+            "id": "c3",
+            "name": "Solo",
+            "seats": 3,
+            "seated": ["Fay", None, None],
+            "status": "waiting",
+            "variant": "classic_3p_virtual",
+            "spectators": 0,
+            "locked": False,
+        },
+    ]
+
+    async def begin(self) -> None:
+        self.lobby = LobbyScreen()
+        await self.push_screen(self.lobby)
+        self.lobby.set_connection("connected")
+        self.lobby.show_rooms(self.ROOMS)
