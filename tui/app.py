@@ -57,6 +57,7 @@ class ModernArtApp(App[None]):
         self._local_created = False
         self._local_started = False
         self.last_seq: int | None = None
+        self._record_request: int | None = None
 
     # ----------------------------------------------------------- lifecycle
 
@@ -108,7 +109,7 @@ class ModernArtApp(App[None]):
 
     def save_record(self) -> None:
         """Ask the server for the finished game's record (PROTOCOL.md addition: `record`)."""
-        self.send({"t": "record"})
+        self._record_request = self.send({"t": "record"})
 
     # ------------------------------------------------------------ receiving
 
@@ -174,6 +175,8 @@ class ModernArtApp(App[None]):
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         text = str(msg.get("message") or msg.get("code") or "error")
+        if msg.get("re") is not None and msg.get("re") == self._record_request:
+            text = f"This server does not hand out game records ({text})."
         if self.table is not None:
             self.table.show_error(text)
         elif self.lobby is not None:

@@ -257,12 +257,13 @@ class AuctionPanel(Vertical):
         entry.placeholder = "amount"
         current = entry.amount
         if mode == "bid":
-            # Keep what the player typed while it is still a legal bid; else offer the minimum.
+            # Keep what the player typed while it is still a legal bid; else offer the minimum,
+            # selected, so that typing a number replaces it.
             if new_mode or current is None or not low <= current <= high:
                 entry.value = str(low)
+                entry.select_all()
         elif new_mode:
             entry.value = ""
-        entry.cursor_position = len(entry.value)
 
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(Text(message, style="bold red"))

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from .style import paintings, short_name
 
 
-def players_table(view: dict[str, Any]) -> Table:
+def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
     """One row per seat; money shows only where the view has it (yours, or all at the end, R27)."""
     you = view.get("you")
     to_act = set(view.get("to_act") or [])
@@ -21,7 +21,7 @@ def players_table(view: dict[str, Any]) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(width=1)  # decision marker
     table.add_column(width=1)  # auctioneer marker
-    table.add_column(width=12, no_wrap=True)
+    table.add_column(width=name_width, no_wrap=True)
     table.add_column(width=3)
     table.add_column(justify="right", width=2)
     table.add_column(justify="right", width=3)
@@ -36,7 +36,7 @@ def players_table(view: dict[str, Any]) -> Table:
         Text("bought", style="bold"),
     )
     for seat, info in enumerate(view.get("seats") or []):
-        label = short_name(info.get("name", "?"), 12)
+        label = short_name(info.get("name", "?"), name_width)
         name = Text(label, style="bold reverse" if seat == you else "bold")
         if info.get("bot"):
             status = Text("bot", style="cyan")
@@ -75,6 +75,7 @@ class Players(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._key: object = None
+        self._view: dict[str, Any] = {}
 
     def show(self, view: dict[str, Any]) -> None:
         keys = ("seats", "to_act", "auctioneer", "lot", "status", "finished", "virtual", "you")
@@ -82,4 +83,15 @@ class Players(Static):
         if key == self._key:
             return
         self._key = key
-        self.update(players_table(view))
+        self._view = view
+        self._draw()
+
+    def _draw(self) -> None:
+        # Names get what the fixed columns leave, so wide terminals show them whole.
+        width = self.content_size.width
+        name_width = max(12, min(20, width - 26)) if width else 12
+        self.update(players_table(self._view, name_width))
+
+    def on_resize(self) -> None:
+        if self._view:
+            self._draw()

@@ -93,3 +93,21 @@ async def test_locked_room_asks_for_its_password(url, raw, tmp_path):
         assert app.table is None
         await pilot.press("j", *"tulips", "enter")
         await until(pilot, lambda: app.seat == 1)
+
+
+async def test_chat_in_a_waiting_room(url, raw, tmp_path):
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="Chatty")
+    await bob.wait_for("joined")
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
+        await pilot.press("j")
+        await until(pilot, lambda: app.seat == 1)
+        await pilot.press("t", *"hi bob", "enter")
+        said = await bob.wait_for("chat", **{"from": "Ann"})
+        assert said["text"] == "hi bob"
+        assert not app.table.query_one("#chat").display  # Enter sends and closes the line
+        await bob.send("chat", text="hello Ann")
+        log = app.table.query_one("#log")
+        await until(pilot, lambda: "<Bob> hello Ann" in " ".join(s.text for s in log.lines))

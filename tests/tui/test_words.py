@@ -1,0 +1,88 @@
+"""Plain-language event lines, the token store and the command line."""
+
+from __future__ import annotations
+
+import pytest
+
+from modernart.cli import main
+from modernart.tui.narrate import narrate
+from modernart.tui.style import card_chip, short_name
+from modernart.tui.tokens import TokenStore
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def test_r17_split_double_sale_names_both_sellers() -> None:
+    event = {
+        "type": "sold",
+        "winner": 1,
+        "price": 23,
+        "cards": ["krypto.double", "krypto.open"],
+        "seller": 2,
+        "payments": [{"from": 1, "to": 0, "amount": 11}, {"from": 1, "to": 2, "amount": 12}],
+    }
+    assert narrate(event, NAMES) == "Bob bought Krypto ×2 for 23: 11 to Ann, 12 to Cy"
+
+
+def test_r10_sales_to_another_player_and_to_the_bank() -> None:
+    sold = {
+        "type": "sold",
+        "winner": 2,
+        "price": 9,
+        "cards": ["yoko.sealed"],
+        "seller": 0,
+        "payments": [{"from": 2, "to": 0, "amount": 9}],
+    }
+    assert narrate(sold, NAMES) == "Cy bought Yoko for 9 from Ann"
+    own = {**sold, "winner": 0, "payments": [{"from": 0, "to": None, "amount": 9}]}
+    assert narrate(own, NAMES) == "Ann bought their own Yoko for 9, paid to the bank"
+    free = {"type": "free", "seat": 1, "cards": ["yoko.double"]}
+    assert narrate(free, NAMES) == "Bob takes Yoko for free"
+
+
+def test_r14_reveal_r29_virtual_player_and_round_end_lines() -> None:
+    assert (
+        narrate({"type": "reveal", "bids": [0, 7, 3]}, NAMES) == "Sealed bids: Ann 0, Bob 7, Cy 3"
+    )
+    assert narrate({"type": "sealed_in", "seat": 2}, NAMES) == "Cy has sealed a bid"
+    turned = narrate({"type": "turned", "card": "krypto.once_around"}, NAMES)
+    assert turned == "The virtual player turns up Krypto (once around)"
+    end = {"type": "round_end", "round": 1, "tokens": {"krypto": 30, "yoko": 20}}
+    assert narrate(end, NAMES) == "Round 1 ends. Tokens: Krypto 30, Yoko 20"
+    assert narrate({"type": "going", "stage": 2, "deadline_ms": 900}, NAMES) == "Going twice…"
+    assert narrate({"type": "something_new"}, NAMES) is None  # unknown events are skipped
+
+
+def test_cards_are_five_cells_with_symbol_and_names_keep_their_number() -> None:
+    assert card_chip("krypto.sealed").plain == " KR? "
+    assert card_chip("yoko.double", selected=True).plain == "[YO=]"
+    assert short_name("Heuristic bot 12", 12) == "Heuristic…12"
+    assert short_name("Ann", 12) == "Ann"
+
+
+def test_token_store_keeps_one_token_per_server_privately(tmp_path) -> None:
+    store = TokenStore(tmp_path / "cfg" / "tokens.json")
+    assert store.get("ws://a:1/") is None
+    store.put("ws://a:1/", "secret-a")
+    store.put("ws://b:2/", "secret-b")
+    assert TokenStore(store.path).get("ws://a:1/") == "secret-a"
+    assert TokenStore(store.path).get("ws://b:2/") == "secret-b"
+    assert store.path.stat().st_mode & 0o077 == 0
+    store.path.write_text("not json")
+    assert store.get("ws://a:1/") is None  # a damaged file means a new identity, not a crash
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--players", "6"],
+        ["--variant", "classic_3p_virtual"],
+        ["connect", "http://x:1/"],
+        ["--name", ""],
+    ],
+)
+def test_command_line_refuses_bad_arguments(argv, capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "modernart" in capsys.readouterr().err
