@@ -215,6 +215,7 @@ class AuctionPanel(Vertical):
         self._deadline: float | None = None
         self._going = 0
         self._timer: Timer | None = None
+        self._interval = 0.0
         self._key: object = None
         self.query_one("#entry").display = False
 
@@ -278,9 +279,13 @@ class AuctionPanel(Vertical):
                 self._timer = None
             return
         self._deadline = time.monotonic() + deadline_ms / 1000
+        # The hammer ticks a few times a second; other decision clocks once a second.
+        interval = 0.25 if self.view.get("phase") == "open" else 1.0
+        if self._timer is not None and self._interval != interval:
+            self._timer.stop()
+            self._timer = None
         if self._timer is None:
-            # The hammer ticks a few times a second; other decision clocks once a second.
-            interval = 0.25 if self.view.get("phase") == "open" else 1.0
+            self._interval = interval
             self._timer = self.set_interval(interval, self._draw_clock)
 
     def _draw_clock(self) -> None:
