@@ -18,6 +18,7 @@ from typing import Any
 from .cards import (
     ARTIST_OF,
     ARTISTS,
+    CARD_CODES,
     CARD_ORDER,
     CARDS_TO_END_ROUND,
     DEAL,
@@ -47,6 +48,22 @@ BUY = "buy"  # fixed price: the others buy or pass in turn (R15)
 OVER = "over"  # R25
 
 
+# R16: for each double, the cards that may be added to it (same artist, not a double).
+ADDABLE_TO: dict[str, frozenset[str]] = {
+    card: frozenset(
+        c for c in CARD_CODES if ARTIST_OF[c] == ARTIST_OF[card] and TYPE_OF[c] != "double"
+    )
+    for card in CARD_CODES
+}
+
+# CLOCKWISE[count][p]: around a table of `count` turn positions, every position
+# clockwise from p's left, p itself last. Built once: games only look orders up.
+CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {
+    count: tuple(tuple((p + i) % count for i in range(1, count + 1)) for p in range(count))
+    for count in DEAL
+}
+
+
 class SetupError(ValueError):
     """Bad arguments for creating a game (players, deck, auctioneer)."""
 
@@ -57,12 +74,16 @@ class Game:
     # Slots: attribute access is on every action's hot path (docs/benchmarks.md).
     __slots__ = (
         "actions",
+        "after",
+        "all_seats",
         "auctioneer",
         "counts",
         "deck",
         "deck_pos",
         "discarded",
+        "finished",
         "first_auctioneer",
+        "from_left",
         "hands",
         "hands_count",
         "high_amount",
@@ -103,6 +124,9 @@ class Game:
             raise SetupError("a game needs 3 to 5 players (R5)")
         self.players: tuple[str, ...] = tuple(players)
         self.n = n
+        self.all_seats: tuple[int, ...] = tuple(range(n))
+        # from_left[s]: every player clockwise from s's left, s last (R13, R15, R16).
+        self.from_left = CLOCKWISE[n]
         self.variant: Variant = parse_variant(variant, n)
         rng = random.Random(seed)
         if deck is None:
@@ -120,6 +144,8 @@ class Game:
         # With the virtual player there is one more hand, dealt as for n+1 (R29).
         self.hands_count = n + 1 if self.variant.virtual_player else n
         self.virtual: int | None = n if self.variant.virtual_player else None
+        # after[p]: every turn position clockwise from p's left, p last (R7, R11, R29).
+        self.after = CLOCKWISE[self.hands_count]
 
         self.deck_pos = 0
         self.hands: list[list[str]] = [[] for _ in range(self.hands_count)]
@@ -136,6 +162,9 @@ class Game:
 
         # The turn and its auction.
         self.phase = PLAY
+        # True once the phase is OVER (R25). A plain attribute rather than a
+        # property: game loops test it before every action.
+        self.finished = False
         self.auctioneer = first_auctioneer  # whose turn it is to play (R8, R11)
         self.lot: list[str] = []
         self.lot_type = ""
@@ -154,24 +183,23 @@ class Game:
 
     # ------------------------------------------------------------------ facts
 
-    @property
-    def finished(self) -> bool:
-        return self.phase == OVER
-
     def to_act(self) -> list[int]:
         """Seats whose decision the game is waiting for now."""
+        # Phases are tested most frequent first: this runs before every action.
         phase = self.phase
+        if phase == OPEN:
+            high_seat, passed = self.high_seat, self.passed
+            return [s for s in self.all_seats if s != high_seat and s not in passed]
         if phase == PLAY:
             return [self.auctioneer]
-        if phase in (OFFER, ONCE_AROUND, BUY):
-            return [self.order[self.turn]]
-        if phase == OPEN:
-            return [s for s in range(self.n) if s not in self.passed and s != self.high_seat]
         if phase == SEALED:
-            return [s for s in range(self.n) if s not in self.sealed]
+            sealed = self.sealed
+            return [s for s in self.all_seats if s not in sealed]
         if phase == PRICE:
             return [self.seller]
-        return []
+        if phase == OVER:
+            return []
+        return [self.order[self.turn]]  # OFFER, ONCE_AROUND, BUY: one seat in turn
 
     def legal(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may send now, with bounds (PROTOCOL.md `legal`)."""
@@ -179,18 +207,16 @@ class Game:
             return {}
         phase = self.phase
         money = self.money[seat]
+        if phase == OPEN:
+            high_seat = self.high_seat
+            low = self.high_amount + 1 if high_seat is not None else 1
+            if seat == high_seat or seat in self.passed:  # R12: they may bid, not pass
+                return {"bid": [low, money]} if money >= low else {}
+            return {"bid": [low, money], "pass": True} if money >= low else {"pass": True}
         if phase == PLAY:
             if seat == self.auctioneer:
                 return {"play": list(dict.fromkeys(self.hands[seat]))}  # hands are sorted
             return {}
-        if phase == OPEN:
-            low = self.high_amount + 1 if self.high_seat is not None else 1
-            out: dict[str, Any] = {}
-            if money >= low:
-                out["bid"] = [low, money]
-            if seat not in self.passed and seat != self.high_seat:
-                out["pass"] = True
-            return out
         if phase == SEALED:
             return {} if seat in self.sealed else {"sealed": [0, money]}
         if phase == PRICE:
@@ -206,10 +232,9 @@ class Game:
         return {"buy": True, "pass": True} if money >= self.price else {"pass": True}
 
     def _addable(self, seat: int) -> list[str]:
-        """R16: cards of the double's artist that are not doubles."""
-        artist = ARTIST_OF[self.lot[0]]
-        cards = {c for c in self.hands[seat] if ARTIST_OF[c] == artist and TYPE_OF[c] != "double"}
-        return sorted(cards, key=CARD_ORDER.__getitem__)
+        """R16: cards of the double's artist that are not doubles (a sorted hand keeps order)."""
+        addable = ADDABLE_TO[self.lot[0]]
+        return [c for c in dict.fromkeys(self.hands[seat]) if c in addable]
 
     def values(self) -> dict[str, int]:
         """What a painting of each artist would sell for if the round ended now (R21–R23)."""
@@ -332,33 +357,33 @@ class Game:
             self._end_round(seat, events)
             return
         self.lot = [card]
-        self.lot_type = TYPE_OF[card]
         self.seller = seat
         self.original = None
-        if self.lot_type == "double":
+        lot_type = self.lot_type = TYPE_OF[card]
+        if lot_type == "double":
             # R16: offered to the auctioneer first, then clockwise to every player.
             self.phase = OFFER
-            self.order = [(seat + i) % self.n for i in range(self.n)]
+            self.order = [seat, *self.from_left[seat][:-1]]
             self.turn = 0
         else:
             self._open_auction()
 
     def _ends_round(self, card: str) -> bool:
         """R18: count the card; True if it is an artist's 5th or every hand is empty."""
+        counts = self.counts
         artist = ARTIST_OF[card]
-        self.counts[artist] += 1
-        if self.counts[artist] >= CARDS_TO_END_ROUND:
-            return True
-        return not any(self.hands)
+        counts[artist] += 1
+        return counts[artist] >= CARDS_TO_END_ROUND or not any(self.hands)
 
     def _add(self, seat: int, card: str, events: list[Event]) -> None:
         """R16: the player being offered the double adds a second card."""
         self._check_offer(seat)
-        if card not in self.hands[seat]:
+        hand = self.hands[seat]
+        if card not in hand:
             raise Illegal(f"{card} is not in your hand")
-        if ARTIST_OF[card] != ARTIST_OF[self.lot[0]] or TYPE_OF[card] == "double":
+        if card not in ADDABLE_TO[self.lot[0]]:
             raise Illegal("the second card must be the same artist and not a double (R16)")
-        self.hands[seat].remove(card)
+        hand.remove(card)
         self.played.append(card)
         self.lot.append(card)
         events.append({"type": "added", "seat": seat, "card": card})
@@ -376,8 +401,8 @@ class Game:
         """R16: decline to add; when everyone has, the auctioneer takes the double free."""
         self._check_offer(seat)
         events.append({"type": "declined", "seat": seat})
-        self.turn += 1
-        if self.turn == len(self.order):
+        turn = self.turn = self.turn + 1
+        if turn == len(self.order):
             self._give_free(events)
 
     def _check_offer(self, seat: int) -> None:
@@ -390,14 +415,13 @@ class Game:
         """Start the auction of the lot by its type (R12–R15)."""
         kind = self.lot_type
         self.high_amount, self.high_seat = 0, None
-        seller, n = self.seller, self.n
         if kind == "open":
             self.phase = OPEN
             self.passed = set()
         elif kind == "once_around":
             # R13: from the auctioneer's left, clockwise; the auctioneer last.
             self.phase = ONCE_AROUND
-            self.order = [(seller + i) % n for i in range(1, n + 1)]
+            self.order = list(self.from_left[self.seller])
             self.turn = 0
         elif kind == "sealed":
             self.phase = SEALED
@@ -416,13 +440,15 @@ class Game:
         low = self.high_amount + 1 if self.high_seat is not None else 1
         if amount < low:
             raise TooLow(f"a bid must be at least {low}")
-        if amount > self.money[seat]:
-            raise InsufficientFunds(f"you have only {self.money[seat]}")
+        money = self.money[seat]
+        if amount > money:
+            raise InsufficientFunds(f"you have only {money}")
         self.high_amount, self.high_seat = amount, seat
         events.append({"type": "bid", "seat": seat, "amount": amount})
         if phase == OPEN:
-            self.passed.discard(seat)
-            if len(self.passed) == self.n - 1:
+            passed = self.passed
+            passed.discard(seat)
+            if len(passed) == self.n - 1:
                 self._sell(seat, amount, events)
         else:
             self._next_bidder(events)
@@ -430,26 +456,28 @@ class Game:
     def _pass(self, seat: int, _: None, events: list[Event]) -> None:
         phase = self.phase
         if phase == OPEN:
-            if seat == self.high_seat:
+            high_seat, passed = self.high_seat, self.passed
+            if seat == high_seat:
                 raise Illegal("the high bidder may not pass (R12)")
-            if seat in self.passed:
+            if seat in passed:
                 raise Illegal("you have already passed (R12)")
-            self.passed.add(seat)
+            passed.add(seat)
             events.append({"type": "pass", "seat": seat})
-            if self.high_seat is None:
-                if len(self.passed) == self.n:
+            if high_seat is None:
+                if len(passed) == self.n:
                     self._give_free(events)
-            elif len(self.passed) == self.n - 1:
-                self._sell(self.high_seat, self.high_amount, events)
+            elif len(passed) == self.n - 1:
+                self._sell(high_seat, self.high_amount, events)
         elif phase in (ONCE_AROUND, BUY):
-            if seat != self.order[self.turn]:
-                raise NotYourTurn(f"it is {self.players[self.order[self.turn]]}'s turn")
+            order, turn = self.order, self.turn
+            if seat != order[turn]:
+                raise NotYourTurn(f"it is {self.players[order[turn]]}'s turn")
             events.append({"type": "pass", "seat": seat})
             if phase == ONCE_AROUND:
                 self._next_bidder(events)
             else:
-                self.turn += 1
-                if self.turn == len(self.order):
+                self.turn = turn + 1
+                if turn + 1 == len(order):
                     # R15: nobody bought; the auctioneer must buy at the price.
                     self._sell(self.seller, self.price, events)
         else:
@@ -457,8 +485,8 @@ class Game:
 
     def _next_bidder(self, events: list[Event]) -> None:
         """R13: one lap; after the auctioneer the highest bid wins."""
-        self.turn += 1
-        if self.turn == len(self.order):
+        turn = self.turn = self.turn + 1
+        if turn == len(self.order):
             if self.high_seat is None:
                 self._give_free(events)
             else:
@@ -477,17 +505,19 @@ class Game:
         """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
         if self.phase != SEALED:
             raise Illegal("no sealed auction is running")
-        if seat in self.sealed:
+        sealed = self.sealed
+        if seat in sealed:
             raise Illegal("you have already sealed a bid (R14)")
         if amount < 0:
             raise TooLow("a sealed bid is at least 0")
-        if amount > self.money[seat]:
-            raise InsufficientFunds(f"you have only {self.money[seat]}")
-        self.sealed[seat] = amount
+        money = self.money[seat]
+        if amount > money:
+            raise InsufficientFunds(f"you have only {money}")
+        sealed[seat] = amount
         events.append({"type": "sealed_in", "seat": seat})
-        if len(self.sealed) < self.n:
+        if len(sealed) < self.n:
             return
-        bids = [self.sealed[s] for s in range(self.n)]
+        bids = [sealed[s] for s in self.all_seats]
         events.append({"type": "reveal", "bids": bids})
         best = max(bids)
         if best == 0:
@@ -513,7 +543,7 @@ class Game:
             raise InsufficientFunds(f"the price may not exceed your money ({money})")
         self.price = amount
         self.phase = BUY
-        self.order = [(seat + i) % self.n for i in range(1, self.n)]
+        self.order = list(self.from_left[seat][:-1])  # the others, from the left
         self.turn = 0
         events.append({"type": "price", "seat": seat, "amount": amount})
 
@@ -531,21 +561,24 @@ class Game:
 
     def _sell(self, winner: int, price: int, events: list[Event]) -> None:
         """R10 and R17: the winner pays the seller(s); a seller who wins pays the bank."""
-        if self.original is None:
-            shares = [(self.seller, price)]
-        elif self.variant.double_payment == "split":
-            shares = [(self.original, price // 2), (self.seller, price - price // 2)]
+        seller, original = self.seller, self.original
+        if original is not None and self.variant.double_payment == "split":
+            shares: tuple[tuple[int, int], ...] = (
+                (original, price // 2),
+                (seller, price - price // 2),
+            )
         else:
-            shares = [(self.seller, price)]
+            shares = ((seller, price),)
+        money = self.money
+        money[winner] -= price
         payments = []
-        self.money[winner] -= price
         for to, amount in shares:
             if amount == 0:
                 continue
             if to == winner:
                 payments.append({"from": winner, "to": None, "amount": amount})
             else:
-                self.money[to] += amount
+                money[to] += amount
                 payments.append({"from": winner, "to": to, "amount": amount})
         events.append(
             {
@@ -553,7 +586,7 @@ class Game:
                 "winner": winner,
                 "price": price,
                 "cards": list(self.lot),
-                "seller": self.seller,
+                "seller": seller,
                 "payments": payments,
             }
         )
@@ -566,9 +599,10 @@ class Game:
 
     def _take_lot(self, seat: int, events: list[Event]) -> None:
         """The lot becomes `seat`'s paintings; the next turn goes left of the seller (R11)."""
-        for card in self.lot:
-            self.played.remove(card)
-        self.purchased[seat].extend(self.lot)
+        lot, played = self.lot, self.played
+        for card in lot:
+            played.remove(card)
+        self.purchased[seat].extend(lot)
         seller = self.seller
         self._clear_auction()
         self._begin_turn(self._next_with_cards(seller), events)
@@ -584,10 +618,9 @@ class Game:
 
     def _next_with_cards(self, position: int) -> int | None:
         """R7/R11: the next turn position left of `position` with cards in hand."""
-        count = self.hands_count
-        for i in range(1, count + 1):
-            p = (position + i) % count
-            if self.hands[p]:
+        hands = self.hands
+        for p in self.after[position]:
+            if hands[p]:
                 return p
         return None
 
@@ -616,25 +649,28 @@ class Game:
         """R20–R24 scoring; then R25 or the next round (R6, R7)."""
         r = self.round - 1
         ranking = self._ranking()
-        for place, artist in enumerate(ranking[: len(TOKENS)]):
-            self.tokens[artist][r] = TOKENS[place]
-        top = set(ranking[: len(TOKENS)])
-        values = {a: (sum(self.tokens[a]) if a in top else 0) for a in ARTISTS}
-        sales = [sum(values[ARTIST_OF[c]] for c in bought) for bought in self.purchased]
+        scored = ranking[: len(TOKENS)]  # R22: the top three take this round's tokens
+        tokens = self.tokens
+        values = dict.fromkeys(ARTISTS, 0)  # R23: 0 outside this round's top three
+        for place, artist in enumerate(scored):
+            tokens[artist][r] = TOKENS[place]
+            values[artist] = sum(tokens[artist])  # R23: with the tokens of earlier rounds
+        sales = [sum([values[ARTIST_OF[c]] for c in bought]) for bought in self.purchased]
+        money = self.money
         for s, amount in enumerate(sales):
-            self.money[s] += amount
+            money[s] += amount
         events.append(
             {
                 "type": "round_end",
                 "round": self.round,
                 "counts": dict(self.counts),
                 "ranking": ranking,
-                "tokens": {a: self.tokens[a][r] for a in ranking[: len(TOKENS)]},
+                "tokens": {a: tokens[a][r] for a in scored},
                 "values": values,
                 "sales": sales,
             }
         )
-        self.discarded += len(self.played) + sum(len(b) for b in self.purchased)
+        self.discarded += len(self.played) + sum(map(len, self.purchased))
         self.played = []
         self.turned = []
         self.purchased = [[] for _ in range(self.n)]
@@ -644,6 +680,7 @@ class Game:
             best = max(self.money)
             self.winners = [s for s in range(self.n) if self.money[s] == best]
             self.phase = OVER
+            self.finished = True
             events.append({"type": "game_end", "money": list(self.money), "winners": self.winners})
             return
         self.round += 1

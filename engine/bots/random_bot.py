@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-CARD_KINDS = ("play", "add")
-AMOUNT_KINDS = ("bid", "sealed", "price")
+# What each legal action type carries besides its type: an amount (drawn from
+# the legal bounds) or a card (drawn from the legal list). Other types: nothing.
+AMOUNT, CARD = "amount", "card"
+ARGUMENT_OF = {"bid": AMOUNT, "sealed": AMOUNT, "price": AMOUNT, "play": CARD, "add": CARD}
 
 
 def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -15,21 +17,21 @@ def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> dict[str, An
     Cards are chosen uniformly; amounts uniformly from the minimum up to 12
     above it (never the whole purse at once), so games stay sensible.
     """
-    kinds = list(legal)
+    kinds = [*legal]
     if "add" in legal and not legal["add"]:  # nothing to add: only decline
         kinds.remove("add")
     if not kinds:
         return None
-    pick = rng.random
-    kind = kinds[int(pick() * len(kinds))]
-    bounds = legal[kind]
-    if kind in AMOUNT_KINDS:
-        low, high = bounds
+    kind = kinds[int(rng.random() * len(kinds))]
+    argument = ARGUMENT_OF.get(kind)
+    if argument is None:
+        return {"type": kind}
+    if argument is AMOUNT:
+        low, high = legal[kind]
         top = high if high < low + 12 else low + 12
-        return {"type": kind, "amount": low + int(pick() * (top - low + 1))}
-    if kind in CARD_KINDS:
-        return {"type": kind, "card": bounds[int(pick() * len(bounds))]}
-    return {"type": kind}
+        return {"type": kind, "amount": low + int(rng.random() * (top - low + 1))}
+    cards = legal[kind]
+    return {"type": kind, "card": cards[int(rng.random() * len(cards))]}
 
 
 class RandomBot:
