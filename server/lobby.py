@@ -30,7 +30,9 @@ from .store import Store
 log = logging.getLogger("modernart.server")
 
 PROTOCOL_VERSION = 1
-LOBBY_PUSH_DELAY = 0.05  # coalesce bursts of room changes into one `rooms` push
+LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
+LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
+PUSHED_PLAYING = 50  # pushes list every waiting room but only this many running ones
 SWEEP_EVERY = 60.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 
@@ -69,6 +71,7 @@ class Hub:
         self.conns: set[Conn] = set()
         self.stopping = False
         self._push: asyncio.TimerHandle | None = None
+        self._last_push = float("-inf")
         self._sweep: asyncio.TimerHandle | None = None
         self._idle: dict[str, int] = {}
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
@@ -303,26 +306,38 @@ class Hub:
             self._enter(conn, room, seat, None)
         else:
             identity.room = identity.seat = None
-            conn.send(self.rooms_message(None))
+            conn.send(self.rooms_message(None, PUSHED_PLAYING))
 
     def on_hello_again(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         raise Refused("not_allowed", "already said hello")
 
     # ----------------------------------------------------------------- lobby
 
-    def rooms_message(self, rid: int | None) -> dict[str, Any]:
-        return _reply({"t": "rooms", "rooms": [r.summary() for r in self.rooms.values()]}, rid)
+    def rooms_message(self, rid: int | None, limit: int | None = None) -> dict[str, Any]:
+        """The rooms list: waiting rooms first, then running ones (at most `limit` of
+        those, newest first; `more` counts the ones left out). Finished games are not listed."""
+        waiting = [r for r in self.rooms.values() if r.status == WAITING]
+        playing = [r for r in self.rooms.values() if r.status == PLAYING][::-1]
+        more = 0
+        if limit is not None and len(playing) > limit:
+            more = len(playing) - limit
+            playing = playing[:limit]
+        rooms = [r.summary() for r in waiting + playing]
+        return _reply({"t": "rooms", "rooms": rooms, "more": more}, rid)
 
     def rooms_changed(self) -> None:
         if self._push is None and not self.stopping:
-            self._push = asyncio.get_running_loop().call_later(LOBBY_PUSH_DELAY, self._push_rooms)
+            loop = asyncio.get_running_loop()
+            wait = max(LOBBY_PUSH_DELAY, self._last_push + LOBBY_PUSH_EVERY - loop.time())
+            self._push = loop.call_later(wait, self._push_rooms)
 
     def _push_rooms(self) -> None:
         self._push = None
+        self._last_push = asyncio.get_running_loop().time()
         try:
             lobby = [c for c in self.conns if c.in_lobby]
             if lobby:
-                data = encode(self.rooms_message(None))
+                data = encode(self.rooms_message(None, PUSHED_PLAYING))
                 for conn in lobby:
                     conn.send_raw(data)
         except Exception:
@@ -451,7 +466,7 @@ class Hub:
                 room.notify([{"type": "disconnected", "seat": seat}])
         self._maybe_unload(room)
         conn.send(_reply({"t": "left", "room": room.id}, rid))
-        conn.send(self.rooms_message(None))
+        conn.send(self.rooms_message(None, PUSHED_PLAYING))
         self.rooms_changed()
 
     def _drop_waiting_room(self, room: Room) -> None:

@@ -157,3 +157,39 @@ async def test_joining_unknown_room_and_rejoining_own_running_seat(player):
     assert (await ann.expect("joined"))["seat"] == 0
     update = await ann.next_update()
     assert update["events"] == [] and update["view"]["you"] == 0
+
+
+async def test_watching_a_running_game_gives_the_spectator_view(player):
+    ann, spec = await player("Ann"), await player("Spec")
+    await ann.send("create", seats=3, options={"takeover_s": 0})
+    room = (await ann.expect("joined"))["room"]
+    await ann.send("add_bot")
+    await ann.send("add_bot")
+    await ann.send("start")
+    await ann.next_update()
+    await spec.send("watch", room=room)
+    assert (await spec.expect("joined"))["seat"] is None
+    assert (await spec.expect("room"))["room"]["status"] == "playing"
+    view = (await spec.next_update())["view"]
+    assert view["you"] is None and view["hand"] == [] and view["legal"] == {}
+    assert view["money"] is None and all(s["money"] is None for s in view["seats"])
+    rid = await spec.send("sync")
+    again = await spec.expect("update", re=rid)
+    assert again["events"] == [] and again["view"]["you"] is None
+    await spec.send("leave")
+    assert (await spec.expect("left"))["room"] == room
+    await spec.send("sync")
+    await spec.expect_error("not_allowed")
+
+
+async def test_create_echoes_variant_and_public_options_but_not_the_deck(player):
+    from modernart.engine.cards import FULL_DECK
+
+    ann = await player("Ann")
+    options = {"deck": list(FULL_DECK), "first_auctioneer": 2, "shout_window_ms": 700}
+    await ann.send("create", seats=3, variant="classic_3p_virtual", options=options)
+    summary = (await ann.expect("room"))["room"]
+    assert summary["variant"] == {"double_payment": "split", "virtual_player": True}
+    assert summary["options"]["fixed_deck"] is True and "deck" not in summary["options"]
+    assert summary["options"]["shout_window_ms"] == 700
+    assert summary["options"]["first_auctioneer"] == 2

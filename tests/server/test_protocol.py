@@ -244,3 +244,13 @@ async def test_repeated_abuse_closes_that_connection_only(player):
     assert await closed_code(ann) == 1008
     rid = await bob.send("rooms")
     await bob.expect("rooms", re=rid)
+
+
+async def test_rate_limit_allows_a_sustained_50_messages_a_second(player):
+    ann = await player("Ann")
+    await ann.drain()
+    for _ in range(150):  # three seconds at 50 a second
+        await ann.send("rooms")
+        await asyncio.sleep(0.02)
+    replies = await ann.drain(0.2)
+    assert len(replies) == 150 and all(r["t"] == "rooms" for r in replies)
