@@ -320,25 +320,26 @@ class Game:
             field, handler = ACTIONS[kind]
         except (KeyError, TypeError):  # not a map, no type, or an unknown type
             raise Illegal(f"not an action: {action!r}"[:200]) from None
-        if self.phase == OVER:
+        if self.finished:
             raise Illegal("the game is over (R25)")
-        seat = -1
-        if kind != "close":
-            seat = action.get("seat")
-            if type(seat) is not int or not 0 <= seat < self.n:
-                raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
-        argument = None
-        if field == "amount":
-            argument = action.get("amount")
-            if type(argument) is not int:
-                raise Illegal(f"{kind} needs an integer amount")
-        elif field == "card":
-            argument = action.get("card")
-            if not is_card(argument):
-                raise Illegal(f"{argument!r} is not a card code (R3)")
         events: list[Event] = []
+        if kind == "close":  # the hammer (R12) is nobody's action: no seat, nothing else
+            handler(self, -1, None, events)
+            self.actions.append({"type": "close"})
+            return events
+        seat = action.get("seat")
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
+        argument = None
+        if field is not None:
+            argument = action.get(field)
+            if field == "amount":
+                if type(argument) is not int:
+                    raise Illegal(f"{kind} needs an integer amount")
+            elif not is_card(argument):
+                raise Illegal(f"{argument!r} is not a card code (R3)")
         handler(self, seat, argument, events)
-        self.actions.append(dict(action) if kind != "close" else {"type": "close"})
+        self.actions.append(dict(action))
         return events
 
     def _play(self, seat: int, card: str, events: list[Event]) -> None:
