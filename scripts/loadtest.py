@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import pathlib
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -50,7 +51,9 @@ EVENT_OF = {
     "price": "price",
     "buy": "sold",
 }
-REFUSALS = {"too_low", "not_your_turn", "illegal", "insufficient_funds"}
+# Answers to an act sent on a view that was already stale (another player was
+# faster, or the game just ended): expected under concurrency, not errors.
+LATE = {"too_low", "not_your_turn", "illegal", "insufficient_funds", "not_allowed"}
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Stats:
     actions: int = 0
     refused: int = 0  # stale actions the rules refused (someone was faster)
     errors: int = 0
+    cpu_s: float = 0.0  # this client process's CPU time
     problems: list[str] = field(default_factory=list)
 
     def error(self, what: str) -> None:
@@ -81,6 +85,8 @@ class Player:
         self.decision: asyncio.TimerHandle | None = None
         self.ws: Any = None
         self.finished = asyncio.Event()
+        self.act_ids: set[int] = set()
+        self.next_id = 0
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(msgpack.packb(message))
@@ -94,7 +100,7 @@ class Player:
             msg = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 60))
             if msg["t"] == kind:
                 return msg
-            if msg["t"] == "error":
+            if msg["t"] == "error" and not self.refused(msg):
                 raise RuntimeError(f"{self.name}: {msg}")
 
     def schedule(self) -> None:
@@ -112,7 +118,17 @@ class Player:
             return
         self.pending = (EVENT_OF[action["type"]], time.perf_counter())
         self.stats.actions += 1
-        asyncio.get_running_loop().create_task(self.send({"t": "act", "action": action}))
+        self.next_id += 1
+        self.act_ids.add(self.next_id)
+        message = {"t": "act", "id": self.next_id, "action": action}
+        asyncio.get_running_loop().create_task(self.send(message))
+
+    def refused(self, msg: dict[str, Any]) -> bool:
+        """An answer to one of our acts that the game no longer allowed (we were late)."""
+        if msg.get("re") in self.act_ids and msg["code"] in LATE:
+            self.stats.refused += 1
+            return True
+        return False
 
     def on_update(self, msg: dict[str, Any]) -> None:
         self.view = msg["view"]
@@ -137,8 +153,7 @@ class Player:
             if msg["t"] == "update":
                 self.on_update(msg)
             elif msg["t"] == "error":
-                if msg["code"] in REFUSALS:
-                    self.stats.refused += 1
+                if self.refused(msg):
                     self.pending = None
                     self.schedule()
                 else:
@@ -197,7 +212,10 @@ async def run_rooms(first: int, count: int, args: argparse.Namespace) -> Stats:
 
 
 def worker(first: int, count: int, args: argparse.Namespace) -> Stats:
-    return asyncio.run(run_rooms(first, count, args))
+    stats = asyncio.run(run_rooms(first, count, args))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    stats.cpu_s = usage.ru_utime + usage.ru_stime
+    return stats
 
 
 def free_port() -> int:
@@ -211,6 +229,11 @@ def rss_kb(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def start_server(port: int, data: str) -> subprocess.Popen:
@@ -271,7 +294,9 @@ def main() -> int:
     finally:
         elapsed = time.monotonic() - began
         sampling = False
+        server_cpu = None
         if proc is not None:
+            server_cpu = cpu_seconds(proc.pid)
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(30)
@@ -301,7 +326,8 @@ def main() -> int:
     if proc is not None:
         per_room = (peak[0] - base) / max(1, args.rooms)
         print(f"server_rss_peak_mb: {peak[0] / 1024:.1f}  memory_per_room_kb: {per_room:.0f}")
-    print(f"cpus: {os.cpu_count()}")
+    print(f"cpus: {os.cpu_count()}  client_cpu_s: {sum(r.cpu_s for r in results):.1f}", end="")
+    print(f"  server_cpu_s: {server_cpu:.1f}" if server_cpu is not None else "")
     print(f"rooms_finished_per_s: {finished / elapsed:.3f}")
     print(f"p50_ms: {pct(0.50):.1f}")
     print(f"p99_ms: {pct(0.99):.1f}")
