@@ -28,10 +28,14 @@ class RoomOptions:
 
     def public(self) -> dict[str, Any]:
         """What clients may see: everything but a fixed deck (secret deck order)."""
-        out = dataclasses.asdict(self)
-        out.pop("deck")
-        out["fixed_deck"] = self.deck is not None
-        return out
+        return {
+            "shout_window_ms": self.shout_window_ms,
+            "turn_timeout_s": self.turn_timeout_s,
+            "bot_delay_ms": self.bot_delay_ms,
+            "takeover_s": self.takeover_s,
+            "first_auctioneer": self.first_auctioneer,
+            "fixed_deck": self.deck is not None,
+        }
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL,
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
+    seq INTEGER NOT NULL,           -- the room's update number that announced it
     PRIMARY KEY (room, idx)
 ) WITHOUT ROWID;
 """
@@ -123,21 +124,15 @@ class Store:
         )
 
     def append_action(self, room_id: str, idx: int, action: dict[str, Any], seq: int) -> None:
-        """One applied action and the room's new update number, in one transaction."""
-        db = self.db
-        db.execute("BEGIN")
-        try:
-            db.execute(
-                "INSERT INTO actions (room, idx, action) VALUES (?, ?, ?)",
-                (room_id, idx, _dumps(action)),
-            )
-            db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room_id))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        """One applied action with the update number that announces it: one statement,
+        committed at once (autocommit), before that update is sent."""
+        self.db.execute(
+            "INSERT INTO actions (room, idx, action, seq) VALUES (?, ?, ?, ?)",
+            (room_id, idx, _dumps(action), seq),
+        )
 
     def save_seq(self, room_id: str, seq: int) -> None:
+        """An update that is no action (presence, `going`) still moves the counter on."""
         self.db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room_id))
 
     def set_status(self, room_id: str, status: str) -> None:
@@ -152,12 +147,9 @@ class Store:
 
     def _load(self, row: tuple) -> StoredRoom:
         room_id = row[0]
-        actions = [
-            json.loads(a)
-            for (a,) in self.db.execute(
-                "SELECT action FROM actions WHERE room = ? ORDER BY idx", (room_id,)
-            )
-        ]
+        rows = self.db.execute(
+            "SELECT action, seq FROM actions WHERE room = ? ORDER BY idx", (room_id,)
+        ).fetchall()
         return StoredRoom(
             id=room_id,
             name=row[1],
@@ -165,8 +157,8 @@ class Store:
             settings=json.loads(row[3]),
             members=json.loads(row[4]),
             header=json.loads(row[5]) if row[5] else None,
-            seq=row[6],
-            actions=actions,
+            seq=max([row[6], *(seq for _, seq in rows)]),
+            actions=[json.loads(a) for a, _ in rows],
         )
 
     _COLUMNS = "id, name, status, settings, members, header, seq"
