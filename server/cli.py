@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         level=args.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if args.log_level != "debug":  # one line per connection is noise at this scale
+        logging.getLogger("websockets").setLevel(logging.WARNING)
     if args.command == "export":
         data = args.export_data or args.data or default_data_dir()
         return export_command(data, args.rooms, args.all, args.out)

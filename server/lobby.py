@@ -547,12 +547,3 @@ class Hub:
             conn.send(_reply(room.room_message(conn.seat), rid))
         else:
             conn.send(_reply(room.update_message(conn.seat, [], room.loop.time()), rid))
-
-    # ----------------------------------------------------------- statistics
-
-    def stats(self) -> dict[str, int]:
-        return {
-            "connections": len(self.conns),
-            "rooms": len(self.rooms),
-            "playing": sum(r.status == PLAYING for r in self.rooms.values()),
-        }

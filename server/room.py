@@ -13,7 +13,7 @@ import functools
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from modernart.engine import Game, RuleError, record_of
@@ -54,7 +54,6 @@ class Seat:
     bot: Any = None  # the bot of a bot seat
     pending: asyncio.TimerHandle | None = None  # a scheduled bot move
     takeover: asyncio.TimerHandle | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def connected(self) -> bool:
