@@ -35,6 +35,7 @@ LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
 PUSHED_PLAYING = 50  # pushes list every waiting room but only this many running ones
 SWEEP_EVERY = 60.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
+ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
 
 
 class Refused(Exception):
@@ -152,19 +153,35 @@ class Hub:
             room.stop_clocks()
 
     def sweep(self) -> None:
-        """Drop waiting rooms nobody has been connected to for a while."""
+        """Drop waiting rooms nobody has been connected to for a while, and close
+        running games every human has abandoned (kept in the store, exportable)."""
         try:
             for room in list(self.rooms.values()):
-                if room.status != WAITING or room.members():
+                humans_here = any(room.seats[i].conn for i in room.humans())  # type: ignore[union-attr]
+                if room.status not in (WAITING, PLAYING) or humans_here or room.spectators:
                     self._idle.pop(room.id, None)
                     continue
-                self._idle[room.id] = self._idle.get(room.id, 0) + 1
-                if self._idle[room.id] >= IDLE_SWEEPS:
+                idle = self._idle[room.id] = self._idle.get(room.id, 0) + 1
+                if room.status == WAITING and idle >= IDLE_SWEEPS:
                     for i in room.humans():
                         room.unseat(i)
                     self._drop_waiting_room(room)
+                elif room.status == PLAYING and idle >= ABANDONED_SWEEPS:
+                    log.info("closing abandoned game %s", room.id)
+                    room.stop_clocks()
+                    room.status = "closed"
+                    self.store.set_status(room.id, "closed")
+                    for i in room.humans():
+                        identity = room.seats[i].identity  # type: ignore[union-attr]
+                        if identity is not None and identity.room is room:
+                            identity.room = identity.seat = None
+                    self.rooms.pop(room.id, None)
+                    self._idle.pop(room.id, None)
+                    self.rooms_changed()
         except Exception:
             log.exception("sweep failed")
+        if self._sweep is not None:
+            self._sweep.cancel()
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
 
     # ---------------------------------------------------------- connections

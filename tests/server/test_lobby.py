@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from modernart.engine.bots import BOT_LEVELS
 from modernart.server.app import Server
 
@@ -193,3 +195,30 @@ async def test_create_echoes_variant_and_public_options_but_not_the_deck(player)
     assert summary["options"]["fixed_deck"] is True and "deck" not in summary["options"]
     assert summary["options"]["shout_window_ms"] == 700
     assert summary["options"]["first_auctioneer"] == 2
+
+
+async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
+    server, player, monkeypatch
+):
+    from modernart.server import lobby
+
+    monkeypatch.setattr(lobby, "IDLE_SWEEPS", 2)
+    monkeypatch.setattr(lobby, "ABANDONED_SWEEPS", 2)
+    ann, bob = await player("Ann"), await player("Bob")
+    await ann.send("create", seats=3)
+    waiting = (await ann.expect("joined"))["room"]
+    await bob.send("create", seats=3, options={"takeover_s": 0})
+    playing = (await bob.expect("joined"))["room"]
+    await bob.send("add_bot")
+    await bob.send("add_bot")
+    await bob.send("start")
+    await bob.next_update()
+    await ann.close()
+    await bob.close()
+    await asyncio.sleep(0.1)
+    server.hub.sweep()
+    assert {waiting, playing} <= set(server.hub.rooms)  # one idle sweep is not enough
+    server.hub.sweep()
+    assert waiting not in server.hub.rooms and playing not in server.hub.rooms
+    assert server.store.room(playing).status == "closed"
+    assert server.store.room(waiting) is None

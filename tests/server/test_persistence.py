@@ -190,7 +190,7 @@ async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_p
     assert result["ok"] and result["finished"] and result["money"] == money
 
 
-async def test_graceful_stop_and_restart_in_process_keeps_waiting_and_playing_rooms(tmp_path):
+async def test_graceful_stop_and_restart_keeps_waiting_and_playing_rooms(tmp_path):
     server = Server(tmp_path, port=0, dev=True)
     await server.start()
     url = f"ws://127.0.0.1:{server.port}/"
@@ -201,6 +201,9 @@ async def test_graceful_stop_and_restart_in_process_keeps_waiting_and_playing_ro
     await ann.send("add_bot")
     await ann.send("start")
     started = await ann.next_update()
+    bob = await Client.hello(url, "Bob")
+    await bob.send("create", seats=4, name="Bob's wait")
+    waiting = (await bob.expect("joined"))["room"]
     await server.stop()
     try:
         while True:
@@ -219,6 +222,11 @@ async def test_graceful_stop_and_restart_in_process_keeps_waiting_and_playing_ro
         assert comparable(resync["view"])["hand"] == started["view"]["hand"]
         assert resync["view"]["status"] == "playing"
         await again.close()
+        bob_again = await Client.hello(url, "Bob", bob.token)
+        assert (await bob_again.expect("joined")) == {"t": "joined", "room": waiting, "seat": 0}
+        summary = (await bob_again.expect("room"))["room"]
+        assert summary["name"] == "Bob's wait" and summary["status"] == "waiting"
+        await bob_again.close()
     finally:
         await server.stop()
 
