@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any, ClassVar
@@ -11,6 +10,8 @@ import platformdirs
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+
+from modernart.engine import dump_record
 
 from .client import Connection
 from .help import HelpScreen
@@ -57,7 +58,6 @@ class ModernArtApp(App[None]):
         self._local_created = False
         self._local_started = False
         self.last_seq: int | None = None
-        self._record_request: int | None = None
 
     # ----------------------------------------------------------- lifecycle
 
@@ -108,8 +108,30 @@ class ModernArtApp(App[None]):
         self._back_to_lobby()
 
     def save_record(self) -> None:
-        """Ask the server for the finished game's record (PROTOCOL.md addition: `record`)."""
-        self._record_request = self.send({"t": "record"})
+        """Save the finished game's record (RECORD.md) to the records folder.
+
+        Only a game hosted by this process can be saved: a record holds the
+        deck order, which PROTOCOL.md never lets the server send to a client.
+        A remote server's operator exports games with `modernart-server export`.
+        """
+        record = self.local.record(self.room) if self.local is not None and self.room else None
+        if record is None:
+            text = (
+                "Records stay on the server (the deck is never sent to players): "
+                f"its operator can run `modernart-server export {self.room}`."
+            )
+            self._tell(text)
+            return
+        folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"modernart-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(dump_record(record), encoding="utf-8")
+        self._tell(f"Record saved to {path}")
+
+    def _tell(self, text: str) -> None:
+        if self.table is not None:
+            self.table.note(text)
+        self.notify(text)
 
     # ------------------------------------------------------------ receiving
 
@@ -175,26 +197,12 @@ class ModernArtApp(App[None]):
 
     def _on_error(self, msg: dict[str, Any]) -> None:
         text = str(msg.get("message") or msg.get("code") or "error")
-        if msg.get("re") is not None and msg.get("re") == self._record_request:
-            text = f"This server does not hand out game records ({text})."
         if self.table is not None:
             self.table.show_error(text)
         elif self.lobby is not None:
             self.lobby.show_error(text)
         else:
             self.notify(text, severity="error")
-
-    def _on_record(self, msg: dict[str, Any]) -> None:
-        record = msg.get("record")
-        if not isinstance(record, dict):
-            return
-        folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"modernart-{self.room or 'game'}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
-        if self.table is not None:
-            self.table.note(f"Record saved to {path}")
-        self.notify(f"Record saved to {path}")
 
     # ------------------------------------------------------------- screens
 

@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from modernart.engine import Record
+from modernart.server.export import record_of_room
+
 
 @dataclass
 class LocalGame:
@@ -42,6 +45,12 @@ class LocalGame:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+    def record(self, room: str) -> Record | None:
+        """The record of a game in this process's own server, read from its store."""
+        if self._server is None:
+            return None
+        return record_of_room(self._server.store, room)
 
     def create_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": self.variant}

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import pathlib
+import subprocess
+import sys
 
-from tui_keys import keys_for, until
+from tui_keys import keys_for, log_text, until
 
 from modernart.tui.app import ModernArtApp
 from modernart.tui.local import LocalGame
 from modernart.tui.summary import GameOver, RoundSummary
+from modernart.tui.tokens import TokenStore
 
 
 async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) -> None:
@@ -21,7 +25,8 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         dev=True,
         data_dir=tmp_path,
     )
-    app = ModernArtApp(name="Ann", local=local)
+    records = tmp_path / "records"
+    app = ModernArtApp(name="Ann", local=local, records_dir=records)
     summaries = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
@@ -50,6 +55,34 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         assert [s["money"] for s in table.view["seats"]] == money
         assert set(game_over.event["winners"]) == {s for s in range(3) if money[s] == max(money)}
         assert summaries == 4  # R19: four rounds, each summarised before the game end
+        await pilot.press("s")  # save the record of this game (RECORD.md)
+        await until(pilot, lambda: any(records.glob("*.json")))
+        (saved,) = records.glob("*.json")
+        replayed = subprocess.run(
+            [sys.executable, "-m", "modernart.cli", "replay", str(saved)],
+            capture_output=True,
+            text=True,
+        )
+        assert replayed.returncode == 0, replayed.stderr
+        result = json.loads(replayed.stdout)
+        assert result["finished"] is True and result["money"] == money
         await pilot.press("enter")
         assert app.screen is table
         assert table.view["finished"] is True
+
+
+async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathlib.Path) -> None:
+    """PROTOCOL.md secrecy: a record holds the deck, so a remote client is told how to export."""
+    records = tmp_path / "records"
+    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "t.json"), records_dir=records)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        bob = await raw("Bob")
+        await bob.send("create", seats=3)
+        await bob.wait_for("joined")
+        app.send({"t": "join", "room": bob.room})
+        await until(pilot, lambda: app.table is not None and app.seat == 1)
+        app.save_record()
+        await until(pilot, lambda: "modernart-server export" in log_text(app))
+        assert bob.room in log_text(app)
+        assert not records.exists()
