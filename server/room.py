@@ -44,6 +44,10 @@ def guarded(method: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
+# Bots' names: short enough for an 80-column table; the letter says the level.
+BOT_NAMES = ("Otto", "Vera", "Hugo", "Mila", "Ines")
+
+
 @dataclass(eq=False)
 class Seat:
     name: str
@@ -167,7 +171,7 @@ class Room:
     def seat_bot(self, level: str, at: int | None = None, name: str | None = None) -> int:
         seat = self.free_seat() if at is None else at
         assert seat is not None
-        name = name or f"{level.capitalize()} bot {seat + 1}"
+        name = name or f"{BOT_NAMES[seat]} ({level[0].upper()})"
         self.seats[seat] = Seat(name, level=level, bot=make_bot(level))
         return seat
 
