@@ -19,9 +19,11 @@ class EventLog(RichLog):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(wrap=True, markup=False, max_lines=500, min_width=20, **kwargs)
 
-    def add_events(self, events: list[dict[str, Any]], names: Sequence[str]) -> None:
+    def add_events(
+        self, events: list[dict[str, Any]], names: Sequence[str], you: int | None = None
+    ) -> None:
         for event in events:
-            line = narrate(event, names)
+            line = narrate(event, names, you)
             if line:
                 self.write(Text(line, style=_EMPHASIS.get(event.get("type", ""), "")))
 

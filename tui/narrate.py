@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,8 +27,39 @@ def _payments(names: Sequence[str], payments: list[dict[str, Any]]) -> str:
     return ", ".join(parts)
 
 
-def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
-    """One log line for `event`, or None for events not worth a line."""
+def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None) -> str | None:
+    """One log line for `event`, or None for events not worth a line.
+
+    Your own moves are told in the second person ("You bid 12").
+    """
+    if you is not None and 0 <= you < len(names):
+        names = [*names[:you], "You", *names[you + 1 :]]
+    line = _line(event, names)
+    if line is None or you is None:
+        return line
+    if line.startswith("You "):
+        first, _, rest = line[4:].partition(" ")
+        line = f"You {SECOND_PERSON.get(first, first)} {rest}".rstrip()
+    return line[:1] + YOU_INSIDE.sub("you", line[1:])  # "… from you", "Bob 3, you 9"
+
+
+YOU_INSIDE = re.compile(r"\bYou\b")
+
+# Verbs that change in the second person: "Ann bids" but "You bid".
+SECOND_PERSON = {
+    "auctions": "auction",
+    "adds": "add",
+    "bids": "bid",
+    "passes": "pass",
+    "has": "have",
+    "sets": "set",
+    "takes": "take",
+    "is": "are",
+    "opens": "open",
+}
+
+
+def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
     kind = event.get("type")
     who = _name(names, event.get("seat"))
     match kind:
@@ -59,7 +91,8 @@ def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
             if len(payments) == 1 and payments[0].get("to") is not None:
                 return f"{winner} bought {lot} for {price} from {_name(names, payments[0]['to'])}"
             if all(p.get("to") is None for p in payments):
-                return f"{winner} bought their own {lot} for {price}, paid to the bank"
+                own = "your" if winner == "You" else "their"
+                return f"{winner} bought {own} own {lot} for {price}, paid to the bank"
             return f"{winner} bought {lot} for {price}: {_payments(names, payments)}"
         case "free":
             return f"{who} takes {lot_name(event['cards'])} for free"
@@ -69,7 +102,10 @@ def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
             return f"Round {event['round']} ends. Tokens: {placed or 'none'}"
         case "round_start":
             first = event.get("auctioneer")
-            opener = f"; {_name(names, first)} opens" if first is not None else ""
+            opener = ""
+            if first is not None:
+                name = _name(names, first)
+                opener = "; you open" if name == "You" else f"; {name} opens"
             return f"Round {event['round']} begins{opener}"
         case "connected":
             return f"{who} is back"
@@ -79,6 +115,6 @@ def narrate(event: dict[str, Any], names: Sequence[str]) -> str | None:
             money = event["money"]
             winners = " and ".join(names[s] for s in event["winners"])
             best = max(money) if money else 0
-            verb = "win" if len(event["winners"]) > 1 else "wins"
+            verb = "win" if len(event["winners"]) > 1 or winners == "You" else "wins"
             return f"Game over: {winners} {verb} with {best}"
     return None

@@ -103,7 +103,7 @@ class TableScreen(Screen[None]):
         previous = self.view
         self.view = view
         names = self.names
-        self.query_one(EventLog).add_events(events, names)
+        self.query_one(EventLog).add_events(events, names, view.get("you"))
         self.query_one(ValueBoard).show(view)
         self.query_one(Players).show(view)
         self.query_one(AuctionPanel).show(view, events)

@@ -49,7 +49,7 @@ async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp
         await bob.act(type="pass")
         await cy.act(type="pass")
         await until(pilot, lambda: app.table.view.get("phase") == "play")
-        assert "Ann bought their own Lite Metal for 6, paid to the bank" in log_text(app)
+        assert "You bought your own Lite Metal for 6, paid to the bank" in log_text(app)
         assert app.table.view["money"] == 94
 
 
@@ -66,7 +66,7 @@ async def test_r13_once_around_turn_order_and_bid(url, raw, tmp_path: pathlib.Pa
         await pilot.press("up", "enter")  # 4 + 1
         await until(pilot, lambda: app.table.view.get("phase") == "play")
         assert "Cy bids 3" in log_text(app) and "Bob passes" in log_text(app)
-        assert "Ann bought their own Lite Metal for 5" in log_text(app)
+        assert "You bought your own Lite Metal for 5" in log_text(app)
 
 
 async def test_r14_sealed_bid_is_secret_until_reveal(url, raw, tmp_path: pathlib.Path):
@@ -81,8 +81,8 @@ async def test_r14_sealed_bid_is_secret_until_reveal(url, raw, tmp_path: pathlib
         assert "Bob has sealed a bid" in log_text(app)
         await cy.act(type="sealed", amount=12)
         await until(pilot, lambda: app.table.view.get("phase") == "play")
-        assert "Sealed bids: Bob 3, Ann 9, Cy 12" in log_text(app)
-        assert "Cy bought Lite Metal for 12 from Ann" in log_text(app)
+        assert "Sealed bids: Bob 3, you 9, Cy 12" in log_text(app)
+        assert "Cy bought Lite Metal for 12 from you" in log_text(app)
 
 
 async def test_r15_fixed_price_set_then_buy_or_pass_in_turn(url, raw, tmp_path: pathlib.Path):
@@ -96,8 +96,8 @@ async def test_r15_fixed_price_set_then_buy_or_pass_in_turn(url, raw, tmp_path: 
         await cy.act(type="pass")
         await bob.act(type="buy")
         await until(pilot, lambda: app.table.view.get("phase") == "play")
-        assert "Ann sets the price at 15" in log_text(app)
-        assert "Bob bought Lite Metal for 15 from Ann" in log_text(app)
+        assert "You set the price at 15" in log_text(app)
+        assert "Bob bought Lite Metal for 15 from you" in log_text(app)
 
 
 async def test_r16_double_declined_then_added_by_another(url, raw, tmp_path: pathlib.Path):

@@ -86,3 +86,30 @@ def test_command_line_refuses_bad_arguments(argv, capsys) -> None:
         main(argv)
     assert exc.value.code == 2
     assert "modernart" in capsys.readouterr().err
+
+
+def test_your_own_moves_are_told_in_the_second_person() -> None:
+    you = 1
+    assert narrate({"type": "played", "seat": 1, "card": "yoko.open"}, NAMES, you) == (
+        "You auction Yoko (open)"
+    )
+    assert narrate({"type": "bid", "seat": 1, "amount": 12}, NAMES, you) == "You bid 12"
+    assert narrate({"type": "bid", "seat": 0, "amount": 12}, NAMES, you) == "Ann bids 12"
+    assert narrate({"type": "sealed_in", "seat": 1}, NAMES, you) == "You have sealed a bid"
+    own = {
+        "type": "sold",
+        "winner": 1,
+        "price": 9,
+        "cards": ["yoko.sealed"],
+        "seller": 1,
+        "payments": [{"from": 1, "to": None, "amount": 9}],
+    }
+    assert narrate(own, NAMES, you) == "You bought your own Yoko for 9, paid to the bank"
+    start = {"type": "round_start", "round": 2, "auctioneer": 1}
+    assert narrate(start, NAMES, you) == "Round 2 begins; you open"
+    end = {"type": "game_end", "money": [100, 300, 200], "winners": [1]}
+    assert narrate(end, NAMES, you) == "Game over: you win with 300"
+    # A spectator (you=None) reads everyone in the third person.
+    assert narrate({"type": "bid", "seat": 1, "amount": 12}, NAMES) == "Bob bids 12"
+    sold = {**own, "winner": 2, "payments": [{"from": 2, "to": 1, "amount": 9}]}
+    assert narrate(sold, NAMES, you) == "Cy bought Yoko for 9 from you"
