@@ -20,7 +20,7 @@ class DevOnly(Exception):
 @dataclass
 class RoomOptions:
     shout_window_ms: int = 3000  # R12's going once, twice, sold
-    turn_timeout_s: int = 0  # 0: no turn timeouts
+    turn_timeout_s: int = 0  # 0: no turn timeouts (see PUBLIC_TURN_TIMEOUT_S)
     bot_delay_ms: int = 1500  # a bot's thinking pause (jittered ±50%)
     takeover_s: int = 60  # an absent player's seat goes to a bot after this; 0: never
     deck: list[str] | None = None  # --dev only
@@ -54,7 +54,12 @@ OPTION_RANGES = {
 }
 
 
-def parse_options(raw: object, seats: int, *, dev: bool) -> RoomOptions:
+# A public room (no password) waits this long for a decision unless `create` says
+# otherwise; a private room, among friends, waits for ever (turn_timeout_s 0).
+PUBLIC_TURN_TIMEOUT_S = 90
+
+
+def parse_options(raw: object, seats: int, *, dev: bool, private: bool = True) -> RoomOptions:
     """Options of `create`; BadMessage for bad values, DevOnly for dev-only keys."""
     if raw is None:
         raw = {}
@@ -63,7 +68,10 @@ def parse_options(raw: object, seats: int, *, dev: bool) -> RoomOptions:
     unknown = set(raw) - set(OPTION_RANGES) - {"deck", "first_auctioneer"}
     if unknown:
         raise BadMessage(f"unknown options: {sorted(map(str, unknown))}")
-    options = RoomOptions(bot_delay_ms=0 if dev else RoomOptions.bot_delay_ms)
+    options = RoomOptions(
+        bot_delay_ms=0 if dev else RoomOptions.bot_delay_ms,
+        turn_timeout_s=0 if private else PUBLIC_TURN_TIMEOUT_S,
+    )
     for key, (lo, hi) in OPTION_RANGES.items():
         setattr(options, key, get_int(raw, key, lo, hi, default=getattr(options, key)))
     for key in ("deck", "first_auctioneer"):
@@ -98,5 +106,6 @@ def parse_create(msg: dict[str, Any], host_name: str, *, dev: bool) -> RoomSetti
         variant = parse_variant(raw_variant, seats).to_dict()
     except VariantError as exc:
         raise BadMessage(f"`variant`: {exc}") from None
-    options = parse_options(msg.get("options"), seats, dev=dev)
+    private = bool(msg.get("password"))
+    options = parse_options(msg.get("options"), seats, dev=dev, private=private)
     return RoomSettings(seats, name, variant, options)

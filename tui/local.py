@@ -54,8 +54,8 @@ class LocalGame:
 
     def create_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": self.variant}
-        if self.options:
-            msg["options"] = dict(self.options)
+        # Nobody waits on the player in a game against bots: no turn timeout.
+        msg["options"] = {"turn_timeout_s": 0, **self.options}
         return msg
 
     def bot_message(self) -> dict[str, Any]:

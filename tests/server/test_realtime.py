@@ -13,7 +13,7 @@ OPEN_FIRST = deck_with(["krypto.open", "krypto.open", "yoko.open"])
 async def table(player, n: int, **options) -> list[Client]:
     """n players seated in a started room; seat 0 is the first auctioneer."""
     clients = [await player(f"P{i}") for i in range(n)]
-    opts = {"deck": OPEN_FIRST, "first_auctioneer": 0, **options}
+    opts = {"deck": OPEN_FIRST, "first_auctioneer": 0, "turn_timeout_s": 0, **options}
     await clients[0].send("create", seats=n, options=opts)
     room = (await clients[0].expect("joined"))["room"]
     for c in clients[1:]:
