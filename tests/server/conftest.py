@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
 from modernart.engine.cards import FULL_DECK
-from modernart.server.app import Server
 
 from .wsclient import Client
-
-
-@pytest.fixture
-async def server(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
-    srv = Server(tmp_path / "data", port=0, dev=True)
-    await srv.start()
-    yield srv
-    await srv.stop()
-
-
-@pytest.fixture
-def url(server: Server) -> str:
-    return f"ws://127.0.0.1:{server.port}/"
 
 
 @pytest.fixture

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgpack
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
-
-from modernart.server.app import Server
 
 
 class RawClient:
@@ -54,19 +51,6 @@ class RawClient:
     async def close(self) -> None:
         await self.ws.close()
         self._reader.cancel()
-
-
-@pytest.fixture
-async def server(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
-    srv = Server(tmp_path / "server-data", port=0, dev=True)
-    await srv.start()
-    yield srv
-    await srv.stop()
-
-
-@pytest.fixture
-def url(server: Server) -> str:
-    return f"ws://127.0.0.1:{server.port}/"
 
 
 @pytest.fixture
