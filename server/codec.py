@@ -38,3 +38,19 @@ def decode(frame: object) -> dict[str, Any]:
     if not isinstance(kind, str):
         raise BadMessage("a message needs a string `t`")
     return message
+
+
+def map_header(size: int) -> bytes:
+    """The msgpack header of a map with `size` entries (fixmap or map 16)."""
+    if size <= 15:
+        return bytes((0x80 | size,))
+    if size <= 0xFFFF:
+        return bytes((0xDE, size >> 8, size & 0xFF))
+    raise ValueError("map too large")
+
+
+def encode_entries(message: dict[str, Any]) -> bytes:
+    """A map's entries as msgpack without the map header: entries packed apart can be
+    joined under one `map_header` of their total count (each update's shared part is
+    packed once and reused for every member)."""
+    return encode(message)[len(map_header(len(message))) :]

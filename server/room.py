@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from modernart.engine import Game, RuleError, record_of
 from modernart.engine.bots import DEFAULT_LEVEL, make_bot
 
-from .codec import encode
 from .options import RoomOptions, RoomSettings
+from .updates import UpdateFrames
 
 if TYPE_CHECKING:
     from .lobby import Hub
@@ -258,14 +258,21 @@ class Room:
     def update_message(self, seat: int | None, events: list, now: float) -> dict[str, Any]:
         return {"t": "update", "seq": self.seq, "events": events, "view": self.view_for(seat, now)}
 
+    def update_frames(self, events: list[dict[str, Any]], now: float) -> UpdateFrames:
+        """The current update for every member: the public view is built once."""
+        assert self.game is not None
+        return UpdateFrames(self.game, self.seq, events, self.view_for(None, now))
+
     def _fanout(self, events: list[dict[str, Any]]) -> None:
         self.seq += 1
-        now = self.loop.time()
-        for i, s in enumerate(self.seats):
-            if s and s.conn:
-                s.conn.send(self.update_message(i, events, now))
+        seated = [(i, s.conn) for i, s in enumerate(self.seats) if s and s.conn]
+        if not seated and not self.spectators:
+            return
+        frames = self.update_frames(events, self.loop.time())
+        for i, conn in seated:
+            conn.send_raw(frames.for_seat(i))
         if self.spectators:
-            data = encode(self.update_message(None, events, now))
+            data = frames.for_spectators()
             for conn in self.spectators:
                 conn.send_raw(data)
 
