@@ -5,10 +5,11 @@ Each room has four clients (four connections) that play whole games with the
 engine's random bot, thinking `--think-ms` on average (uniform 0.5×–1.5×)
 before each action; when a game ends the room starts a new one until
 `--duration` has passed (games under way then are played to their end).
-Latency is measured from sending `act` to receiving the update that reflects
-it. By default the script starts its own `modernart-server --dev` on a free
-port with a fresh data directory and reports its memory per room (RSS growth
-at the peak / rooms).
+Latency is measured from writing `act` to the socket to the moment the update
+that reflects it is read off the socket (stamped as the bytes arrive, before
+this process's own queueing and decoding). By default the script starts its
+own `modernart-server --dev` on a free port with a fresh data directory and
+reports its memory per room (RSS growth at the peak / rooms).
 
 The last lines are `rooms_finished_per_s: N`, `p50_ms: N`, `p99_ms: N`, `errors: N`.
 """
@@ -31,11 +32,13 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.frames import DATA_OPCODES, Frame
 
 from modernart.engine.bots import make_bot
 
@@ -51,6 +54,7 @@ EVENT_OF = {
     "price": "price",
     "buy": "sold",
 }
+NOT_SENT = float("inf")  # an act decided on but not yet written to the socket
 # Answers to an act sent on a view that was already stale (another player was
 # faster, or the game just ended): expected under concurrency, not errors.
 LATE = {"too_low", "not_your_turn", "illegal", "insufficient_funds", "not_allowed"}
@@ -72,6 +76,25 @@ class Stats:
             self.problems.append(what)
 
 
+class StampedConnection(ClientConnection):
+    """Notes when each message came off the socket, so that a latency ends when the
+    server's update arrived, not when this busy client process got round to reading it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.arrivals: deque[float] = deque()  # one per message not yet read by recv()
+        self._chunk_at = 0.0
+
+    def data_received(self, data: bytes) -> None:
+        self._chunk_at = time.perf_counter()
+        super().data_received(data)
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Frame) and event.opcode in DATA_OPCODES and event.fin:
+            self.arrivals.append(self._chunk_at)
+        super().process_event(event)
+
+
 class Player:
     """One websocket client playing one seat with a random bot and a think time."""
 
@@ -82,6 +105,7 @@ class Player:
         self.view: dict[str, Any] | None = None
         self.seat: int | None = None
         self.pending: tuple[str, float] | None = None  # (event type, sent at)
+        self.arrived = 0.0  # when the last message read came off the socket
         self.decision: asyncio.TimerHandle | None = None
         self.ws: Any = None
         self.finished = asyncio.Event()
@@ -91,13 +115,32 @@ class Player:
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(msgpack.packb(message))
 
+    async def send_act(self, message: dict[str, Any], kind: str) -> None:
+        """The clock starts as the act is written to the socket."""
+        data = msgpack.packb(message)
+        if self.pending == (kind, NOT_SENT):  # still awaited (not reset by a game's end)
+            self.pending = (kind, time.perf_counter())
+        await self.ws.send(data)
+
+    async def receive(self, timeout: float) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):  # no extra task per message (unlike wait_for)
+            data = await self.ws.recv()
+        self.arrived = self.ws.arrivals.popleft()
+        return msgpack.unpackb(data)
+
     async def open(self) -> None:
-        self.ws = await connect(self.url, compression=None, max_size=None, open_timeout=60)
+        self.ws = await connect(
+            self.url,
+            compression=None,
+            max_size=None,
+            open_timeout=60,
+            create_connection=StampedConnection,
+        )
         await self.send({"t": "hello", "v": 1, "name": self.name})
 
     async def expect(self, kind: str) -> dict[str, Any]:
         while True:
-            msg = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 60))
+            msg = await self.receive(60)
             if msg["t"] == kind:
                 return msg
             if msg["t"] == "error" and not self.refused(msg):
@@ -116,12 +159,12 @@ class Player:
         action = self.bot.choose(view)
         if action is None:
             return
-        self.pending = (EVENT_OF[action["type"]], time.perf_counter())
+        self.pending = (EVENT_OF[action["type"]], NOT_SENT)
         self.stats.actions += 1
         self.next_id += 1
         self.act_ids.add(self.next_id)
         message = {"t": "act", "id": self.next_id, "action": action}
-        asyncio.get_running_loop().create_task(self.send(message))
+        asyncio.get_running_loop().create_task(self.send_act(message, EVENT_OF[action["type"]]))
 
     def refused(self, msg: dict[str, Any]) -> bool:
         """An answer to one of our acts that the game no longer allowed (we were late)."""
@@ -137,7 +180,7 @@ class Player:
             for event in msg["events"]:
                 who = event.get("winner") if kind == "sold" else event.get("seat")
                 if event["type"] == kind and who == self.seat:
-                    self.stats.latencies.append(time.perf_counter() - sent)
+                    self.stats.latencies.append(self.arrived - sent)
                     self.pending = None
                     break
         if self.view["finished"]:
@@ -149,7 +192,7 @@ class Player:
     async def play(self) -> None:
         """Read until the game ends."""
         while not self.finished.is_set():
-            msg = msgpack.unpackb(await asyncio.wait_for(self.ws.recv(), 120))
+            msg = await self.receive(120)
             if msg["t"] == "update":
                 self.on_update(msg)
             elif msg["t"] == "error":
