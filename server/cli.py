@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import pathlib
 import signal
@@ -65,8 +66,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A full (oldest-generation) collection walks every live object: with 2,000
+# connections it paused the loop for ~130 ms about every 10 s under load, the
+# whole of the p99 latency. Young collections stay as they are; a full one waits
+# for 1,000 middle-generation collections (~15 min at 500 rooms) instead of 10.
+FULL_COLLECTION_EVERY = 1000
+
+
+def tune_gc() -> None:
+    """Keep the long-lived startup objects out of every collection, and make full
+    collections rare (the server's own process only, not an in-process server)."""
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+
+
 async def serve_until_signalled(server: Server) -> None:
     await server.start()
+    tune_gc()
     print(f"modernart-server listening on ws://{server.host}:{server.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
