@@ -227,7 +227,17 @@ class Room:
         game = self.game
         assert game is not None
         # Stored before anyone hears of it: a crash after this loses nothing.
-        self.hub.store.append_action(self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1)
+        try:
+            self.hub.store.append_action(
+                self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1
+            )
+        except Exception:
+            # The store is the truth: an action it does not hold must not stand.
+            self.game = _replayed(game, len(game.actions) - 1)
+            self._stop_hammer()
+            self._update_clocks([])
+            self._schedule_bots()
+            raise
         self._after_change(events)
 
     def _after_change(self, events: list[dict[str, Any]]) -> None:
@@ -462,3 +472,11 @@ class Room:
             action = self.default_action(seat)
             if action is not None:
                 self._try(seat, action)
+
+
+def _replayed(game: Game, actions: int) -> Game:
+    """The same deal with only the first `actions` actions applied."""
+    fresh = Game(game.players, game.variant, game.deck, first_auctioneer=game.first_auctioneer)
+    for action in game.actions[:actions]:
+        fresh.apply(action)
+    return fresh
