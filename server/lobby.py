@@ -178,11 +178,25 @@ class Hub:
                     self.rooms.pop(room.id, None)
                     self._idle.pop(room.id, None)
                     self.rooms_changed()
+            self._forget_idle_identities()
         except Exception:
             log.exception("sweep failed")
         if self._sweep is not None:
             self._sweep.cancel()
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+
+    def _forget_idle_identities(self) -> None:
+        """Drop identities neither connected nor seated from memory; the store keeps
+        them, and a returning token loads them again (`_identity`)."""
+        seated = {
+            seat.identity.id
+            for room in self.rooms.values()
+            for seat in room.seats
+            if seat is not None and seat.identity is not None
+        }
+        for identity_id, identity in list(self.identities.items()):
+            if identity.conn is None and identity_id not in seated:
+                del self.identities[identity_id]
 
     # ---------------------------------------------------------- connections
 

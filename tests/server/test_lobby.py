@@ -222,3 +222,20 @@ async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
     assert waiting not in server.hub.rooms and playing not in server.hub.rooms
     assert server.store.room(playing).status == "closed"
     assert server.store.room(waiting) is None
+
+
+async def test_sweeper_forgets_idle_identities_but_their_tokens_still_work(server, player):
+    ann, bob = await player("Ann"), await player("Bob")
+    await bob.send("create", seats=3)
+    room = (await bob.expect("joined"))["room"]
+    ann_token, ann_id, bob_id = ann.token, ann.you, bob.you
+    await ann.close()
+    await bob.close()
+    await asyncio.sleep(0.1)
+    server.hub.sweep()
+    assert ann_id not in server.hub.identities  # neither connected nor seated
+    assert bob_id in server.hub.identities  # still seated in the waiting room
+    again = await player("Ann", ann_token)
+    assert again.you == ann_id
+    await again.send("join", room=room)
+    assert (await again.expect("joined"))["seat"] == 1
