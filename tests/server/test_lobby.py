@@ -10,6 +10,17 @@ from modernart.server.app import Server
 from .wsclient import Client
 
 
+async def start_with_bots(host: Client, **create) -> str:
+    """A 3-seat room of `host` and two bots, started; its id."""
+    await host.send("create", seats=3, **create)
+    room = (await host.expect("joined"))["room"]
+    await host.send("add_bot")
+    await host.send("add_bot")
+    await host.send("start")
+    await host.next_update()
+    return room
+
+
 async def lobby_rooms(client: Client, predicate) -> list[dict]:
     """Read pushed `rooms` lists until one satisfies `predicate`."""
     while True:
@@ -146,12 +157,7 @@ async def test_joining_unknown_room_and_rejoining_own_running_seat(player):
     ann = await player("Ann")
     await ann.send("join", room="deadbeef")
     await ann.expect_error("no_such_room")
-    await ann.send("create", seats=3, options={"takeover_s": 0})
-    room = (await ann.expect("joined"))["room"]
-    await ann.send("add_bot")
-    await ann.send("add_bot")
-    await ann.send("start")
-    await ann.next_update()
+    room = await start_with_bots(ann, options={"takeover_s": 0})
     await ann.send("leave")
     await ann.expect("left")
     ann.buffer.clear()  # updates sent before the leave
@@ -163,12 +169,7 @@ async def test_joining_unknown_room_and_rejoining_own_running_seat(player):
 
 async def test_watching_a_running_game_gives_the_spectator_view(player):
     ann, spec = await player("Ann"), await player("Spec")
-    await ann.send("create", seats=3, options={"takeover_s": 0})
-    room = (await ann.expect("joined"))["room"]
-    await ann.send("add_bot")
-    await ann.send("add_bot")
-    await ann.send("start")
-    await ann.next_update()
+    room = await start_with_bots(ann, options={"takeover_s": 0})
     await spec.send("watch", room=room)
     assert (await spec.expect("joined"))["seat"] is None
     assert (await spec.expect("room"))["room"]["status"] == "playing"
@@ -207,12 +208,7 @@ async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
     ann, bob = await player("Ann"), await player("Bob")
     await ann.send("create", seats=3)
     waiting = (await ann.expect("joined"))["room"]
-    await bob.send("create", seats=3, options={"takeover_s": 0})
-    playing = (await bob.expect("joined"))["room"]
-    await bob.send("add_bot")
-    await bob.send("add_bot")
-    await bob.send("start")
-    await bob.next_update()
+    playing = await start_with_bots(bob, options={"takeover_s": 0})
     await ann.close()
     await bob.close()
     await asyncio.sleep(0.1)
