@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from modernart.engine.cards import is_card
+from modernart.engine.game import ACTIONS
 
 from .codec import BadMessage
 from .fields import get_int, get_str
 
-CARD_ACTIONS = ("play", "add")
-AMOUNT_ACTIONS = ("bid", "sealed", "price")
-BARE_ACTIONS = ("decline", "pass", "buy")
 MAX_AMOUNT = 1_000_000  # far above any purse; larger numbers are malformed
 
 
@@ -29,13 +27,14 @@ def parse_action(msg: dict[str, Any]) -> dict[str, Any]:
         raise BadMessage("`action.type` must be a string")
     if kind == "close":
         raise CloseNotAllowed("only the server closes an open auction (R12)")
-    if kind in CARD_ACTIONS:
+    if kind not in ACTIONS:
+        raise BadMessage(f"unknown action type {kind!r}")
+    field = ACTIONS[kind][0]  # the engine's vocabulary: what each action carries
+    if field == "card":
         card = get_str(raw, "card", 1, 40)
         if not is_card(card):
             raise BadMessage(f"{card!r} is not a card code (R3)")
         return {"type": kind, "card": card}
-    if kind in AMOUNT_ACTIONS:
+    if field == "amount":
         return {"type": kind, "amount": get_int(raw, "amount", 0, MAX_AMOUNT)}
-    if kind in BARE_ACTIONS:
-        return {"type": kind}
-    raise BadMessage(f"unknown action type {kind!r}")
+    return {"type": kind}
