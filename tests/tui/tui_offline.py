@@ -18,14 +18,6 @@ from modernart.tui.table import TableScreen
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
 
-def fixed_deck(first: list[str] | None = None) -> list[str]:
-    """The canonical deck, with `first` moved to the top in that order."""
-    deck = list(FULL_DECK)
-    for code in first or []:
-        deck.remove(code)
-    return list(first or []) + deck
-
-
 def hand_deck(hands: list[list[str]], players: int = 4) -> list[str]:
     """A deck that deals exactly `hands` (seat by seat, round 1) and the rest in canonical order."""
     from modernart.engine.cards import DEAL
