@@ -31,6 +31,16 @@ class Record:
         """The game as dealt, before any action."""
         return Game(self.players, self.variant, self.deck, first_auctioneer=self.first_auctioneer)
 
+    def played(self, upto: int | None = None) -> Game:
+        """The game after the record's actions (the first `upto` of them, if given).
+
+        Raises RuleError at an illegal action; `replay` is the forgiving reader.
+        """
+        game = self.new_game()
+        for action in self.actions[:upto]:
+            game.apply(action)
+        return game
+
     def to_dict(self) -> dict[str, Any]:
         return {
             **self.extra,

@@ -13,7 +13,6 @@ import time
 
 from modernart.engine import Game, record_of
 from modernart.engine.bots.random_bot import choose_from_legal
-from modernart.engine.records import Record
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 CLOSE = {"type": "close"}
@@ -35,13 +34,6 @@ def random_game(seed: int) -> Game:
     return game
 
 
-def replay_game(record: Record) -> Game:
-    game = record.new_game()
-    for action in record.actions:
-        game.apply(action)
-    return game
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
@@ -54,7 +46,7 @@ def main() -> None:
 
     start = time.perf_counter()
     for record in records:
-        replay_game(record)
+        record.played()
     replay_s = time.perf_counter() - start
 
     print(f"python: {platform.python_version()} on {platform.machine()} ({platform.processor()})")

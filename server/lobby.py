@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from modernart.engine import Game, RuleError
+from modernart.engine import Record, RuleError
 from modernart.engine.bots import BOT_LEVELS, DEFAULT_LEVEL
 
 from . import __version__
@@ -122,14 +122,13 @@ class Hub:
             identity.room, identity.seat = room, i
         if stored.status == PLAYING:
             header = stored.header
-            game = Game(
+            game = Record(
                 header["players"],
                 header["variant"],
                 header["deck"],
-                first_auctioneer=header["first_auctioneer"],
-            )
-            for action in stored.actions:
-                game.apply(action)
+                header["first_auctioneer"],
+                stored.actions,
+            ).played()
             if game.finished:
                 self.store.set_status(stored.id, FINISHED)
                 return

@@ -233,7 +233,7 @@ class Room:
             )
         except Exception:
             # The store is the truth: an action it does not hold must not stand.
-            self.game = _replayed(game, len(game.actions) - 1)
+            self.game = record_of(game).played(upto=len(game.actions) - 1)
             self._stop_hammer()
             self._update_clocks([])
             self._schedule_bots()
@@ -472,11 +472,3 @@ class Room:
             action = self.default_action(seat)
             if action is not None:
                 self._try(seat, action)
-
-
-def _replayed(game: Game, actions: int) -> Game:
-    """The same deal with only the first `actions` actions applied."""
-    fresh = Game(game.players, game.variant, game.deck, first_auctioneer=game.first_auctioneer)
-    for action in game.actions[:actions]:
-        fresh.apply(action)
-    return fresh

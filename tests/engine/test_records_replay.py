@@ -12,6 +12,7 @@ from modernart.engine import (
     FULL_DECK,
     Game,
     RecordError,
+    RuleError,
     dump_record,
     load_record,
     record_of,
@@ -246,3 +247,13 @@ def test_replay_is_deterministic_across_variants():
         record = load_record(dump_record(record_of(g)))
         first, second = replay(record), replay(record)
         assert first == second and first["money"] == g.money and first["tokens"] == g.tokens
+
+
+def test_record_played_stops_after_the_first_actions_and_refuses_an_illegal_one():
+    game = random_game(4, n=3)
+    record = record_of(game)
+    assert record.played().money == game.money
+    assert record.played(upto=5).actions == game.actions[:5]
+    record.actions = [*game.actions[:5], {"seat": 0, "type": "bid", "amount": -1}]
+    with pytest.raises(RuleError):
+        record.played()
