@@ -201,6 +201,10 @@ class Game:
             return []
         return [self.order[self.turn]]  # OFFER, ONCE_AROUND, BUY: one seat in turn
 
+    def realtime(self) -> bool:
+        """R12: an open auction runs on the server's clock (its hammer is `close`)."""
+        return self.phase == OPEN
+
     def legal(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may send now, with bounds (PROTOCOL.md `legal`)."""
         if seat is None or not 0 <= seat < self.n:

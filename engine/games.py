@@ -1,0 +1,125 @@
+"""The one small interface every game offers, and the registry of games (DESIGN.md).
+
+A game is a `GameInfo`: static facts (name, title, player counts, presets,
+record format, whether it has a real-time phase, rules text) plus the
+functions that make a state, read a record, summarise a replay and make
+bots. A state (`GameState`) answers `apply`, `legal`, `to_act`, `view`,
+`finished`, `winners` and `realtime()`. The server,
+records, benchmarks and the client's shared widgets speak only this
+interface; nothing outside a game's package imports its internals.
+
+Adding a game: a package `engine/<name>/` whose `__init__` defines `GAME`
+(a `GameInfo`), and one line in `_PACKAGES` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class GameState(Protocol):
+    """One game in progress; mutable; every method is pure rules (no time, no I/O)."""
+
+    players: tuple[str, ...]
+    n: int
+    finished: bool
+    winners: list[int]
+    actions: list[Action]  # every applied action, as a record stores it
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one record action (with `seat`); raise a RuleError and change nothing."""
+
+    def legal(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may send now, with bounds a client can use directly."""
+
+    def to_act(self) -> list[int]:
+        """Seats whose decision the game waits for now."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """All that `seat` (None: a spectator) may know: the only door secrets pass."""
+
+    def realtime(self) -> bool:
+        """True while a real-time clock runs (the server then owns `GameInfo.hammer`)."""
+
+
+class Bot(Protocol):
+    level: str
+
+    def choose(self, view: dict[str, Any]) -> Action | None:
+        """An action (without `seat`) for the view's player, or None if none is due."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about one game and the functions the rest of the system needs."""
+
+    name: str  # the wire and record name: "modernart", "serengeti", "artsociety"
+    title: str  # shown to people
+    players: tuple[int, ...]  # allowed player counts
+    presets: Mapping[str, Any]  # preset name -> the variant it stands for
+    preset_help: Mapping[str, str]  # preset name -> one line for the lobby
+    default_preset: str
+    record_format: str  # RECORD.md `format`, e.g. "serengeti-record/1"
+    summary: str  # one paragraph for the lobby and F1
+    rules: str  # the rules text (Markdown) shown by F1
+    # new_state(players, variant, deck=None, seed=None, first=None) -> GameState
+    new_state: Callable[..., GameState]
+    # parse_variant(value, players) -> a JSON-able dict; raises ValueError
+    parse_variant: Callable[[object, int | None], dict[str, Any]]
+    # check_deck(deck) -> True if `deck` is a valid shuffled deck for this game
+    check_deck: Callable[[object], bool]
+    # the RECORD.md header of a state: {"variant", "deck", "first_auctioneer"}
+    record_header: Callable[[GameState], dict[str, Any]]
+    # replay_fields(state) -> the game's own fields of `modernart replay`'s result
+    replay_fields: Callable[[GameState], dict[str, Any]]
+    # timeout_action(state, seat) -> what a timed-out seat does (without `seat`), or None
+    timeout_action: Callable[[GameState, int], Action | None]
+    # bots: level -> factory(seed) -> Bot
+    bots: Mapping[str, Callable[[int | None], Bot]]
+    default_bot: str
+    # the action the server applies when a real-time window passes (None: no real time)
+    hammer: Action | None = None
+    bot_help: Mapping[str, str] = field(default_factory=dict)
+
+    def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
+        """A bot of the named level (the game's default if None); KeyError if unknown."""
+        return self.bots[level or self.default_bot](seed)
+
+    def create(
+        self,
+        players: Sequence[str],
+        variant: object = None,
+        deck: Sequence[Any] | None = None,
+        seed: int | str | None = None,
+        first: int | None = None,
+    ) -> GameState:
+        return self.new_state(players, variant, deck=deck, seed=seed, first=first)
+
+
+# name -> the module whose `GAME` describes it; imported on first use.
+_PACKAGES: dict[str, str] = {
+    "modernart": "modernart.engine.modernart_game",
+}
+DEFAULT_GAME = "modernart"
+GAME_NAMES: tuple[str, ...] = tuple(_PACKAGES)
+
+_loaded: dict[str, GameInfo] = {}
+
+
+def get_game(name: str) -> GameInfo:
+    """The game registered under `name`; KeyError for an unknown name."""
+    info = _loaded.get(name)
+    if info is None:
+        module = importlib.import_module(_PACKAGES[name])
+        info = _loaded[name] = module.GAME
+    return info
+
+
+def all_games() -> list[GameInfo]:
+    return [get_game(name) for name in GAME_NAMES]

@@ -1,0 +1,88 @@
+"""Modern Art (RULES.md R1–R30) described through the game interface (engine/games.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources import files
+from typing import Any
+
+from .bots import BOTS, DEFAULT_LEVEL, make_bot
+from .cards import ARTISTS, is_deck
+from .game import Game
+from .games import Action, GameInfo
+from .variant import PRESET_HELP, PRESETS, parse_variant
+
+_timeout_bot = make_bot(DEFAULT_LEVEL)
+
+
+def new_state(
+    players: Sequence[str],
+    variant: object = None,
+    *,
+    deck: Sequence[str] | None = None,
+    seed: int | str | None = None,
+    first: int | None = None,
+) -> Game:
+    return Game(players, variant, deck, seed=seed, first_auctioneer=first)
+
+
+def timeout_action(game: Game, seat: int) -> Action | None:
+    """The safe default when a decision times out: play as the heuristic would, else
+    decline, bid 0, name the lowest price, or pass."""
+    legal = game.legal(seat)
+    if "play" in legal:
+        choice = _timeout_bot.choose(game.view(seat))
+        if choice and choice.get("type") == "play":
+            return choice
+        return {"type": "play", "card": legal["play"][0]}
+    if "decline" in legal:
+        return {"type": "decline"}
+    if "sealed" in legal:
+        return {"type": "sealed", "amount": 0}
+    if "price" in legal:
+        return {"type": "price", "amount": legal["price"][0]}
+    if "pass" in legal:
+        return {"type": "pass"}
+    return None
+
+
+def record_header(game: Game) -> dict[str, Any]:
+    return {
+        "variant": game.variant.to_dict(),
+        "deck": list(game.deck),
+        "first_auctioneer": game.first_auctioneer,
+    }
+
+
+def replay_fields(game: Game) -> dict[str, Any]:
+    """RECORD.md's Modern Art result fields beyond the common ones."""
+    return {
+        "round": game.round,
+        "money": list(game.money),
+        "tokens": {a: list(game.tokens[a]) for a in ARTISTS},
+    }
+
+
+GAME = GameInfo(
+    name="modernart",
+    title="Modern Art",
+    players=(3, 4, 5),
+    presets={name: v.to_dict() for name, v in PRESETS.items()},
+    preset_help=PRESET_HELP,
+    default_preset="classic",
+    record_format="modernart-record/1",
+    summary=(
+        "Reiner Knizia's auction game: art dealers put paintings up for auction in five "
+        "ways, buy from each other, and sell to the bank after each of four rounds."
+    ),
+    rules=files("modernart.tui").joinpath("rules.md").read_text(encoding="utf-8"),
+    new_state=new_state,
+    parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
+    check_deck=is_deck,
+    record_header=record_header,
+    replay_fields=replay_fields,
+    timeout_action=timeout_action,
+    bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
+    default_bot=DEFAULT_LEVEL,
+    hammer={"type": "close"},
+)
