@@ -71,6 +71,8 @@ class SetupError(ValueError):
 class Game:
     """One game of Modern Art, from the deal to R25's end."""
 
+    game_name = "modernart"  # its name in the registry (engine/games.py)
+
     # Slots: attribute access is on every action's hot path (docs/benchmarks.md).
     __slots__ = (
         "actions",

@@ -26,6 +26,7 @@ Event = dict[str, Any]
 class GameState(Protocol):
     """One game in progress; mutable; every method is pure rules (no time, no I/O)."""
 
+    game_name: str  # the registry name of its game (class attribute): records need it
     players: tuple[str, ...]
     n: int
     finished: bool
@@ -85,6 +86,9 @@ class GameInfo:
     default_bot: str
     # the action the server applies when a real-time window passes (None: no real time)
     hammer: Action | None = None
+    # check_card(code) -> True if `code` is one of this game's card codes (RECORD.md: a
+    # record naming any other card is invalid); None: the game's actions carry no cards
+    check_card: Callable[[object], bool] | None = None
     bot_help: Mapping[str, str] = field(default_factory=dict)
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
@@ -105,6 +109,7 @@ class GameInfo:
 # name -> the module whose `GAME` describes it; imported on first use.
 _PACKAGES: dict[str, str] = {
     "modernart": "modernart.engine.modernart_game",
+    "serengeti": "modernart.engine.serengeti",
 }
 DEFAULT_GAME = "modernart"
 GAME_NAMES: tuple[str, ...] = tuple(_PACKAGES)

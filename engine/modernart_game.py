@@ -7,7 +7,7 @@ from importlib.resources import files
 from typing import Any
 
 from .bots import BOTS, DEFAULT_LEVEL, make_bot
-from .cards import ARTISTS, is_deck
+from .cards import ARTISTS, is_card, is_deck
 from .game import Game
 from .games import Action, GameInfo
 from .variant import PRESET_HELP, PRESETS, parse_variant
@@ -79,6 +79,7 @@ GAME = GameInfo(
     new_state=new_state,
     parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
     check_deck=is_deck,
+    check_card=is_card,
     record_header=record_header,
     replay_fields=replay_fields,
     timeout_action=timeout_action,

@@ -1,4 +1,10 @@
-"""Game records (RECORD.md): reading, writing and replaying them."""
+"""Game records (RECORD.md): reading, writing and replaying them, for every game.
+
+Everything game-specific comes from the game's `GameInfo` (engine/games.py):
+its record format, player counts, variant reader, deck and card checks, how to
+deal a game from a header and which result fields `modernart replay` prints.
+A record without `game` is a Modern Art record (RECORD.md "Other games").
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import ARTISTS, is_card, is_deck
 from .errors import RuleError
-from .game import Game
-from .variant import VariantError, parse_variant
+from .games import DEFAULT_GAME, GAME_NAMES, GameInfo, GameState, get_game
 
-FORMAT = "modernart-record/1"
+FORMAT = get_game(DEFAULT_GAME).record_format  # "modernart-record/1"
+HEADER_KEYS = frozenset({"format", "game", "players", "variant", "deck", "first_auctioneer"})
 
 
 class RecordError(ValueError):
@@ -21,17 +26,24 @@ class RecordError(ValueError):
 @dataclass
 class Record:
     players: list[str]
-    variant: dict[str, Any]
-    deck: list[str]
+    variant: Any  # the game's variant as a JSON object (Modern Art and Serengeti: a dict)
+    deck: list[Any]
     first_auctioneer: int
     actions: list[Any] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    game: str = DEFAULT_GAME
 
-    def new_game(self) -> Game:
-        """The game as dealt, before any action."""
-        return Game(self.players, self.variant, self.deck, first_auctioneer=self.first_auctioneer)
+    @property
+    def info(self) -> GameInfo:
+        return get_game(self.game)
 
-    def played(self, upto: int | None = None) -> Game:
+    def new_game(self) -> Any:
+        """The game as dealt, before any action (the game's own state class)."""
+        return self.info.create(
+            self.players, self.variant, deck=self.deck, first=self.first_auctioneer
+        )
+
+    def played(self, upto: int | None = None) -> Any:
         """The game after the record's actions (the first `upto` of them, if given).
 
         Raises RuleError at an illegal action; `replay` is the forgiving reader.
@@ -42,26 +54,38 @@ class Record:
         return game
 
     def to_dict(self) -> dict[str, Any]:
+        """The record as RECORD.md JSON; `game` is written for every game but Modern Art,
+        whose records stay exactly as they always were."""
+        head: dict[str, Any] = {"format": self.info.record_format}
+        if self.game != DEFAULT_GAME:
+            head["game"] = self.game
         return {
             **self.extra,
-            "format": FORMAT,
+            **head,
             "players": list(self.players),
-            "variant": dict(self.variant),
+            "variant": _copy(self.variant),
             "deck": list(self.deck),
             "first_auctioneer": self.first_auctioneer,
             "actions": list(self.actions),
         }
 
 
-def record_of(game: Game, **extra: Any) -> Record:
-    """The record of a game so far (its deal and every applied action)."""
+def _copy(value: Any) -> Any:
+    return dict(value) if isinstance(value, dict) else value
+
+
+def record_of(game: GameState, **extra: Any) -> Record:
+    """The record of a game so far (its deal and every applied action), any game."""
+    info = get_game(game.game_name)
+    header = info.record_header(game)
     return Record(
         players=list(game.players),
-        variant=game.variant.to_dict(),
-        deck=list(game.deck),
-        first_auctioneer=game.first_auctioneer,
+        variant=header["variant"],
+        deck=list(header["deck"]),
+        first_auctioneer=header["first_auctioneer"],
         actions=[dict(a) for a in game.actions],
         extra=extra,
+        game=info.name,
     )
 
 
@@ -69,32 +93,38 @@ def parse_record(data: object) -> Record:
     """Check a decoded JSON record's header and card codes; raise RecordError."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}")
+    name = data.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or name not in GAME_NAMES:
+        raise RecordError(f"game must be one of {', '.join(GAME_NAMES)}")
+    info = get_game(name)
+    if data.get("format") != info.record_format:
+        raise RecordError(f"format must be {info.record_format!r}")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names")
-    if not 3 <= len(players) <= 5:
-        raise RecordError("players must hold 3 to 5 names")
+    if len(players) not in info.players:
+        counts = ", ".join(map(str, info.players))
+        raise RecordError(f"players must hold {counts} names for {info.title}")
     try:
-        variant = parse_variant(data.get("variant"), len(players)).to_dict()
-    except VariantError as exc:
+        variant = info.parse_variant(data.get("variant"), len(players))
+    except ValueError as exc:
         raise RecordError(f"variant: {exc}") from None
     deck = data.get("deck")
-    if not is_deck(deck):
-        raise RecordError("deck must be a permutation of the 70 cards of R3")
+    if not info.check_deck(deck):
+        raise RecordError(f"deck is not a shuffled deck of {info.title}")
     first = data.get("first_auctioneer")
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
         raise RecordError("first_auctioneer must be a seat number")
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise RecordError("actions must be a list")
-    for i, action in enumerate(actions):
-        if isinstance(action, dict) and "card" in action and not is_card(action["card"]):
-            raise RecordError(f"actions[{i}]: {action['card']!r} is not a card code of R3")
-    known = {"format", "players", "variant", "deck", "first_auctioneer", "actions"}
-    extra = {k: v for k, v in data.items() if k not in known}
-    return Record(list(players), variant, list(deck), first, actions, extra)
+    check_card = info.check_card
+    if check_card is not None:
+        for i, action in enumerate(actions):
+            if isinstance(action, dict) and "card" in action and not check_card(action["card"]):
+                raise RecordError(f"actions[{i}]: {action['card']!r} is not a card code")
+    extra = {k: v for k, v in data.items() if k not in HEADER_KEYS and k != "actions"}
+    return Record(list(players), variant, list(deck), first, actions, extra, game=name)
 
 
 def load_record(text: str) -> Record:
@@ -127,14 +157,13 @@ def replay(record: Record) -> dict[str, Any]:
     return result
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """The public outcome of a game so far, in `modernart replay`'s keys."""
+def summary(game: GameState) -> dict[str, Any]:
+    """The public outcome of a game so far, in `modernart replay`'s keys: the common ones
+    (RECORD.md) and the game's own (`GameInfo.replay_fields`, docs/records.md)."""
     return {
         "ok": True,
         "finished": game.finished,
         "actions_applied": len(game.actions),
-        "round": game.round,
-        "money": list(game.money),
+        **get_game(game.game_name).replay_fields(game),
         "winners": list(game.winners),
-        "tokens": {a: list(game.tokens[a]) for a in ARTISTS},
     }

@@ -1,0 +1,68 @@
+"""Serengeti (SERENGETI.md S1–S20) described through the game interface (engine/games.py)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from ..games import Action, GameInfo
+from .bots import BOTS, DEFAULT_LEVEL
+from .cards import PLAYERS, is_card, is_deck
+from .game import SerengetiGame
+from .variant import DEFAULT_PRESET, PRESET_HELP, PRESETS, parse_variant
+
+
+def new_state(
+    players: Any, variant: object = None, *, deck=None, seed=None, first=None
+) -> SerengetiGame:
+    return SerengetiGame(players, variant, deck, seed=seed, first_auctioneer=first)
+
+
+def timeout_action(game: SerengetiGame, seat: int) -> Action | None:
+    """A timed-out seat passes (S8: final for this auction; an early pass still earns 2)."""
+    return {"type": "pass"} if "pass" in game.legal(seat) else None
+
+
+def record_header(game: SerengetiGame) -> dict[str, Any]:
+    return {
+        "variant": dict(game.variant),
+        "deck": list(game.deck),
+        "first_auctioneer": game.first_auctioneer,
+    }
+
+
+def replay_fields(game: SerengetiGame) -> dict[str, Any]:
+    """`modernart replay`'s Serengeti fields (docs/records.md): chips, points, owned."""
+    points = [game.points(s) for s in range(game.n)]
+    if game.scores is not None:  # with the most-chips bonus (S16) once the game is over
+        points = [s["points"] for s in game.scores]
+    return {"chips": list(game.chips), "points": points, "owned": [list(o) for o in game.owned]}
+
+
+GAME = GameInfo(
+    name="serengeti",
+    title="Serengeti",
+    players=PLAYERS,
+    presets=PRESETS,
+    preset_help=PRESET_HELP,
+    default_preset=DEFAULT_PRESET,
+    record_format="serengeti-record/1",
+    summary=(
+        "Michael Schacht's auction game: bid in turn for lots of tribal carvings; "
+        "a price's last digit decides who is paid, and your own digits bar your bids."
+    ),
+    rules=files(__name__).joinpath("rules.md").read_text(encoding="utf-8"),
+    new_state=new_state,
+    parse_variant=parse_variant,
+    check_deck=is_deck,
+    check_card=is_card,
+    record_header=record_header,
+    replay_fields=replay_fields,
+    timeout_action=timeout_action,
+    bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
+    default_bot=DEFAULT_LEVEL,
+    bot_help={
+        "random": "passes or bids one of the lowest legal amounts at random",
+        "heuristic": "values a lot by its points and barred digits; bids to pay rivals least",
+    },
+)

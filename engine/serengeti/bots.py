@@ -1,0 +1,121 @@
+"""Serengeti bots: functions from a player's view to an action. They see no hidden state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, MOST_CHIPS_BONUS, TRIBE_OF, TRIBES, tribe_points
+
+Action = dict[str, Any]
+
+# The random bot bids one of the legal amounts at most this far above the lowest.
+RANDOM_SPREAD = 5
+
+
+class RandomBot:
+    """Uniform over the legal action types; a bid is one of the lowest few legal amounts."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any]) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        if "bid" in legal and self.rng.random() < 0.5:
+            amounts = legal["bid"]
+            near = [a for a in amounts if a <= amounts[0] + RANDOM_SPREAD]
+            return {"type": "bid", "amount": near[int(self.rng.random() * len(near))]}
+        return {"type": "pass"}
+
+
+def lot_points(owned: list[str], lot: list[str]) -> int:
+    """S15: the tribe points `lot` would add to a collection `owned`."""
+    counts = dict.fromkeys(TRIBES, 0)
+    for card in owned:
+        counts[TRIBE_OF[card]] += 1
+    gain = 0
+    for card in lot:
+        tribe = TRIBE_OF[card]
+        gain += tribe_points(counts[tribe] + 1) - tribe_points(counts[tribe])
+        counts[tribe] += 1
+    return gain
+
+
+class HeuristicBot:
+    """Values a lot by the points it adds and the digits it would bar, buys when the price
+    is below that value, and picks the bid whose last digit pays its rivals least."""
+
+    level = "heuristic"
+
+    # Chips one point is worth when bidding (tuned by scripts/selfplay.py --game serengeti).
+    CHIPS_PER_POINT = 1.2
+    # Points lost per newly barred digit: fewer legal bids from now on (S7).
+    BAR_COST = 0.6
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any]) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        amounts = [a for a in legal.get("bid", []) if a <= self.limit(view)]
+        if not amounts:
+            return {"type": "pass"}
+        return {"type": "bid", "amount": min(amounts[:6], key=lambda a: self._cost(view, a))}
+
+    def value(self, view: dict[str, Any]) -> float:
+        """A lot's worth in points to the view's player: tribe points added, a little for
+        the tribes it grows (more of them may come), less what the new digits bar."""
+        me = view["seats"][view["you"]]
+        owned, lot = me["owned"], view["lot"]
+        gain = lot_points(owned, lot)
+        unseen = _unseen(view)
+        growth = 0.0
+        for tribe in {TRIBE_OF[c] for c in lot}:
+            mine = sum(1 for c in owned + lot if TRIBE_OF[c] == tribe)
+            left = sum(1 for c in unseen if TRIBE_OF[c] == tribe)
+            growth += 0.15 * mine * left
+        barred = set(me["barred"])
+        new_digits = {DIGIT_OF[c] for c in lot} - barred
+        bar = self.BAR_COST * len(new_digits) * (1 + len(barred) / 5)
+        late = view["auction"] / AUCTIONS
+        return gain + growth * (1 - late) - bar
+
+    def limit(self, view: dict[str, Any]) -> int:
+        """The most this bot pays: the lot's value in chips; near the end, chips also buy
+        the most-chips bonus (S16), so it keeps them unless the lot is worth more."""
+        value = self.value(view) * self.CHIPS_PER_POINT
+        if view["auction"] == AUCTIONS:
+            value -= MOST_CHIPS_BONUS * 0.5
+        return int(value)
+
+    def _cost(self, view: dict[str, Any], amount: int) -> float:
+        """The price, plus what it hands to rivals: more for chips going to one rival
+        (most to the points leader) than spread over all of them (S11, S19)."""
+        you, seats = view["you"], view["seats"]
+        holders = [(s, c) for s, c in view["holders"][amount % 10] if s != you]
+        if holders and view["variant"]["payout"] == "majority":
+            most = max(c for _, c in holders)
+            holders = [(s, c) for s, c in holders if c == most]
+        paid = [s for s, _ in holders] or [s for s in range(len(seats)) if s != you]
+        share = amount // len(paid)
+        leader = max(seats[s]["points"] for s in range(len(seats)) if s != you)
+        weight = sum(1.0 if seats[s]["points"] == leader else 0.5 for s in paid)
+        return amount + 0.3 * share * weight
+
+
+def _unseen(view: dict[str, Any]) -> list[str]:
+    """Cards not yet turned up: the whole deck less everything owned or on the block."""
+    seen = set(view["lot"])
+    for seat in view["seats"]:
+        seen.update(seat["owned"])
+    return [c for c in FULL_DECK if c not in seen]
+
+
+BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
+DEFAULT_LEVEL = "heuristic"
