@@ -21,7 +21,7 @@ from modernart.engine.bots import BOT_LEVELS, DEFAULT_LEVEL
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .codec import BadMessage, decode, encode
-from .fields import get_name, get_str, is_int
+from .fields import get_int, get_name, get_str, is_int
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .session import Conn, Identity
@@ -87,6 +87,7 @@ class Hub:
             "chat": self.on_chat,
             "act": self.on_act,
             "sync": self.on_sync,
+            "history": self.on_history,
         }
 
     # ------------------------------------------------------------ lifecycle
@@ -493,7 +494,7 @@ class Hub:
                 else:
                     self._drop_waiting_room(room)
             elif room.status == PLAYING:
-                room.notify([{"type": "disconnected", "seat": seat}])
+                room.notify([{"type": "left", "seat": seat}])
         self._maybe_unload(room)
         conn.send(_reply({"t": "left", "room": room.id}, rid))
         conn.send(self.rooms_message(None, PUSHED_PLAYING))
@@ -577,3 +578,13 @@ class Hub:
             conn.send(_reply(room.room_message(conn.seat), rid))
         else:
             conn.send(_reply(room.update_message(conn.seat, [], room.loop.time()), rid))
+
+    def on_history(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """The room's public events after update `since` (all when absent); `seq` is the
+        latest update's number, so a client knows which updates the answer covers."""
+        since = get_int(msg, "since", 0, 2**53, default=-1)
+        room = conn.room
+        if room is None:
+            raise Refused("not_allowed", "you are not in a room")
+        events = room.history.since(since)
+        conn.send(_reply({"t": "history", "room": room.id, "seq": room.seq, "events": events}, rid))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from modernart.engine import Game, RuleError, record_of
 from modernart.engine.bots import DEFAULT_LEVEL, make_bot
 
+from .history import History
 from .options import RoomOptions, RoomSettings
 from .updates import UpdateFrames
 
@@ -88,6 +89,7 @@ class Room:
         self.spectators: set[Conn] = set()
         self.game: Game | None = None
         self.seq = 0
+        self.history = History()  # public events, for the `history` request
         self._hammer: list[asyncio.TimerHandle] = []
         self._hammer_deadline: float | None = None
         self._turn_clock: asyncio.TimerHandle | None = None
@@ -210,6 +212,7 @@ class Room:
         """Carry on a stored game after a restart: nobody is connected yet."""
         self.game = game
         self.seq = seq
+        self.history = History.replayed(game)
         self.status = FINISHED if game.finished else PLAYING
         for i, s in enumerate(self.seats):
             if s and s.identity is not None:
@@ -275,6 +278,7 @@ class Room:
 
     def _fanout(self, events: list[dict[str, Any]]) -> None:
         self.seq += 1
+        self.history.add(self.seq, events)
         seated = [(i, s.conn) for i, s in enumerate(self.seats) if s and s.conn]
         if not seated and not self.spectators:
             return
