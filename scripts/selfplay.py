@@ -1,56 +1,94 @@
 """Play N games between chosen bots and print each level's win rate.
 
 Usage: python scripts/selfplay.py --bots heuristic,random,random,random --games 400
+       python scripts/selfplay.py --game serengeti --variant don --games 1000
 Seats rotate from game to game so no level keeps the first turn; a shared win
-(R26) counts as a fraction.
+(R26, S17) counts as a fraction. Each level's share of games won comes with a
+95 % Wilson interval.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 from collections import defaultdict
 
 from modernart.engine import Game
-from modernart.engine.bots import BOT_LEVELS, make_bot
 from modernart.engine.bots.selfplay import play_out
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameState, get_game
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win share."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play_game(name: str, names: list[str], variant: str, bots: list, rng: random.Random):
+    """One game to its end; Modern Art through its own loop (R12's hammer), others in turn."""
+    seed = rng.randrange(1 << 30)
+    if name == "modernart":
+        return play_out(Game(names, variant, seed=seed), bots, rng)
+    state: GameState = get_game(name).create(names, variant, seed=seed)
+    while not state.finished:
+        seat = state.to_act()[0]  # no real-time phase: one seat decides at a time
+        state.apply({**bots[seat].choose(state.view(seat)), "seat": seat})
+    return state
+
+
+def score(name: str, state, seat: int) -> int:
+    """What each game counts at the end: Modern Art money, Serengeti points."""
+    if name == "modernart":
+        return state.money[seat]
+    return get_game(name).replay_fields(state)["points"][seat]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME)
     parser.add_argument("--bots", default="heuristic,random,random,random")
     parser.add_argument("--games", type=int, default=400)
-    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--variant", default=None, help="a preset (default: the game's)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    info = get_game(args.game)
+    variant = args.variant or info.default_preset
     levels = args.bots.split(",")
-    unknown = set(levels) - set(BOT_LEVELS)
+    unknown = set(levels) - set(info.bots)
     if unknown:
-        parser.error(f"unknown bot levels {sorted(unknown)}; choose from {BOT_LEVELS}")
+        parser.error(f"unknown bot levels {sorted(unknown)}; choose from {sorted(info.bots)}")
 
     wins: dict[str, float] = defaultdict(float)
     seats_played: dict[str, int] = defaultdict(int)
-    money: dict[str, int] = defaultdict(int)
+    total: dict[str, int] = defaultdict(int)
     for g in range(args.games):
         shift = g % len(levels)
         seated = levels[shift:] + levels[:shift]
         rng = random.Random(args.seed * 1_000_003 + g)
-        bots = [make_bot(level, rng.randrange(1 << 30)) for level in seated]
+        bots = [info.make_bot(level, rng.randrange(1 << 30)) for level in seated]
         names = [f"{level}{i}" for i, level in enumerate(seated)]
-        game = play_out(Game(names, args.variant, seed=rng.randrange(1 << 30)), bots, rng)
+        state = play_game(args.game, names, variant, bots, rng)
         for seat, level in enumerate(seated):
             seats_played[level] += 1
-            money[level] += game.money[seat]
-            if seat in game.winners:
-                wins[level] += 1 / len(game.winners)
+            total[level] += score(args.game, state, seat)
+            if seat in state.winners:
+                wins[level] += 1 / len(state.winners)
 
-    print(f"games: {args.games}, seats: {','.join(levels)}, variant: {args.variant}")
+    measure = "money" if args.game == "modernart" else "points"
+    print(f"game: {args.game}, games: {args.games}, seats: {','.join(levels)}, variant: {variant}")
     for level in sorted(seats_played):
         share = wins[level] / args.games
+        low, high = wilson(wins[level], args.games)
         per_seat = wins[level] / seats_played[level]
-        avg = money[level] / seats_played[level]
+        avg = total[level] / seats_played[level]
         print(
-            f"{level}: wins {share:.1%} of games, {per_seat:.1%} per seat, average money {avg:.0f}"
+            f"{level}: wins {share:.1%} of games (95% {low:.1%}–{high:.1%}), "
+            f"{per_seat:.1%} per seat, average {measure} {avg:.1f}"
         )
 
 

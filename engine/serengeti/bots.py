@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, MOST_CHIPS_BONUS, TRIBE_OF, TRIBES, tribe_points
+from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, TRIBE_OF, TRIBES, tribe_points
 
 Action = dict[str, Any]
 
@@ -51,8 +51,8 @@ class HeuristicBot:
 
     level = "heuristic"
 
-    # Chips one point is worth when bidding (tuned by scripts/selfplay.py --game serengeti).
-    CHIPS_PER_POINT = 1.2
+    # How freely chips are spent (tuned with scripts/selfplay.py --game serengeti).
+    SPEND = 1.5
     # Points lost per newly barred digit: fewer legal bids from now on (S7).
     BAR_COST = 0.6
 
@@ -87,12 +87,12 @@ class HeuristicBot:
         return gain + growth * (1 - late) - bar
 
     def limit(self, view: dict[str, Any]) -> int:
-        """The most this bot pays: the lot's value in chips; near the end, chips also buy
-        the most-chips bonus (S16), so it keeps them unless the lot is worth more."""
-        value = self.value(view) * self.CHIPS_PER_POINT
-        if view["auction"] == AUCTIONS:
-            value -= MOST_CHIPS_BONUS * 0.5
-        return int(value)
+        """The most this bot pays. Chips score nothing but S16's bonus, so they are worth
+        spending: a point is priced at the chips held per card this player may still expect
+        (the cards left over the players), so the purse is spread over the rest of the game."""
+        left = view["deck_left"] + len(view["lot"])
+        rate = self.SPEND * view["chips"] / max(1.0, left / len(view["seats"]))
+        return int(self.value(view) * rate)
 
     def _cost(self, view: dict[str, Any], amount: int) -> float:
         """The price, plus what it hands to rivals: more for chips going to one rival
