@@ -110,6 +110,7 @@ class GameInfo:
 _PACKAGES: dict[str, str] = {
     "modernart": "modernart.engine.modernart_game",
     "serengeti": "modernart.engine.serengeti",
+    "artsociety": "modernart.engine.artsociety",
 }
 DEFAULT_GAME = "modernart"
 GAME_NAMES: tuple[str, ...] = tuple(_PACKAGES)

@@ -1,0 +1,76 @@
+"""Art Society (ARTSOCIETY.md A1–A28) through the game interface (engine/games.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources import files
+from typing import Any
+
+from ..games import Action, GameInfo
+from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, HeuristicBot
+from .rules import PRESET_HELP, PRESETS, parse_variant
+from .state import ArtSociety, check_deck
+
+_timeout_bot = HeuristicBot(0)
+
+
+def new_state(
+    players: Sequence[str],
+    variant: object = None,
+    *,
+    deck: dict[str, Any] | None = None,
+    seed: int | str | None = None,
+    first: int | None = None,
+) -> ArtSociety:
+    return ArtSociety(players, variant, deck, seed=seed, first=first)
+
+
+def timeout_action(game: ArtSociety, seat: int) -> Action | None:
+    """A timed-out seat plays as the heuristic bot would: every decision has a safe move."""
+    if seat not in game.to_act():
+        return None
+    return _timeout_bot.choose(game.view(seat))
+
+
+def record_header(game: ArtSociety) -> dict[str, Any]:
+    return {
+        "variant": game.house.to_dict(),
+        "deck": game.deck,
+        "first_auctioneer": game.first_auctioneer,
+    }
+
+
+def replay_fields(game: ArtSociety) -> dict[str, Any]:
+    """RECORD.md's Art Society result fields (docs/records.md)."""
+    return {
+        "points": [s["total"] for s in game.scores()],
+        "prestige": dict(game.prestige),
+        "walls": [[t.to_json() for t in wall.tiles] for wall in game.walls],
+    }
+
+
+GAME = GameInfo(
+    name="artsociety",
+    title="Art Society",
+    players=(2, 3, 4),
+    presets={name: house.to_dict() for name, house in PRESETS.items()},
+    preset_help=PRESET_HELP,
+    default_preset="house",
+    record_format="artsociety-record/1",
+    summary=(
+        "Art Society (house rules where the printed rules were unavailable): Mitch "
+        "Wallace's game of collectors who bid cards for the order in which they pick "
+        "paintings, then hang them on a 10×10 wall where frames earn decor, touching "
+        "genres cancel out and the museum sets each genre's multiplier."
+    ),
+    rules=files("modernart.engine.artsociety").joinpath("rules.md").read_text(encoding="utf-8"),
+    new_state=new_state,
+    parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
+    check_deck=check_deck,
+    record_header=record_header,
+    replay_fields=replay_fields,
+    timeout_action=timeout_action,
+    bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
+    default_bot=DEFAULT_LEVEL,
+    bot_help=BOT_HELP,
+)

@@ -1,0 +1,153 @@
+"""A player's wall: placement (A13), the frame bonus count (A18) and scoring (A23–A27).
+
+The wall is a bitmask of covered cells plus a grid of which tile covers each
+cell; legal spots are found with one AND per position (rules.spots), cheap
+enough for bots to enumerate every move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .rules import DECOR_OF, GENRES, House, Painting, Spot, rows_mask, spots
+
+
+class Hung(NamedTuple):
+    """A tile on the wall: a painting code or a decor code (`d1`–`d3`)."""
+
+    code: str
+    spot: Spot
+    w: int
+    h: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": self.code, "cell": self.spot.cell, "w": self.w, "h": self.h}
+
+
+class Wall:
+    __slots__ = ("cols", "full_mask", "grid", "occ", "rows", "tiles")
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.cols = cols
+        self.rows = rows
+        self.occ = 0
+        self.full_mask = (1 << (cols * rows)) - 1
+        self.grid: list[int] = [-1] * (cols * rows)  # tile index per cell, -1 empty
+        self.tiles: list[Hung] = []
+
+    @property
+    def full(self) -> bool:
+        return self.occ == self.full_mask
+
+    def empty_cells(self) -> int:
+        return self.cols * self.rows - self.occ.bit_count()
+
+    def fits(self, spot: Spot, first: bool = False) -> bool:
+        """A13: no overlap and, unless it is the first tile, an edge shared with a tile."""
+        occ = self.occ
+        return not occ & spot.mask and (first or bool(occ & spot.border))
+
+    def cells_for(self, w: int, h: int) -> list[str]:
+        """Every cell where a w × h tile's top-left corner may go now (A13)."""
+        occ = self.occ
+        return [
+            s.cell for s in spots(self.cols, self.rows, w, h) if not occ & s.mask and occ & s.border
+        ]
+
+    def can_hang(self, w: int, h: int) -> bool:
+        occ = self.occ
+        return any(not occ & s.mask and occ & s.border for s in spots(self.cols, self.rows, w, h))
+
+    def neighbours(self, spot: Spot) -> set[int]:
+        """Indices of the tiles sharing an edge with a tile at `spot`."""
+        grid = self.grid
+        return {grid[c] for c in spot.border_cells if grid[c] >= 0}
+
+    def frame_matches(self, spot: Spot, frame: str, paintings: dict[str, Painting]) -> int:
+        """A18's M: paintings already on the wall sharing an edge and the same frame."""
+        count = 0
+        for i in self.neighbours(spot):
+            painting = paintings.get(self.tiles[i].code)
+            if painting is not None and painting.frame == frame:
+                count += 1
+        return count
+
+    def hang(self, code: str, spot: Spot, w: int, h: int) -> None:
+        """Put a tile on the wall (the caller has checked `fits`)."""
+        index = len(self.tiles)
+        self.tiles.append(Hung(code, spot, w, h))
+        self.occ |= spot.mask
+        grid, cols = self.grid, self.cols
+        start = spot.index
+        for dy in range(h):
+            row = start + dy * cols
+            for dx in range(w):
+                grid[row + dx] = index
+
+    def shields(self) -> int:
+        return sum(DECOR_OF.get(t.code, 0) for t in self.tiles)
+
+    def faux_pas(self, paintings: dict[str, Painting]) -> set[int]:
+        """A24: indices of paintings sharing an edge with a painting of their genre."""
+        out: set[int] = set()
+        tiles = self.tiles
+        for i, tile in enumerate(tiles):
+            painting = paintings.get(tile.code)
+            if painting is None:
+                continue
+            for j in self.neighbours(tile.spot):
+                other = paintings.get(tiles[j].code)
+                if other is not None and other.genre == painting.genre:
+                    out.add(i)
+                    break
+        return out
+
+
+def multipliers(prestige: dict[str, int], table: tuple[int, ...]) -> dict[str, int]:
+    """A23: rank by prestige; tied genres share the better rank, the next is skipped."""
+    return {g: table[sum(1 for other in GENRES if prestige[other] > prestige[g])] for g in GENRES}
+
+
+def score(
+    wall: Wall,
+    excess: int,
+    prestige: dict[str, int],
+    house: House,
+    paintings: dict[str, Painting],
+) -> dict[str, Any]:
+    """A23–A27: one player's points, broken down for the end screen."""
+    mult = multipliers(prestige, house.multipliers)
+    best = max(prestige.values())
+    zero = wall.faux_pas(paintings)
+    eyeline = rows_mask(house.eyeline, wall.cols)
+    by_genre = {g: {"count": 0, "multiplier": mult[g], "points": 0} for g in GENRES}
+    eyeline_points = 0
+    for i, tile in enumerate(wall.tiles):
+        painting = paintings.get(tile.code)
+        if painting is None or i in zero:
+            continue
+        entry = by_genre[painting.genre]
+        entry["count"] += 1
+        entry["points"] += mult[painting.genre]
+        if prestige[painting.genre] == best and tile.spot.mask & eyeline:  # A25: rank 1
+            eyeline_points += house.eyeline_bonus * mult[painting.genre]
+    shields = wall.shields()
+    empty = wall.empty_cells()
+    parts = {
+        "paintings": by_genre,
+        "faux_pas": len(zero),
+        "eyeline": eyeline_points,
+        "shields": shields,
+        "excess": -house.excess_penalty * excess,
+        "empty": -house.empty_penalty * empty,
+        "full": house.full_bonus if empty == 0 else 0,
+    }
+    parts["total"] = (
+        sum(e["points"] for e in by_genre.values())
+        + eyeline_points
+        + shields
+        + parts["excess"]
+        + parts["empty"]
+        + parts["full"]
+    )
+    return parts
