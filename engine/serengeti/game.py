@@ -372,7 +372,7 @@ class SerengetiGame:
                     "chips": self.chips[s],
                 }
             )
-        self.winners, self.tiebreak = _winners(scores)
+        self.winners, self.tiebreak = winners_of(scores)
         self.scores = scores
         self.finished = True
         self.turn = None
@@ -396,7 +396,7 @@ class SerengetiGame:
         return len(self.deck) - self.deck_pos + len(self.lot) + sum(map(len, self.owned))
 
 
-def _winners(scores: list[dict[str, Any]]) -> tuple[list[int], str]:
+def winners_of(scores: list[dict[str, Any]]) -> tuple[list[int], str]:
     """S17: most points; then most cards; then most chips; then a shared win. Also says
     which step decided: `points`, `cards`, `chips` or `shared`."""
     leaders = list(range(len(scores)))
