@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
-from .bots import BOTS, DEFAULT_LEVEL, make_bot
+from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot
 from .cards import ARTISTS, is_card, is_deck
 from .game import Game
 from .games import Action, GameInfo
@@ -85,5 +85,6 @@ GAME = GameInfo(
     timeout_action=timeout_action,
     bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
     default_bot=DEFAULT_LEVEL,
+    bot_help=BOT_HELP,
     hammer={"type": "close"},
 )

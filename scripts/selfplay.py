@@ -1,10 +1,11 @@
 """Play N games between chosen bots and print each level's win rate.
 
 Usage: python scripts/selfplay.py --bots heuristic,random,random,random --games 400
+       python scripts/selfplay.py --bots expert,hard,hard,hard --budget 0.1 --games 400
        python scripts/selfplay.py --game serengeti --variant don --games 1000
 Seats rotate from game to game so no level keeps the first turn; a shared win
 (R26, S17) counts as a fraction. Each level's share of games won comes with a
-95 % Wilson interval.
+95 % Wilson interval, and its think time per decision (p50/p99).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import time
 from collections import defaultdict
+from typing import Any
 
 from modernart.engine import Game
 from modernart.engine.bots.selfplay import play_out
@@ -27,6 +30,36 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
+
+
+class Timed:
+    """A bot whose every decision's think time goes into `times`."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot, self.times, self.level = bot, times, bot.level
+        if hasattr(bot, "observe"):
+            self.observe = bot.observe
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        start = time.perf_counter()
+        try:
+            return self.bot.choose(view)
+        finally:
+            self.times.append(time.perf_counter() - start)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def make(info: Any, level: str, seed: int, budget: float | None) -> Any:
+    """A bot of `level`; Modern Art's expert with the given time budget per decision."""
+    if budget is not None and info.name == "modernart" and level == "expert":
+        from modernart.engine.bots.expert import ExpertBot
+
+        return ExpertBot(seed, budget_s=budget)
+    return info.make_bot(level, seed)
 
 
 def play_game(name: str, names: list[str], variant: str, bots: list, rng: random.Random):
@@ -55,6 +88,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--variant", default=None, help="a preset (default: the game's)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=float, default=None, help="expert's seconds a move")
     args = parser.parse_args()
     info = get_game(args.game)
     variant = args.variant or info.default_preset
@@ -66,11 +100,15 @@ def main() -> None:
     wins: dict[str, float] = defaultdict(float)
     seats_played: dict[str, int] = defaultdict(int)
     total: dict[str, int] = defaultdict(int)
+    think: dict[str, list[float]] = defaultdict(list)
     for g in range(args.games):
         shift = g % len(levels)
         seated = levels[shift:] + levels[:shift]
         rng = random.Random(args.seed * 1_000_003 + g)
-        bots = [info.make_bot(level, rng.randrange(1 << 30)) for level in seated]
+        bots = [
+            Timed(make(info, level, rng.randrange(1 << 30), args.budget), think[level])
+            for level in seated
+        ]
         names = [f"{level}{i}" for i, level in enumerate(seated)]
         state = play_game(args.game, names, variant, bots, rng)
         for seat, level in enumerate(seated):
@@ -81,6 +119,8 @@ def main() -> None:
 
     measure = "money" if args.game == "modernart" else "points"
     print(f"game: {args.game}, games: {args.games}, seats: {','.join(levels)}, variant: {variant}")
+    if args.budget is not None:
+        print(f"expert budget: {args.budget} s a decision")
     for level in sorted(seats_played):
         share = wins[level] / args.games
         low, high = wilson(wins[level], args.games)
@@ -88,7 +128,9 @@ def main() -> None:
         avg = total[level] / seats_played[level]
         print(
             f"{level}: wins {share:.1%} of games (95% {low:.1%}–{high:.1%}), "
-            f"{per_seat:.1%} per seat, average {measure} {avg:.1f}"
+            f"{per_seat:.1%} per seat, average {measure} {avg:.1f}, think p50 "
+            f"{percentile(think[level], 0.5) * 1000:.2f} ms p99 "
+            f"{percentile(think[level], 0.99) * 1000:.2f} ms"
         )
 
 

@@ -47,9 +47,13 @@ def painting_values(view: dict[str, Any], extra: dict[str, int] | None = None) -
 
 
 class HeuristicBot:
-    """Bids up to a share of a lot's value; prices and plays to earn from others."""
+    """The `hard` level: bids up to a share of a lot's value; prices and plays to earn
+    from others. `easy` and `normal` (engine/bots/levels.py) override parts of it."""
 
-    level = "heuristic"
+    level = "hard"
+    price_share = 0.6  # R15: a fixed price at this share of the lot's value
+    sealed_share = 0.8  # R14: a sealed bid at this share of the limit
+    once_share = 0.85  # R13: one lap only, so jump close to the limit
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -65,11 +69,11 @@ class HeuristicBot:
         if "price" in legal:
             low, high = legal["price"]
             value = self._lot_value(view)
-            return {"type": "price", "amount": _clamp(round(value * 0.6), low, high)}
+            return {"type": "price", "amount": _clamp(round(value * self.price_share), low, high)}
         limit = self._limit(view)
         if "sealed" in legal:
             low, high = legal["sealed"]
-            return {"type": "sealed", "amount": _clamp(round(limit * 0.8), low, high)}
+            return {"type": "sealed", "amount": _clamp(round(limit * self.sealed_share), low, high)}
         if "buy" in legal and view["price"] is not None and view["price"] <= limit:
             return {"type": "buy"}
         if "bid" in legal:
@@ -77,7 +81,8 @@ class HeuristicBot:
             if low <= limit:
                 if view["phase"] == "once_around":
                     # One lap only: jump close to what the lot is worth.
-                    return {"type": "bid", "amount": _clamp(round(limit * 0.85), low, high)}
+                    amount = round(limit * self.once_share)
+                    return {"type": "bid", "amount": _clamp(amount, low, high)}
                 step = 1 + self.rng.randrange(3)
                 return {"type": "bid", "amount": _clamp(low + step - 1, low, min(high, limit))}
         if "pass" in legal:
@@ -86,8 +91,12 @@ class HeuristicBot:
 
     # -------------------------------------------------------------- valuing
 
+    def _values(self, view: dict[str, Any]) -> dict[str, float]:
+        """What one painting of each artist is worth to this bot."""
+        return painting_values(view)
+
     def _lot_value(self, view: dict[str, Any]) -> float:
-        values = painting_values(view)
+        values = self._values(view)
         return sum(values[ARTIST_OF[c]] for c in view["lot"]["cards"])
 
     def _limit(self, view: dict[str, Any]) -> int:
@@ -144,7 +153,7 @@ class HeuristicBot:
         artist = ARTIST_OF[cards[0]]
         if view["counts"][artist] + 1 >= CARDS_TO_END_ROUND:
             return {"type": "decline"}  # it would end the round unsold
-        value = painting_values(view)[artist]
+        value = self._values(view)[artist]
         mine = view["lot"]["seller"] == view["you"]
         if mine or value >= 20:
             return {"type": "add", "card": self.rng.choice(cards)}

@@ -15,16 +15,20 @@ def play_out(game: Game, bots: Sequence[Bot], rng: random.Random) -> Game:
     """Play `game` to its end, each seat's bot deciding from `game.view(seat)`.
 
     Open auctions (R12) have no clock here: the seats still in are asked in a
-    random order; when none of them acts, the hammer falls (`close`).
+    random order; when none of them acts, the hammer falls (`close`). Bots with
+    an `observe(events)` method (the expert) are shown every public event.
     """
+    watchers = [bot.observe for bot in bots if hasattr(bot, "observe")]
     while not game.finished:
         seats = game.to_act()
         rng.shuffle(seats)
         for seat in seats:
             action = bots[seat].choose(game.view(seat))
             if action is not None:
-                game.apply({**action, "seat": seat})
+                events = game.apply({**action, "seat": seat})
                 break
         else:
-            game.apply(CLOSE)
+            events = game.apply(CLOSE)
+        for observe in watchers:
+            observe(events)
     return game

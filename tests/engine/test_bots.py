@@ -14,8 +14,12 @@ from modernart.engine.bots import BOT_LEVELS, make_bot
 from modernart.engine.bots.heuristic import painting_values
 from modernart.engine.bots.selfplay import play_out
 
+# The expert searches for up to a second a move: tests/engine/test_bots_expert.py
+# plays it with a small budget.
+FAST_LEVELS = [level for level in BOT_LEVELS if level != "expert"]
 
-@pytest.mark.parametrize("level", BOT_LEVELS)
+
+@pytest.mark.parametrize("level", FAST_LEVELS)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(3, 5))
 def test_bot_plays_only_legal_actions_to_the_end(level: str, seed: int, players: int) -> None:
@@ -42,7 +46,7 @@ def test_bot_plays_only_legal_actions_to_the_end(level: str, seed: int, players:
     assert game.winners
 
 
-@pytest.mark.parametrize("level", BOT_LEVELS)
+@pytest.mark.parametrize("level", FAST_LEVELS)
 def test_bot_decides_from_the_view_alone(level: str) -> None:
     """The same view and seed give the same choice, and the view is not changed."""
     fresh = Game(["a", "b", "c", "d"], seed=11)
