@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
@@ -35,7 +36,7 @@ def timeout_action(game: ArtSociety, seat: int) -> Action | None:
 def record_header(game: ArtSociety) -> dict[str, Any]:
     return {
         "variant": game.house.to_dict(),
-        "deck": game.deck,
+        "deck": copy.deepcopy(game.deck),
         "first_auctioneer": game.first_auctioneer,
     }
 
