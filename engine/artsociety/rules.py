@@ -113,8 +113,8 @@ def parse_variant(value: object, players: int | None = None) -> House:
         if key in value:
             low, high = (5, 26) if key in ("cols", "rows") else (0, 100)
             settings[key] = _int(value[key], key, low, high)
-    cols = settings.get("cols", House.cols)
-    rows = settings.get("rows", House.rows)
+    cols = settings.get("cols", PRESETS["house"].cols)
+    rows = settings.get("rows", PRESETS["house"].rows)
     if "eyeline" in value:
         settings["eyeline"] = _ints(value["eyeline"], "eyeline", None, 1, rows)
     if "decor" in value:
