@@ -53,6 +53,10 @@ class Server:
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
         self._per_address: Counter[str] = Counter()
+        # Authorization header values of this process's SSH client processes
+        # (server/ssh.py) mapped to the SSH client's real address, so that the
+        # per-address limit counts them there and not on loopback.
+        self.forwarded: dict[str, str] = {}
 
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
@@ -89,7 +93,14 @@ class Server:
 
     # ------------------------------------------------------------- requests
 
+    def connections_from(self, address: str) -> int:
+        """Open WebSocket connections now counted against `address`."""
+        return self._per_address[address]
+
     def _address(self, headers: Headers, peer: object) -> str:
+        ticket = headers.get("Authorization")
+        if ticket is not None and ticket in self.forwarded:
+            return self.forwarded[ticket]
         if self.trust_proxy:
             forwarded = headers.get("X-Forwarded-For")
             if forwarded:

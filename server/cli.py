@@ -14,6 +14,8 @@ import platformdirs
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .export import export_command
+from .ssh import SshGate, SshSettings
+from .ssh_cli import add_ssh_arguments, ssh_settings
 
 
 def default_data_dir() -> pathlib.Path:
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="take the client address from X-Forwarded-For (behind a reverse proxy)",
     )
+    add_ssh_arguments(parser)
     sub = parser.add_subparsers(dest="command")
     ex = sub.add_parser("export", help="write games as RECORD.md records (JSON files)")
     ex.add_argument("rooms", nargs="*", help="room ids to export")
@@ -81,10 +84,20 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
-async def serve_until_signalled(server: Server) -> None:
+async def serve_until_signalled(server: Server, ssh: SshSettings | None = None) -> None:
     await server.start()
+    gate = None
+    if ssh is not None:
+        try:
+            gate = SshGate(server, ssh)
+            await gate.start()
+        except BaseException:
+            await server.stop()
+            raise
     tune_gc()
     print(f"modernart-server listening on ws://{server.host}:{server.port}/", flush=True)
+    if gate is not None:
+        print(f"SSH on port {gate.port}, host key {gate.fingerprint}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -92,6 +105,8 @@ async def serve_until_signalled(server: Server) -> None:
     try:
         await stop.wait()
     finally:
+        if gate is not None:
+            await gate.stop()  # the SSH sessions' clients first: they are the server's clients
         await server.stop()
 
 
@@ -123,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         trust_proxy=args.trust_proxy,
     )
     try:
-        asyncio.run(serve_until_signalled(server))
-    except OSError as exc:
+        asyncio.run(serve_until_signalled(server, ssh_settings(args)))
+    except (OSError, ValueError) as exc:  # ValueError: a bad --ssh-authorized-keys file
         print(f"modernart-server: {exc}", file=sys.stderr)
         return 1
     return 0

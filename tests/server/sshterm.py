@@ -1,0 +1,122 @@
+"""An SSH client for the tests: asyncssh on 127.0.0.1, the screen interpreted by pyte."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import asyncssh
+import pyte
+
+WAIT = 60.0  # an upper bound only, never a pause: tests wait on what arrives
+
+
+class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+    """One SSH session's terminal: every byte received, fed to a pyte screen."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = 0
+        self.raw = bytearray()
+        self.exit_status: int | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.closed = asyncio.Event()
+        self._changed = asyncio.Event()
+
+    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.received += len(data)
+        self.raw += data
+        self.stream.feed(data)
+        self._changed.set()
+
+    def exit_status_received(self, status: int) -> None:
+        self.exit_status = status
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self._changed.set()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def output(self) -> str:
+        return self.raw.decode("utf-8", "replace")
+
+    async def wait(self, ok: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+        """Wait until `ok()` holds, re-checking whenever bytes arrive."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not ok():
+                    if self.closed.is_set():
+                        raise AssertionError(f"closed while waiting for {what}:\n{self.text()}")
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            raise AssertionError(f"no {what} after {timeout} s:\n{self.text()}") from None
+
+    async def wait_text(self, text: str, timeout: float = WAIT) -> None:
+        await self.wait(lambda: text in self.text(), repr(text), timeout)
+
+    async def wait_closed(self, timeout: float = WAIT) -> None:
+        async with asyncio.timeout(timeout):
+            await self.closed.wait()
+
+    def send(self, keys: str | bytes) -> None:
+        assert self.chan is not None
+        self.chan.write(keys.encode() if isinstance(keys, str) else keys)
+
+    def resize(self, cols: int, rows: int) -> None:
+        assert self.chan is not None
+        self.screen.resize(rows, cols)
+        self.chan.change_terminal_size(cols, rows)
+
+
+class Guest(asyncssh.SSHClient):
+    """Keyboard-interactive sign-in answering no questions (the server asks none)."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str]:
+        return ["" for _ in prompts]
+
+
+async def ssh_connect(
+    port: int,
+    user: str = "alice",
+    key: asyncssh.SSHKey | None = None,
+    local_addr: str = "127.0.0.1",
+) -> asyncssh.SSHClientConnection:
+    """A connection signed in with `key`, or as a guest without one."""
+    return await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=user,
+        client_keys=[key] if key is not None else None,
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        password=None,
+        kbdint_auth=key is None,
+        client_factory=Guest if key is None else None,
+        local_addr=(local_addr, 0),
+    )
+
+
+async def open_terminal(
+    conn: asyncssh.SSHClientConnection, cols: int = 80, rows: int = 24, pty: bool = True
+) -> Terminal:
+    """A shell session (with a PTY of that size unless `pty` is False)."""
+    _, term = await conn.create_session(
+        lambda: Terminal(cols, rows),
+        term_type="xterm-256color" if pty else None,
+        term_size=(cols, rows) if pty else None,
+        encoding=None,
+    )
+    return term  # type: ignore[return-value]

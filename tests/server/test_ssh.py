@@ -1,0 +1,368 @@
+"""Play over SSH (issue 11): a real asyncssh client on 127.0.0.1, the screen read by pyte."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import pathlib
+import stat
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import asyncssh
+import psutil
+import pytest
+
+from modernart.server.app import Server
+from modernart.server.session import Identity
+from modernart.server.ssh import SshGate, SshSettings
+from modernart.server.ssh_keys import HOST_KEY_FILE
+
+from .sshterm import WAIT, Terminal, open_terminal, ssh_connect
+from .wsclient import Client
+
+MakeGate = Callable[..., Awaitable[SshGate]]
+
+
+@pytest.fixture
+async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
+    """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""
+    started: list[tuple[Server, SshGate]] = []
+
+    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> SshGate:
+        server = Server(tmp_path / "data", port=0, **({"dev": True} | (server_args or {})))
+        await server.start()
+        gate = SshGate(server, SshSettings(port=0, **settings))
+        await gate.start()
+        started.append((server, gate))
+        return gate
+
+    yield make
+    for server, gate in started:
+        await gate.stop()
+        await server.stop()
+
+
+@pytest.fixture
+def key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def lobby(
+    gate: SshGate, key: asyncssh.SSHKey | None, user: str = "alice", address: str = "127.0.0.1"
+) -> Terminal:
+    """A session that shows the lobby, its client connected to the server."""
+    term = await open_terminal(await ssh_connect(gate.port, user, key, address))
+    await term.wait_text("Rooms")
+    if key is not None:
+        await term.wait(lambda: identity_of(gate, key).conn is not None, "the client's hello")
+    return term
+
+
+def identity_of(gate: SshGate, key: asyncssh.SSHKey) -> Identity:
+    token = gate.identities.get(key.get_fingerprint())
+    assert gate.server.store is not None and gate.server.hub is not None
+    found = gate.server.store.find_identity(token) if token else None
+    assert found is not None
+    return gate.server.hub.identities[found[0]]
+
+
+def seat_of(gate: SshGate, key: asyncssh.SSHKey) -> tuple[str | None, int | None]:
+    """Where the key's identity sits, as the server knows it."""
+    identity = identity_of(gate, key)
+    return (identity.room.id if identity.room else None), identity.seat
+
+
+def keys_for(game: Any, seat: int) -> str:
+    """What a player who only wants to get to its own turn types (never a sleep: on demand)."""
+    legal = game.legal(seat)
+    if "play" in legal:
+        return "\r"
+    if "add" in legal:
+        return "d"
+    if "sealed" in legal:
+        return "\x7f\x7f0\r"
+    if "price" in legal:
+        return "\x7f\x7f" + str(legal["price"][0]) + "\r"
+    if "pass" in legal:
+        return "p"
+    return ""
+
+
+# ------------------------------------------------------------------ playing
+
+
+async def test_keys_create_a_room_against_bots_start_it_and_play_a_card(ssh, key):
+    gate = await ssh()
+    term = await lobby(gate, key)
+    assert "lobby" in term.text() and "No rooms yet" in term.text()
+    term.send("c")
+    await term.wait_text("Create a room")
+    term.send("\r")  # Enter in the name field creates (4 seats, classic)
+    await term.wait_text("You host")
+    term.send("bbb")
+    await term.wait(lambda: term.text().count("(H)") + term.text().count("(R)") >= 3, "3 bots")
+    term.send("s")
+    room_id, seat = None, None
+    sent_at = [-1]
+
+    def played() -> bool:
+        nonlocal room_id, seat
+        room_id, seat = seat_of(gate, key)
+        room = gate.server.hub.rooms.get(room_id) if room_id else None
+        if room is None or room.game is None:
+            return False
+        game = room.game
+        if any(a.get("type") == "play" and a.get("seat") == seat for a in game.actions):
+            return True
+        keys = keys_for(game, seat) if seat in game.to_act() else ""
+        if keys and sent_at[-1] != len(game.actions):
+            sent_at.append(len(game.actions))  # once per state: the keys wait in the PTY
+            term.send(keys)
+        return False
+
+    await term.wait(played, "a card played from the SSH session")
+    await term.wait_text("You auction")  # the table's event log, on the SSH screen
+    assert seat == 0
+    screen = term.text()
+    assert "Round 1" in screen or "round 1" in screen.lower()
+
+
+async def test_the_same_key_resumes_its_seat_and_another_key_is_another_player(ssh, key):
+    gate = await ssh()
+    await lobby(gate, key)  # first use: the key gets its identity
+    token = gate.identities.get(key.get_fingerprint())
+    assert token
+    # The identity sits down from a second client (the same player elsewhere).
+    own = await Client.hello(gate.local_url(), "alice", token)
+    await own.send("create", seats=3)
+    await own.send("add_bot")
+    await own.send("add_bot")
+    await own.send("start")
+    await own.expect("update")
+    await own.close()
+    room_id, seat = seat_of(gate, key)
+    assert room_id is not None and seat == 0
+
+    again = await open_terminal(await ssh_connect(gate.port, "alice", key))
+    await again.wait(lambda: "Your hand" in again.text() or "Round" in again.text(), "table")
+    assert seat_of(gate, key) == (room_id, 0)
+    identity = identity_of(gate, key)
+    assert identity.conn is not None and identity.room is not None
+
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    bob = await lobby(gate, other, "bob")
+    assert gate.identities.get(other.get_fingerprint()) not in (None, token)
+    assert seat_of(gate, other) == (None, None)
+    assert "lobby" in bob.text()
+
+
+async def test_a_new_session_of_the_same_key_replaces_the_older_one(ssh, key):
+    gate = await ssh()
+    first = await lobby(gate, key)
+    second = await lobby(gate, key)
+    await first.wait_closed()
+    assert "signed in again" in first.output()
+    assert not second.closed.is_set() and len(gate.sessions) == 1
+
+
+async def test_the_ssh_user_name_is_the_player_name_and_must_be_valid(ssh, key):
+    gate = await ssh()
+    await lobby(gate, key, "carol")
+    assert identity_of(gate, key).name == "carol"
+    term = await open_terminal(await ssh_connect(gate.port, "x" * 30, key))
+    await term.wait_closed()
+    assert "1 to 24 printable characters" in term.output() and term.exit_status == 1
+
+
+# ----------------------------------------------------------------- access
+
+
+async def test_authorized_keys_refuse_an_unlisted_key(ssh, key, tmp_path):
+    listed = tmp_path / "authorized_keys"
+    listed.write_bytes(key.export_public_key())
+    gate = await ssh(authorized_keys=listed)
+    await lobby(gate, key)
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await ssh_connect(gate.port, "mallory", stranger)
+    with pytest.raises(asyncssh.PermissionDenied):  # no guests unless --ssh-guests
+        await ssh_connect(gate.port, "mallory", None)
+
+
+async def test_any_key_plays_by_default_and_passwords_are_never_offered(ssh, key):
+    gate = await ssh()
+    await lobby(gate, key)
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect(
+            "127.0.0.1",
+            gate.port,
+            username="alice",
+            password="secret",
+            client_keys=None,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+        )
+
+
+async def test_guests_get_a_fresh_identity_each_time(ssh):
+    gate = await ssh(guests=True)
+    await lobby(gate, None, "guest")
+    await lobby(gate, None, "guest")
+    hub = gate.server.hub
+    guests = [i for i in hub.identities.values() if i.name == "guest" and i.conn is not None]
+    assert len(guests) == 2 and guests[0].id != guests[1].id
+    assert gate.identities.get("guest") is None and gate.by_key == {}
+
+
+async def test_the_token_appears_in_no_command_line_environment_or_log(ssh, key, caplog):
+    caplog.set_level(logging.DEBUG)
+    gate = await ssh()
+    await lobby(gate, key)
+    token = gate.identities.get(key.get_fingerprint())
+    assert token
+    (session,) = gate.sessions
+    assert session.process is not None and session.process.pid is not None
+    proc = psutil.Process(session.process.pid)
+    assert token not in " ".join(proc.cmdline())
+    assert all(token not in f"{k}={v}" for k, v in proc.environ().items())
+    assert token not in caplog.text
+    table = gate.identities.path
+    assert stat.S_IMODE(table.stat().st_mode) == 0o600
+
+
+async def test_the_host_key_is_kept_private_and_reused_on_restart(ssh, tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    first = await ssh()
+    path = first.server.data_dir / HOST_KEY_FILE
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert first.fingerprint in caplog.text
+    await first.stop()
+    second = SshGate(first.server, SshSettings(port=0))
+    await second.start()
+    try:
+        assert second.fingerprint == first.fingerprint
+        conn = await ssh_connect(second.port, "alice", asyncssh.generate_private_key("ssh-ed25519"))
+        assert conn.get_server_host_key().get_fingerprint() == first.fingerprint
+        conn.close()
+    finally:
+        await second.stop()
+
+
+# ------------------------------------------------------- refused politely
+
+
+async def test_a_session_without_a_pty_is_told_to_use_ssh_t(ssh, key):
+    gate = await ssh()
+    term = await open_terminal(await ssh_connect(gate.port, "alice", key), pty=False)
+    await term.wait_closed()
+    assert "ssh -t" in term.output() and term.exit_status == 1
+    assert not gate.sessions
+
+
+async def test_exec_sftp_and_forwarding_are_refused(ssh, key):
+    gate = await ssh()
+    conn = await ssh_connect(gate.port, "alice", key)
+    result = await conn.run("cat /etc/passwd", term_type="xterm")
+    assert "only runs the game" in str(result.stdout) and result.exit_status == 1
+    assert "root:" not in str(result.stdout)
+    with pytest.raises(asyncssh.ChannelOpenError):  # the sftp subsystem
+        await conn.start_sftp_client()
+    with pytest.raises(asyncssh.ChannelOpenError):
+        await conn.open_connection("127.0.0.1", gate.server.port)
+    with pytest.raises(asyncssh.ChannelListenError):
+        await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", gate.server.port)
+    assert not gate.sessions
+    conn.close()
+
+
+# ------------------------------------------------------------- the process
+
+
+async def test_window_change_resizes_the_client(ssh, key):
+    gate = await ssh()
+    term = await lobby(gate, key)
+    assert "Quit" in term.screen.display[23]  # the footer on the last of 24 rows
+    term.resize(100, 30)
+    await term.wait(lambda: "Quit" in term.screen.display[29], "the footer on row 30")
+    (session,) = gate.sessions
+    assert session.process is not None
+    assert os.get_terminal_size(session.process._master) == os.terminal_size((100, 30))
+
+
+async def test_closing_the_channel_leaves_no_process_behind(ssh, key):
+    gate = await ssh()
+    term = await lobby(gate, key)
+    (session,) = gate.sessions
+    assert session.process is not None and session.process.pid is not None
+    proc = psutil.Process(session.process.pid)
+    family = [proc, *proc.children(recursive=True)]
+    assert term.chan is not None
+    term.chan.close()
+    await asyncio.wait_for(session.done.wait(), WAIT)
+    _, alive = psutil.wait_procs(family, timeout=5)  # already reaped: returns at once
+    assert not alive and not gate.sessions and not gate.server.forwarded
+
+
+async def test_the_client_ending_closes_the_channel_with_a_message(ssh, key):
+    gate = await ssh()
+    term = await lobby(gate, key)
+    term.send("\x11")  # ctrl+q quits the client
+    await term.wait_closed()
+    assert "Goodbye" in term.output() and term.exit_status == 0
+    assert not gate.sessions
+
+
+async def test_stopping_the_server_ends_every_session(ssh, key):
+    gate = await ssh()
+    term = await lobby(gate, key)
+    (session,) = gate.sessions
+    proc = psutil.Process(session.process.pid)
+    await gate.stop()
+    await term.wait_closed()
+    assert "shutting down" in term.output()
+    assert not proc.is_running() or proc.status() == psutil.STATUS_ZOMBIE
+
+
+# ------------------------------------------------------------------ limits
+
+
+async def test_sessions_per_address_and_in_total_are_limited(ssh, key):
+    gate = await ssh(max_per_address=1, max_sessions=2)
+    await lobby(gate, key)
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    refused = await open_terminal(await ssh_connect(gate.port, "bob", other))
+    await refused.wait_closed()
+    assert "Too many sessions from your address" in refused.output()
+    third = asyncssh.generate_private_key("ssh-ed25519")
+    await lobby(gate, other, "bob", "127.0.0.2")
+    full = await open_terminal(await ssh_connect(gate.port, "carol", third, "127.0.0.3"))
+    await full.wait_closed()
+    assert "The server is full" in full.output() and full.exit_status == 1
+    assert len(gate.sessions) == 2
+
+
+async def test_a_client_process_counts_against_the_ssh_clients_address(ssh, key):
+    gate = await ssh(server_args={"dev": False, "max_per_address": 1})
+    await lobby(gate, key, "alice", "127.0.0.2")
+    identity = identity_of(gate, key)
+    assert identity.conn is not None and identity.conn.address == "127.0.0.2"
+    assert gate.server.connections_from("127.0.0.2") == 1
+    # Loopback is not charged for it: a client from 127.0.0.1 still gets in.
+    local = await Client.hello(gate.local_url(), "local")
+    await local.close()
+    # The SSH client's address is at the server's limit: a second session is refused.
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    refused = await open_terminal(await ssh_connect(gate.port, "bob", other, "127.0.0.2"))
+    await refused.wait_closed()
+    assert "Too many connections from your address" in refused.output()
+
+
+async def test_an_idle_session_is_closed(ssh, key):
+    gate = await ssh(idle_timeout=1.0)
+    term = await open_terminal(await ssh_connect(gate.port, "alice", key))
+    await term.wait_closed()
+    assert "without a key press" in term.output() and term.exit_status == 0
+    assert not gate.sessions
