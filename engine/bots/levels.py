@@ -2,8 +2,8 @@
 
 - easy: misjudges values and overpays. It prices a painting by what it would
   sell for if the round ended now (the view's `values`, R21–R23), ignoring how
-  the round will go on, bids up to the whole of that whoever sells, names
-  high fixed prices and plays its favourite artist (the one it holds most).
+  the round will go on, bids up to 95 % of that whoever sells, names high
+  fixed prices and plays its favourite artist (the one it holds most).
 - normal: values paintings well (the hard bot's projection) but plays its hand
   naively: always the artist worth most now, a double alone, with no thought
   for who ends the round (R18), and it pays a rival as readily as the bank.
@@ -41,9 +41,9 @@ class NormalBot(HeuristicBot):
 
 class EasyBot(NormalBot):
     level = "easy"
-    price_share = 1.0
-    sealed_share = 1.0
-    once_share = 1.0
+    price_share = 0.8
+    sealed_share = 0.6
+    once_share = 0.95
 
     def _values(self, view: dict[str, Any]) -> dict[str, float]:
         """What a painting would sell for if the round ended now, plus a hopeful guess
@@ -55,7 +55,8 @@ class EasyBot(NormalBot):
         return values
 
     def _limit(self, view: dict[str, Any]) -> int:
-        return int(self._lot_value(view))
+        """Nearly all of that misjudged value, whoever sells."""
+        return int(self._lot_value(view) * 0.95)
 
     def _card_to_play(self, view: dict[str, Any], cards: list[str]) -> str:
         """Its favourite artist: the one it holds most of; doubles first, for the show."""
