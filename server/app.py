@@ -11,22 +11,48 @@ import asyncio
 import logging
 import pathlib
 from collections import Counter
+from typing import Any
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
-from .codec import TRANSPORT_MAX_FRAME
-from .lobby import Hub
+from .codec import MAX_FRAME, encode
+from .limits import Limits
+from .lobby import Hub, error
 from .session import Conn
 from .store import Store
 
 log = logging.getLogger("modernart.server")
 
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to say hello
-DEFAULT_MAX_PER_ADDRESS = 32
+DEFAULT_MAX_PER_ADDRESS = Limits.max_per_address
+# Seconds a closing handshake may take before the transport is aborted: an
+# abusive client whose frames are no longer read is cut off after this.
+CLOSE_TIMEOUT = 2.0
+
+
+class GuardedConnection(ServerConnection):
+    """A connection whose messages may not exceed the protocol's 64 KiB, counted while
+    fragments arrive (websockets' `max_size`); the one that does gets `bad_message`
+    just before websockets closes the connection with 1009."""
+
+    def __init__(self, protocol: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(protocol, *args, **kwargs)
+        fail = protocol.fail
+
+        def fail_with_error(code: int, reason: str = "") -> None:
+            if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN:
+                text = f"a message may not exceed {MAX_FRAME} bytes"
+                protocol.send_binary(encode(error("bad_message", text, None)))
+                log.info("closing %s: a message over %d bytes", self.remote_address, MAX_FRAME)
+            fail(code, reason)
+
+        protocol.fail = fail_with_error
 
 
 class Server:
@@ -39,15 +65,16 @@ class Server:
         dev: bool = False,
         max_per_address: int | None = None,
         trust_proxy: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.host = host
         self.port = port
         self.dev = dev
-        # --dev sets no per-address connection limit (PROTOCOL.md); 0 means none too.
-        if max_per_address is None:
-            max_per_address = 0 if dev else DEFAULT_MAX_PER_ADDRESS
-        self.max_per_address = max_per_address
+        # --dev sets no per-address limits (PROTOCOL.md); 0 means none too.
+        limits = limits or (Limits.for_dev() if dev else Limits())
+        self.limits = limits.replace(max_per_address=max_per_address)
+        self.max_per_address = self.limits.max_per_address
         self.trust_proxy = trust_proxy
         self.store: Store | None = None
         self.hub: Hub | None = None
@@ -61,14 +88,16 @@ class Server:
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
         self.store = Store(self.data_dir)
-        self.hub = Hub(self.store, dev=self.dev)
+        self.hub = Hub(self.store, dev=self.dev, limits=self.limits)
         self.hub.load()
         self._ws = await serve(
             self._handler,
             self.host,
             self.port,
             process_request=self._process_request,
-            max_size=TRANSPORT_MAX_FRAME,
+            max_size=MAX_FRAME,
+            create_connection=GuardedConnection,
+            close_timeout=CLOSE_TIMEOUT,
             compression=None,  # small frames; deflate would cost CPU and memory per socket
             ping_interval=20,
             ping_timeout=20,
@@ -110,6 +139,10 @@ class Server:
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path == "/healthz":
             return connection.respond(200, "ok\n")
+        cap = self.limits.max_connections
+        if cap and len(self.hub.conns if self.hub else ()) >= cap:
+            log.warning("refusing a connection: %d connections open (--max-connections)", cap)
+            return connection.respond(503, "the server is full; try again later\n")
         if self.max_per_address:
             address = self._address(request.headers, connection.remote_address)
             if self._per_address[address] >= self.max_per_address:
@@ -126,10 +159,14 @@ class Server:
         loop = asyncio.get_running_loop()
         hello_timer = loop.call_later(HELLO_TIMEOUT, self._hello_timeout, conn)
         try:
-            # After the server decides to close, frames still arriving are read
-            # and ignored (Hub.handle) so that the closing handshake completes.
+            # Once the server decides to close, nothing more is read: the transport
+            # is aborted if the closing handshake does not finish in CLOSE_TIMEOUT.
             async for frame in ws:
                 hub.handle(conn, frame)
+                if conn.closed:
+                    break
+            if conn.closing is not None:
+                await conn.closing  # our close code, not websockets' 1000 on return
         except ConnectionClosed:
             pass
         except Exception:

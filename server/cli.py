@@ -14,12 +14,42 @@ import platformdirs
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .export import export_command
+from .limits import Limits
 from .ssh import SshGate, SshSettings
 from .ssh_cli import add_ssh_arguments, ssh_settings
 
 
 def default_data_dir() -> pathlib.Path:
     return pathlib.Path(platformdirs.user_data_dir("modernart"))
+
+
+# The operator's limits (server/limits.py, docs/operations.md): flag, field, help.
+LIMIT_FLAGS = (
+    ("--max-connections", "max_connections", "open connections in all; HTTP 503 beyond"),
+    ("--max-waiting-rooms-per-address", "waiting_rooms_per_address", "waiting rooms created"),
+    ("--max-games-per-identity", "games_per_identity", "running games a player sits in"),
+    ("--max-games-per-address", "games_per_address", "running games started from an address"),
+    ("--new-identities-per-hour", "new_identities_per_hour", "per address, after a burst of 20"),
+    ("--identity-ttl-hours", "identity_ttl_hours", "identities that never sat are forgotten"),
+)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    defaults = Limits()
+    for flag, field, text in LIMIT_FLAGS:
+        default = getattr(defaults, field)
+        parser.add_argument(
+            flag,
+            dest=field,
+            type=type(default),
+            default=None,
+            help=f"{text} (default {default}; 0: no limit; --dev: none per address)",
+        )
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    base = Limits.for_dev() if args.dev else Limits()
+    return base.replace(**{field: getattr(args, field) for _, field, _ in LIMIT_FLAGS})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="take the client address from X-Forwarded-For (behind a reverse proxy)",
     )
+    add_limit_arguments(parser)
     add_ssh_arguments(parser)
     sub = parser.add_subparsers(dest="command")
     ex = sub.add_parser("export", help="write games as RECORD.md records (JSON files)")
@@ -118,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.log_level != "debug":  # one line per connection is noise at this scale
         logging.getLogger("websockets").setLevel(logging.WARNING)
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
     if args.command == "export":
         data = args.export_data or args.data or default_data_dir()
         return export_command(data, args.rooms, args.all, args.out)
@@ -136,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         dev=args.dev,
         max_per_address=args.max_per_address,
         trust_proxy=args.trust_proxy,
+        limits=limits_of(args),
     )
     try:
         asyncio.run(serve_until_signalled(server, ssh_settings(args)))

@@ -6,10 +6,9 @@ from typing import Any
 
 import msgpack
 
-MAX_FRAME = 64 * 1024  # PROTOCOL.md: frames over 64 KiB get bad_message
-# The transport accepts a little more so that the server itself can answer an
-# oversized frame with `bad_message`; beyond this websockets closes with 1009.
-TRANSPORT_MAX_FRAME = 1024 * 1024
+# PROTOCOL.md: frames over 64 KiB get bad_message. The transport enforces it
+# too, on the assembled message while its fragments arrive (server/app.py).
+MAX_FRAME = 64 * 1024
 
 
 class BadMessage(ValueError):

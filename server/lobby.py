@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,28 +23,34 @@ from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .codec import BadMessage, decode, encode
 from .fields import get_int, get_name, get_str, is_int
+from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, PASSWORD_TRIES_PER_S, Buckets, Limits
+from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .session import Conn, Identity
-from .store import Store
+from .store import Store, StoreError
 
 log = logging.getLogger("modernart.server")
 
 PROTOCOL_VERSION = 1
 LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
 LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
-PUSHED_PLAYING = 50  # pushes list every waiting room but only this many running ones
 SWEEP_EVERY = 60.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
 
 
 class Refused(Exception):
-    """A well-formed request that may not be done now: `error {code}`."""
+    """A well-formed request that may not be done now: `error {code}`; an `abuse`
+    refusal also counts towards closing the connection."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, abuse: bool = False) -> None:
         super().__init__(message)
         self.code = code
+        self.abuse = abuse
+
+
+COULD_NOT_SAVE = "the server could not save this change, so nothing changed; try again later"
 
 
 def error(code: str, message: str, rid: int | None) -> dict[str, Any]:
@@ -64,10 +71,17 @@ def hash_password(password: str, salt: str) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, *, dev: bool = False) -> None:
+    def __init__(self, store: Store, *, dev: bool = False, limits: Limits | None = None) -> None:
         self.store = store
         self.dev = dev
+        self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
+        self.listing = RoomList(self.rooms.values)
+        self.new_identities = Buckets(
+            NEW_IDENTITIES_BURST, self.limits.new_identities_per_hour / 3600
+        )
+        # Wrong passwords, per address and per room id (item 7 of issue 7).
+        self.password_tries = Buckets(PASSWORD_TRIES, PASSWORD_TRIES_PER_S)
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
         self.stopping = False
@@ -163,14 +177,14 @@ class Hub:
                     continue
                 idle = self._idle[room.id] = self._idle.get(room.id, 0) + 1
                 if room.status == WAITING and idle >= IDLE_SWEEPS:
+                    self._drop_waiting_room(room)
                     for i in room.humans():
                         room.unseat(i)
-                    self._drop_waiting_room(room)
                 elif room.status == PLAYING and idle >= ABANDONED_SWEEPS:
                     log.info("closing abandoned game %s", room.id)
+                    self.store.set_status(room.id, "closed")
                     room.stop_clocks()
                     room.status = "closed"
-                    self.store.set_status(room.id, "closed")
                     for i in room.humans():
                         identity = room.seats[i].identity  # type: ignore[union-attr]
                         if identity is not None and identity.room is room:
@@ -179,11 +193,27 @@ class Hub:
                     self._idle.pop(room.id, None)
                     self.rooms_changed()
             self._forget_idle_identities()
+            self.new_identities.prune()
+            self.password_tries.prune()
+            self.expire_identities()
+        except StoreError as exc:
+            log.error("sweep: %s", exc)
         except Exception:
             log.exception("sweep failed")
         if self._sweep is not None:
             self._sweep.cancel()
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+
+    def expire_identities(self) -> None:
+        """Identities that never took a seat are forgotten after `identity_ttl_hours`
+        (their token then simply starts a new identity)."""
+        ttl = self.limits.identity_ttl_hours
+        if ttl <= 0:
+            return
+        connected = {i.id for i in self.identities.values() if i.conn is not None}
+        gone = self.store.expire_identities(time.time() - ttl * 3600, connected)
+        if gone:
+            log.info("forgot %d identities that never took a seat", gone)
 
     def _forget_idle_identities(self) -> None:
         """Drop identities neither connected nor seated from memory; the store keeps
@@ -243,9 +273,10 @@ class Hub:
         if conn.closed:
             return
         rid: int | None = None
+        close_reason = "the first message must be a valid hello"
         try:
             if not conn.messages.take():
-                raise Refused("rate_limited", "too many messages; slow down")
+                raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             msg = decode(frame)
             if "id" in msg:
                 if not is_int(msg["id"]):
@@ -263,22 +294,28 @@ class Hub:
         except BadMessage as exc:
             self._abuse(conn, "bad_message", str(exc), rid)
         except Refused as exc:
-            if exc.code == "rate_limited":
+            close_reason = str(exc)
+            if exc.abuse:
                 self._abuse(conn, exc.code, str(exc), rid)
             else:
                 conn.send(error(exc.code, str(exc), rid))
+        except StoreError as exc:
+            log.error("%s (for %s)", exc, conn.address)
+            conn.send(error("internal", COULD_NOT_SAVE, rid))
+            if conn.identity is None and not conn.closed:
+                conn.close(1011, "the server could not save your identity; try again later")
         except Exception:
             log.exception("internal error handling a message from %s", conn.address)
             conn.send(error("internal", "the server failed on this message", rid))
         if conn.identity is None and not conn.closed:
             # Still no identity after a first message: it was not a valid hello.
-            conn.close(1008, "the first message must be a valid hello")
+            conn.close(1008, close_reason)
 
     def _abuse(self, conn: Conn, code: str, message: str, rid: int | None) -> None:
         conn.send(error(code, message, rid))
         if not conn.abuse.take():
             log.info("closing %s after repeated bad messages", conn.address)
-            conn.close(1008, "too many bad messages")
+            conn.close(1008, "too many bad messages", stop_reading=True)
 
     # ----------------------------------------------------------------- hello
 
@@ -296,13 +333,22 @@ class Hub:
         if token is not None:
             found = self.store.find_identity(token)
             if found is not None:
-                identity = self._identity(*found)
+                identity_id, stored_name, seated = found
+                identity = self._identity(identity_id, stored_name)
+                identity.seated = seated
                 if identity.name != name:
-                    identity.name = name
                     self.store.rename_identity(identity.id, name)
-        if identity is None:  # new, or a token this server never issued
+                    identity.name = name
+        if identity is None:  # new, or a token this server never issued (or expired)
+            if self.limits.new_identities_per_hour and not self.new_identities[conn.address].take():
+                log.info("refusing a new identity to %s: too many from there", conn.address)
+                raise Refused(
+                    "rate_limited",
+                    "too many new identities from your address; come back with your token"
+                    " or try again later",
+                )
             token = secrets.token_urlsafe(32)
-            identity = Identity("u" + secrets.token_hex(6), name)
+            identity = Identity("u" + secrets.token_hex(6), name, seated=False)
             self.store.add_identity(identity.id, name, token)
             self.identities[identity.id] = identity
         old = identity.conn
@@ -337,26 +383,23 @@ class Hub:
             self._enter(conn, room, seat, None)
         else:
             identity.room = identity.seat = None
-            conn.send(self.rooms_message(None, PUSHED_PLAYING))
+            self.send_rooms(conn, None)
 
     def on_hello_again(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         raise Refused("not_allowed", "already said hello")
 
     # ----------------------------------------------------------------- lobby
 
-    def rooms_message(self, rid: int | None, limit: int | None = None) -> dict[str, Any]:
-        """The rooms list: waiting rooms first, then running ones (at most `limit` of
-        those, newest first; `more` counts the ones left out). Finished games are not listed."""
-        waiting = [r for r in self.rooms.values() if r.status == WAITING]
-        playing = [r for r in self.rooms.values() if r.status == PLAYING][::-1]
-        more = 0
-        if limit is not None and len(playing) > limit:
-            more = len(playing) - limit
-            playing = playing[:limit]
-        rooms = [r.summary() for r in waiting + playing]
-        return _reply({"t": "rooms", "rooms": rooms, "more": more}, rid)
+    def send_rooms(
+        self, conn: Conn, rid: int | None, status: str | None = None, page: int = 0
+    ) -> None:
+        """A page of the room list (docs/protocol.md), packed once per change for
+        everyone; a client that leaves its output unread gets none."""
+        if not conn.backlogged:
+            conn.send_raw(self.listing.message(status, page, rid))
 
     def rooms_changed(self) -> None:
+        self.listing.changed()
         if self._push is None and not self.stopping:
             loop = asyncio.get_running_loop()
             wait = max(LOBBY_PUSH_DELAY, self._last_push + LOBBY_PUSH_EVERY - loop.time())
@@ -366,16 +409,19 @@ class Hub:
         self._push = None
         self._last_push = asyncio.get_running_loop().time()
         try:
-            lobby = [c for c in self.conns if c.in_lobby]
+            lobby = [c for c in self.conns if c.in_lobby and not c.backlogged]
             if lobby:
-                data = encode(self.rooms_message(None, PUSHED_PLAYING))
+                data = self.listing.message(None, 0, None)
                 for conn in lobby:
                     conn.send_raw(data)
         except Exception:
             log.exception("pushing the rooms list failed")
 
     def on_rooms(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        conn.send(self.rooms_message(rid))
+        status = get_str(msg, "status", 1, 16, default=None)
+        if status not in (None, WAITING, PLAYING):
+            raise BadMessage("`status` must be waiting or playing")
+        self.send_rooms(conn, rid, status, get_int(msg, "page", 0, 100_000, default=0))
 
     def _new_room_id(self) -> str:
         while True:
@@ -393,16 +439,55 @@ class Hub:
         password = get_str(msg, "password", 0, 64, default=None, printable=False)
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
+        self._check_room_limits(conn)
         locked = None
         if password:
             salt = secrets.token_hex(8)
             locked = {"salt": salt, "hash": hash_password(password, salt)}
         room = Room(self, self._new_room_id(), settings, locked)
         room.host = None
+        room.address = conn.address
         seat = room.seat_human(identity)
+        self._mark_seated(identity)
         self.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
         self.rooms[room.id] = room
         self._enter(conn, room, seat, rid)
+
+    def _check_room_limits(self, conn: Conn) -> None:
+        """Waiting rooms per address (`Limits`): `limit_reached`. (An identity is in one
+        room at most: it must leave a waiting room, which frees its seat, to create
+        another, and a new connection with its token goes back to its seat.)"""
+        limits = self.limits
+        waiting = [r for r in self.rooms.values() if r.status == WAITING]
+        from_here = sum(1 for r in waiting if r.address == conn.address)
+        if limits.waiting_rooms_per_address and from_here >= limits.waiting_rooms_per_address:
+            raise Refused(
+                "limit_reached",
+                f"{from_here} rooms created from your address are waiting already;"
+                " join one or try again later",
+            )
+
+    def _check_game_limits(self, conn: Conn, identity: Identity) -> None:
+        """Running games per identity and per address (`Limits`): `limit_reached`."""
+        limits = self.limits
+        playing = [r for r in self.rooms.values() if r.status == PLAYING]
+        mine = sum(1 for r in playing if r.seat_of(identity) is not None)
+        if limits.games_per_identity and mine >= limits.games_per_identity:
+            raise Refused(
+                "limit_reached", f"you already play in {mine} running games; finish one first"
+            )
+        from_here = sum(1 for r in playing if r.address == conn.address)
+        if limits.games_per_address and from_here >= limits.games_per_address:
+            raise Refused(
+                "limit_reached",
+                f"{from_here} games started from your address are running; try again later",
+            )
+
+    def _mark_seated(self, identity: Identity) -> None:
+        """An identity that takes a seat is kept for good (stored before it sits)."""
+        if not identity.seated:
+            self.store.mark_seated(identity.id)
+            identity.seated = True
 
     def _find_room(self, msg: dict[str, Any]) -> Room:
         room_id = get_str(msg, "room", 1, 64)
@@ -411,15 +496,24 @@ class Hub:
             raise Refused("no_such_room", f"no room {room_id!r}")
         return room
 
-    @staticmethod
-    def _check_password(room: Room, msg: dict[str, Any]) -> None:
+    def _check_password(self, conn: Conn, room: Room, msg: dict[str, Any]) -> None:
+        """A locked room's password. Wrong tries count as abuse and are limited per
+        address and per room, so that guessing a short PIN takes days."""
         password = get_str(msg, "password", 0, 64, default=None, printable=False)
         if room.password is None:
             return
+        tries = (self.password_tries[conn.address], self.password_tries[room.id])
+        if not all(bucket.ready() for bucket in tries):
+            raise Refused(
+                "rate_limited", "too many wrong passwords; wait a minute and try again", abuse=True
+            )
         expected = room.password["hash"]
         given = hash_password(password or "", room.password["salt"])
         if password is None or not hmac.compare_digest(expected, given):
-            raise Refused("wrong_password", "this room needs its password")
+            for bucket in tries:
+                bucket.take()
+            log.info("wrong password for room %s from %s", room.id, conn.address)
+            raise Refused("wrong_password", "this room needs its password", abuse=True)
 
     def on_join(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         identity = conn.identity
@@ -432,33 +526,38 @@ class Hub:
             return
         seat = room.seat_of(identity)
         if seat is None:
-            self._check_password(room, msg)
+            self._check_password(conn, room, msg)
             if room.status == FINISHED:
                 raise Refused("not_allowed", "this game is over")
             if room.status != WAITING or room.free_seat() is None:
                 raise Refused("room_full", "every seat is taken")
-            if conn.room is room:  # a spectator takes a seat
-                room.spectators.discard(conn)
-                conn.room = None
+            self._mark_seated(identity)
             seat = room.seat_human(identity)
-            self.store.save_members(room.id, room.members_json())
+            try:
+                self.store.save_members(room.id, room.members_json())
+            except StoreError:
+                room.seats[seat] = None
+                raise
         self._enter(conn, room, seat, rid)
 
     def on_watch(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         room = self._find_room(msg)
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
-        self._check_password(room, msg)
+        self._check_password(conn, room, msg)
         self._enter(conn, room, None, rid)
 
     def _enter(self, conn: Conn, room: Room, seat: int | None, rid: int | None) -> None:
-        """Put a connection into a room (a seat, or spectating) and bring it up to date."""
+        """Put a connection into a room (a seat, or spectating) and bring it up to date.
+        A connection is in one room in one role: a spectator taking a seat stops
+        being a spectator."""
         identity = conn.identity
         assert identity is not None
         conn.room, conn.seat = room, seat
         if seat is None:
             room.spectators.add(conn)
         else:
+            room.spectators.discard(conn)
             room.attach(seat, conn)
             identity.room, identity.seat = room, seat
         conn.send(_reply({"t": "joined", "room": room.id, "seat": seat}, rid))
@@ -478,6 +577,8 @@ class Hub:
         room, seat, identity = conn.room, conn.seat, conn.identity
         if room is None or identity is None:
             raise Refused("not_allowed", "you are not in a room")
+        if seat is not None and room.status == WAITING:
+            self._free_waiting_seat(conn, room, seat)
         conn.room = conn.seat = None
         if seat is None:
             room.spectators.discard(conn)
@@ -485,26 +586,39 @@ class Hub:
                 room.broadcast_room()
         else:
             identity.room = identity.seat = None
-            room.detach(seat)
             if room.status == WAITING:
-                room.unseat(seat)
                 if room.humans():
-                    self.store.save_members(room.id, room.members_json())
                     room.broadcast_room()
-                else:
-                    self._drop_waiting_room(room)
-            elif room.status == PLAYING:
-                room.notify([{"type": "left", "seat": seat}])
+            else:
+                room.detach(seat)
+                if room.status == PLAYING:
+                    room.notify([{"type": "left", "seat": seat}])
         self._maybe_unload(room)
         conn.send(_reply({"t": "left", "room": room.id}, rid))
-        conn.send(self.rooms_message(None, PUSHED_PLAYING))
+        self.send_rooms(conn, None)
         self.rooms_changed()
+
+    def _free_waiting_seat(self, conn: Conn, room: Room, seat: int) -> None:
+        """A player leaves a waiting room: stored first (the new seats, or the empty
+        room's removal); a refused write (StoreError) leaves the room as it was."""
+        saved = list(room.seats), room.host
+        room.detach(seat)
+        room.unseat(seat)
+        try:
+            if room.humans():
+                self.store.save_members(room.id, room.members_json())
+            else:
+                self._drop_waiting_room(room)
+        except StoreError:
+            room.seats, room.host = saved
+            room.attach(seat, conn)
+            raise
 
     def _drop_waiting_room(self, room: Room) -> None:
         """An empty waiting room disappears; its spectators go back to the lobby."""
+        self.store.delete_room(room.id)
         self.rooms.pop(room.id, None)
         self._idle.pop(room.id, None)
-        self.store.delete_room(room.id)
         for conn in list(room.spectators):
             conn.room = conn.seat = None
             conn.send({"t": "left", "room": room.id})
@@ -526,8 +640,12 @@ class Hub:
         room = self._hosted_waiting_room(conn)
         if room.free_seat() is None:
             raise Refused("room_full", "every seat is taken")
-        room.seat_bot(level)
-        self.store.save_members(room.id, room.members_json())
+        seat = room.seat_bot(level)
+        try:
+            self.store.save_members(room.id, room.members_json())
+        except StoreError:
+            room.seats[seat] = None
+            raise
         room.broadcast_room()
         self.rooms_changed()
 
@@ -535,6 +653,9 @@ class Hub:
         room = self._hosted_waiting_room(conn)
         if room.free_seat() is not None:
             raise Refused("not_allowed", "every seat must be taken before the start")
+        assert conn.identity is not None
+        self._check_game_limits(conn, conn.identity)
+        room.address = conn.address
         room.start()
         self.rooms_changed()
 
@@ -543,7 +664,7 @@ class Hub:
         room, identity = conn.room, conn.identity
         if room is None or identity is None:
             raise Refused("not_allowed", "chat needs a room")
-        if not conn.chats.take():
+        if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
             raise Refused("rate_limited", "too many chat messages; slow down")
         data = encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
         for member, _ in room.members():

@@ -11,6 +11,7 @@ from modernart.engine.cards import is_deck
 
 from .codec import BadMessage
 from .fields import get_int, get_str
+from .limits import MIN_BOT_DELAY_MS, MIN_TAKEOVER_S
 
 
 class DevOnly(Exception):
@@ -74,6 +75,11 @@ def parse_options(raw: object, seats: int, *, dev: bool, private: bool = True) -
     )
     for key, (lo, hi) in OPTION_RANGES.items():
         setattr(options, key, get_int(raw, key, lo, hi, default=getattr(options, key)))
+    if not dev:  # no bot farms on a public server (issue 7)
+        if options.bot_delay_ms < MIN_BOT_DELAY_MS:
+            raise BadMessage(f"`bot_delay_ms` must be at least {MIN_BOT_DELAY_MS} on this server")
+        if 0 < options.takeover_s < MIN_TAKEOVER_S:
+            raise BadMessage(f"`takeover_s` must be 0 (never) or at least {MIN_TAKEOVER_S}")
     for key in ("deck", "first_auctioneer"):
         if raw.get(key) is not None and not dev:
             raise DevOnly(f"`options.{key}` needs a server started with --dev")
@@ -102,6 +108,8 @@ def parse_create(msg: dict[str, Any], host_name: str, *, dev: bool) -> RoomSetti
     raw_variant = msg.get("variant")
     if raw_variant is not None and not isinstance(raw_variant, str | dict):
         raise BadMessage("`variant` must be a preset name or a map")
+    if isinstance(raw_variant, dict) and not all(isinstance(k, str) for k in raw_variant):
+        raise BadMessage("`variant`'s keys must be strings")
     try:
         variant = parse_variant(raw_variant, seats).to_dict()
     except VariantError as exc:

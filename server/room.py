@@ -21,6 +21,7 @@ from modernart.engine.bots import DEFAULT_LEVEL, make_bot
 
 from .history import History
 from .options import RoomOptions, RoomSettings
+from .store import StoreError
 from .updates import UpdateFrames
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ def guarded(method: Callable[..., None]) -> Callable[..., None]:
     def wrapper(self: Room, *args: Any) -> None:
         try:
             method(self, *args)
+        except StoreError as exc:  # one line: the retry is already scheduled, backing off
+            log.error("room %s: %s", self.id, exc)
         except Exception:
             log.exception("room %s: %s failed", self.id, method.__name__)
 
@@ -47,6 +50,9 @@ def guarded(method: Callable[..., None]) -> Callable[..., None]:
 
 # Bots' names: short enough for an 80-column table; the letter says the level.
 BOT_NAMES = ("Otto", "Vera", "Hugo", "Mila", "Ines")
+# After an action the store refused, clocks and bots wait this long before trying
+# again, doubling per failure in a row up to the maximum.
+STORE_RETRY_S, STORE_RETRY_MAX_S = 1.0, 60.0
 
 
 @dataclass(eq=False)
@@ -95,6 +101,10 @@ class Room:
         self._turn_clock: asyncio.TimerHandle | None = None
         self._turn_deadline: float | None = None
         self._timeout_bot = make_bot(DEFAULT_LEVEL)
+        self._store_failures = 0  # actions refused by the store in a row
+        self._retry: asyncio.TimerHandle | None = None
+        self.paused = False  # no seated human connected (without --dev): nothing moves
+        self.address: str | None = None  # the creator's address (per-address limits)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -190,6 +200,8 @@ class Room:
     # ----------------------------------------------------------- the game
 
     def start(self) -> None:
+        """Deal and start; stored first, so a refused write (StoreError) leaves the
+        room waiting in memory as on disk."""
         players = [s.name for s in self.seats if s]
         game = Game(
             players,
@@ -198,11 +210,11 @@ class Room:
             seed=random.SystemRandom().getrandbits(64),
             first_auctioneer=self.options.first_auctioneer,
         )
-        self.game = game
-        self.status = PLAYING
         header = record_of(game).to_dict()
         header.pop("actions")
         self.hub.store.start_room(self.id, self.members_json(), header, self.seq + 1)
+        self.game = game
+        self.status = PLAYING
         for i, s in enumerate(self.seats):
             if s and s.identity is not None and s.conn is None:
                 self._seat_absent(i)
@@ -214,6 +226,9 @@ class Room:
         self.seq = seq
         self.history = History.replayed(game)
         self.status = FINISHED if game.finished else PLAYING
+        if self._unattended():
+            self.paused = True
+            return
         for i, s in enumerate(self.seats):
             if s and s.identity is not None:
                 self._seat_absent(i)
@@ -234,14 +249,28 @@ class Room:
             self.hub.store.append_action(
                 self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1
             )
-        except Exception:
+        except StoreError:
             # The store is the truth: an action it does not hold must not stand.
+            # Clocks and bots try again after a back-off, not at once.
             self.game = record_of(game).played(upto=len(game.actions) - 1)
+            self._store_failures += 1
             self._stop_hammer()
+            self._stop_turn_clock()
+            if self._retry is not None:
+                self._retry.cancel()
+            backoff = min(STORE_RETRY_MAX_S, STORE_RETRY_S * 2 ** (self._store_failures - 1))
+            self._retry = self.loop.call_later(backoff, self._carry_on)
+            raise
+        self._store_failures = 0
+        self._after_change(events)
+
+    @guarded
+    def _carry_on(self) -> None:
+        """Re-arm clocks and bots after an action the store refused."""
+        self._retry = None
+        if self.status == PLAYING and not self.paused:
             self._update_clocks([])
             self._schedule_bots()
-            raise
-        self._after_change(events)
 
     def _after_change(self, events: list[dict[str, Any]]) -> None:
         assert self.game is not None
@@ -249,8 +278,11 @@ class Room:
         if self.game.finished:
             self.status = FINISHED
             self.stop_clocks()
-            self.hub.store.set_status(self.id, FINISHED)
             self.hub.rooms_changed()
+            try:
+                self.hub.store.set_status(self.id, FINISHED)
+            except StoreError as exc:  # the stored actions end the game on a restart too
+                log.error("room %s: %s", self.id, exc)
         self._fanout(events)
         self._schedule_bots()
 
@@ -295,8 +327,12 @@ class Room:
         if self.game is None:
             self.broadcast_room()
             return
+        try:
+            self.hub.store.save_seq(self.id, self.seq + 1)
+        except StoreError as exc:  # the next view shows the state anyway
+            log.error("room %s: %s; update not sent: %s", self.id, exc, events)
+            return
         self._fanout(events)
-        self.hub.store.save_seq(self.id, self.seq)
 
     def send_view(self, conn: Conn, seat: int | None) -> None:
         """A (re)joining member's private resync: the current seq, no events."""
@@ -316,13 +352,33 @@ class Room:
             if s.pending is not None:
                 s.pending.cancel()
                 s.pending = None
+        if self.paused:
+            self.paused = False
+            for i, other in enumerate(self.seats):
+                if other and other.identity is not None and other.conn is None:
+                    self._seat_absent(i)
+            self._update_clocks([])
+            self._schedule_bots()
 
     def detach(self, seat: int) -> None:
         s = self.seats[seat]
         assert s is not None
         s.conn = None
-        if self.status == PLAYING:
+        if self.status != PLAYING:
+            return
+        if self._unattended():
+            log.info("room %s: no player connected; the game waits for one", self.id)
+            self.paused = True
+            self.stop_clocks()
+        else:
             self._seat_absent(seat)
+
+    def _unattended(self) -> bool:
+        """Without --dev, a game goes on only while a seated human is connected: bots
+        never play whole games by themselves on a public server."""
+        if self.hub.dev:
+            return False
+        return not any(s.conn for s in self.seats if s and s.identity is not None)
 
     def _seat_absent(self, seat: int) -> None:
         s = self.seats[seat]
@@ -343,7 +399,7 @@ class Room:
 
     def _schedule_bots(self) -> None:
         game = self.game
-        if game is None or game.finished:
+        if game is None or game.finished or self.paused:
             return
         delay_ms = self.options.bot_delay_ms
         for seat in game.to_act():
@@ -442,6 +498,9 @@ class Room:
     def stop_clocks(self) -> None:
         self._stop_hammer()
         self._stop_turn_clock()
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
         for s in self.seats:
             if s is None:
                 continue

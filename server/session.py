@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("modernart.server")
 
 # A client that lets this much unread output pile up is dropped: one slow or
-# stalled reader must never hold up its room.
-MAX_BACKLOG = 4 * 1024 * 1024
+# stalled reader must never hold up its room nor grow the server's memory.
+MAX_BACKLOG = 512 * 1024
+# A client with this much unread output gets no room lists (pushed or asked for)
+# until it reads: they can always be asked for again.
+LOBBY_BACKLOG = 64 * 1024
 
 
 @dataclass(eq=False)
@@ -40,6 +43,7 @@ class Identity:
     conn: Conn | None = None
     room: Room | None = None
     seat: int | None = None
+    seated: bool = True  # ever took a seat (identities that never did expire)
 
 
 class Conn:
@@ -62,6 +66,12 @@ class Conn:
     def in_lobby(self) -> bool:
         return self.identity is not None and self.room is None and not self.closed
 
+    @property
+    def backlogged(self) -> bool:
+        """Whether this client has left too much of its output unread for a room list."""
+        transport = self.ws.transport
+        return transport is None or transport.get_write_buffer_size() > LOBBY_BACKLOG
+
     def send(self, message: dict[str, Any]) -> None:
         self.send_raw(encode(message))
 
@@ -77,9 +87,15 @@ class Conn:
             return
         broadcast([ws], data)
 
-    def close(self, code: int, reason: str) -> None:
-        """Close after the frames already sent (the close frame follows them)."""
+    def close(self, code: int, reason: str, *, stop_reading: bool = False) -> None:
+        """Close after the frames already sent (the close frame follows them).
+
+        `stop_reading`: an abusive client's frames are not even read any more; its
+        closing handshake then cannot complete and the transport is aborted after
+        the server's short `close_timeout`."""
         if self.closed:
             return
         self.closed = True
+        if stop_reading and self.ws.transport is not None:
+            self.ws.transport.pause_reading()
         self.closing = asyncio.get_running_loop().create_task(self.ws.close(code, reason))

@@ -4,6 +4,10 @@ Writes are synchronous and small (WAL mode): an action is committed before the
 update that reflects it is sent, so nothing a client has seen can be lost when
 the process dies. `synchronous=NORMAL` survives a killed process; only a power
 cut can lose the last transactions (see docs/operations.md).
+
+A write the database refuses (a full disk, a read-only file) raises `StoreError`
+and stores nothing; callers change their memory only after a write succeeded
+(or undo it), so memory and disk always agree.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ CREATE TABLE IF NOT EXISTS identities (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    seated INTEGER NOT NULL DEFAULT 1   -- 0: never took a seat (expires, see Limits)
 );
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
@@ -67,39 +72,81 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+class StoreError(OSError):
+    """The database refused a write (or could not be opened): nothing was stored.
+    An OSError, so that the command line reports it in one line like other I/O errors."""
+
+
 class Store:
     def __init__(self, data_dir: pathlib.Path) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
         self.path = data_dir / DB_NAME
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
+            if "seated" not in columns:  # a database from before identities expired
+                self.db.execute(
+                    "ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1"
+                )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
     def close(self) -> None:
         self.db.close()
 
+    def _write(self, what: str, sql: str, params: tuple) -> None:
+        """One autocommitted statement; StoreError (nothing stored) if it fails."""
+        try:
+            self.db.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save {what}: {exc}") from None
+
     # ------------------------------------------------------------ identities
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
-        self.db.execute(
-            "INSERT INTO identities (id, name, token_hash, created) VALUES (?, ?, ?, ?)",
+        self._write(
+            "a new identity",
+            "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
             (identity_id, name, token_hash(token), time.time()),
         )
 
-    def find_identity(self, token: str) -> tuple[str, str] | None:
-        """(id, name) of the identity holding `token`, if any."""
+    def find_identity(self, token: str) -> tuple[str, str, bool] | None:
+        """(id, name, ever seated) of the identity holding `token`, if any."""
         row = self.db.execute(
-            "SELECT id, name FROM identities WHERE token_hash = ?", (token_hash(token),)
+            "SELECT id, name, seated FROM identities WHERE token_hash = ?", (token_hash(token),)
         ).fetchone()
-        return (row[0], row[1]) if row else None
+        return (row[0], row[1], bool(row[2])) if row else None
+
+    def mark_seated(self, identity_id: str) -> None:
+        """The identity took a seat: it is kept for good."""
+        self._write(
+            "a seated identity", "UPDATE identities SET seated = 1 WHERE id = ?", (identity_id,)
+        )
+
+    def expire_identities(self, created_before: float, keep: set[str]) -> int:
+        """Forget identities never seated and created before then (but those in
+        `keep`, e.g. connected now); how many went."""
+        rows = self.db.execute(
+            "SELECT id FROM identities WHERE seated = 0 AND created < ?", (created_before,)
+        ).fetchall()
+        gone = [(r[0],) for r in rows if r[0] not in keep]
+        try:
+            self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not forget old identities: {exc}") from None
+        return len(gone)
 
     def identity_name(self, identity_id: str) -> str | None:
         row = self.db.execute("SELECT name FROM identities WHERE id = ?", (identity_id,)).fetchone()
         return row[0] if row else None
 
     def rename_identity(self, identity_id: str, name: str) -> None:
-        self.db.execute("UPDATE identities SET name = ? WHERE id = ?", (name, identity_id))
+        self._write(
+            "a new name", "UPDATE identities SET name = ? WHERE id = ?", (name, identity_id)
+        )
 
     # ----------------------------------------------------------------- rooms
 
@@ -108,42 +155,73 @@ class Store:
         return row is not None
 
     def add_room(self, room_id: str, name: str, settings: dict[str, Any], members: dict) -> None:
-        self.db.execute(
+        self._write(
+            "a new room",
             "INSERT INTO rooms (id, name, status, settings, members, created)"
             " VALUES (?, ?, 'waiting', ?, ?, ?)",
             (room_id, name, _dumps(settings), _dumps(members), time.time()),
         )
 
     def save_members(self, room_id: str, members: dict[str, Any]) -> None:
-        self.db.execute("UPDATE rooms SET members = ? WHERE id = ?", (_dumps(members), room_id))
+        self._write(
+            f"room {room_id}'s seats",
+            "UPDATE rooms SET members = ? WHERE id = ?",
+            (_dumps(members), room_id),
+        )
 
     def start_room(self, room_id: str, members: dict, header: dict, seq: int) -> None:
-        self.db.execute(
-            "UPDATE rooms SET status = 'playing', members = ?, header = ?, seq = ? WHERE id = ?",
-            (_dumps(members), _dumps(header), seq, room_id),
-        )
+        """The game starts: one transaction, which also drops any action stored under
+        the room before (a database written by a server that started games it could
+        not store)."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("DELETE FROM actions WHERE room = ?", (room_id,))
+                self.db.execute(
+                    "UPDATE rooms SET status = 'playing', members = ?, header = ?, seq = ?"
+                    " WHERE id = ?",
+                    (_dumps(members), _dumps(header), seq, room_id),
+                )
+                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save room {room_id}'s start: {exc}") from None
 
     def append_action(self, room_id: str, idx: int, action: dict[str, Any], seq: int) -> None:
         """One applied action with the update number that announces it: one statement,
         committed at once (autocommit), before that update is sent."""
-        self.db.execute(
+        self._write(
+            f"an action of room {room_id}",
             "INSERT INTO actions (room, idx, action, seq) VALUES (?, ?, ?, ?)",
             (room_id, idx, _dumps(action), seq),
         )
 
     def save_seq(self, room_id: str, seq: int) -> None:
         """An update that is no action (presence, `going`) still moves the counter on."""
-        self.db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (seq, room_id))
+        self._write(
+            f"room {room_id}'s update counter",
+            "UPDATE rooms SET seq = ? WHERE id = ?",
+            (seq, room_id),
+        )
 
     def set_status(self, room_id: str, status: str) -> None:
         finished = time.time() if status == "finished" else None
-        self.db.execute(
-            "UPDATE rooms SET status = ?, finished = ? WHERE id = ?", (status, finished, room_id)
+        self._write(
+            f"room {room_id}'s status",
+            "UPDATE rooms SET status = ?, finished = ? WHERE id = ?",
+            (status, finished, room_id),
         )
 
     def delete_room(self, room_id: str) -> None:
         """A waiting room that emptied: it never had a game, nothing to keep."""
-        self.db.execute("DELETE FROM rooms WHERE id = ? AND status = 'waiting'", (room_id,))
+        self._write(
+            f"room {room_id}'s removal",
+            "DELETE FROM rooms WHERE id = ? AND status = 'waiting'",
+            (room_id,),
+        )
 
     def _load(self, row: tuple) -> StoredRoom:
         room_id = row[0]
