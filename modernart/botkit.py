@@ -1,0 +1,221 @@
+"""A small kit for bots that play over the wire protocol (PROTOCOL.md, docs/bots.md).
+
+    async with await BotClient.connect("ws://127.0.0.1:8765/", "MyBot") as bot:
+        await bot.join("ab12")
+        await bot.play(decide)        # decide(view) -> action (no `seat`) or None
+
+`play` runs the loop every bot needs: it reads each `update`, hands its
+events to `observe` (if given), asks `decide` for an action whenever `legal`
+is not empty, sends it as `act`, and returns the last view when the game is
+over. A refused action gets one safe default (pass, decline, the lowest
+amount). During an open auction (R12) a shout can wait for `shout_delay(view)`
+milliseconds; a newer update cancels it and `decide` is asked again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+
+View = dict[str, Any]
+Action = dict[str, Any]
+Decide = Callable[[View], Action | Awaitable[Action | None] | None]
+
+
+class ServerError(Exception):
+    """The server answered `error` to a lobby request (its `code` and `message`)."""
+
+    def __init__(self, msg: dict[str, Any]) -> None:
+        super().__init__(f"{msg.get('code')}: {msg.get('message')}")
+        self.code = msg.get("code")
+
+
+class BotClient:
+    """One bot's connection: hello done, then lobby requests and the game loop."""
+
+    def __init__(self, ws: ClientConnection, welcome: dict[str, Any]) -> None:
+        self.ws = ws
+        self.you: str = welcome["you"]
+        self.token: str = welcome["token"]
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.view: View | None = None
+        self._ids = itertools.count(1)
+        self._early: list[dict[str, Any]] = []  # game messages read while awaiting a reply
+
+    @classmethod
+    async def connect(cls, url: str, name: str, token: str | None = None) -> BotClient:
+        """Open the socket and say `hello` (with `token` to resume an identity)."""
+        ws = await connect(url, max_size=2**20, compression=None)
+        hello: dict[str, Any] = {"t": "hello", "v": 1, "name": name}
+        if token:
+            hello["token"] = token
+        await ws.send(msgpack.packb(hello))
+        while True:
+            msg = msgpack.unpackb(await ws.recv(), raw=False)
+            if msg["t"] == "welcome":
+                return cls(ws, msg)
+            if msg["t"] == "error":
+                await ws.close()
+                raise ServerError(msg)
+
+    async def __aenter__(self) -> BotClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    async def send(self, t: str, **fields: Any) -> int:
+        rid = next(self._ids)
+        await self.ws.send(msgpack.packb({"t": t, "id": rid, **fields}))
+        return rid
+
+    async def recv(self) -> dict[str, Any]:
+        if self._early:
+            return self._early.pop(0)
+        return msgpack.unpackb(await self.ws.recv(), raw=False)
+
+    async def request(self, t: str, reply: str, **fields: Any) -> dict[str, Any]:
+        """Send `t` and wait for its `reply` (ServerError on `error`); other messages
+        that arrive meanwhile are kept for the game loop."""
+        rid = await self.send(t, **fields)
+        while True:
+            msg = msgpack.unpackb(await self.ws.recv(), raw=False)
+            if msg["t"] == "error" and msg.get("re") == rid:
+                raise ServerError(msg)
+            if msg["t"] == reply:
+                if reply == "joined":
+                    self.room, self.seat = msg["room"], msg["seat"]
+                return msg
+            self._early.append(msg)
+
+    async def join(self, room: str, password: str | None = None) -> int | None:
+        """Take the lowest free seat of `room`; returns the seat."""
+        fields = {"room": room} if password is None else {"room": room, "password": password}
+        await self.request("join", "joined", **fields)
+        return self.seat
+
+    async def create(self, seats: int = 4, **fields: Any) -> str:
+        """Create a room (as its host); returns its id."""
+        await self.request("create", "joined", seats=seats, **fields)
+        assert self.room is not None
+        return self.room
+
+    async def act(self, action: Action) -> int:
+        return await self.send("act", action=action)
+
+    async def play(
+        self,
+        decide: Decide,
+        observe: Callable[[list[dict[str, Any]]], None] | None = None,
+        shout_delay: Callable[[View], float] | None = None,
+    ) -> View:
+        """Play until the game ends; returns the final view (see the module doc)."""
+        pending: Action | None = None  # a shout waiting for its moment
+        due = 0.0
+        acted: set[int] = set()  # request ids of acts not yet known refused
+        history_seq: int | None = None
+        backlog: list[tuple[int, list[dict[str, Any]]]] = []
+        loop = asyncio.get_running_loop()
+        while True:
+            timeout = max(0.0, due - loop.time()) if pending else None
+            try:
+                msg = await asyncio.wait_for(self.recv(), timeout)
+            except TimeoutError:
+                acted.add(await self.act(pending))  # type: ignore[arg-type]
+                pending = None
+                continue
+            kind = msg["t"]
+            if kind == "update":
+                pending = None
+                self.view = view = msg["view"]
+                if observe is not None:
+                    if history_seq is None and not backlog:
+                        await self.send("history")  # everything before this update
+                    if history_seq is None:
+                        backlog.append((msg["seq"], msg["events"]))
+                    elif msg["seq"] > history_seq:
+                        observe(msg["events"])
+                if view.get("finished") or view.get("status") == "finished":
+                    return view
+                if not view["legal"]:
+                    continue
+                action = decide(view)
+                if inspect.isawaitable(action):
+                    action = await action
+                if action is None:
+                    continue
+                delay = shout_delay(view) if shout_delay and action["type"] == "bid" else 0
+                if view.get("phase") == "open" and delay > 0:
+                    pending, due = action, loop.time() + delay / 1000
+                else:
+                    acted.add(await self.act(action))
+            elif kind == "history" and observe is not None and history_seq is None:
+                history_seq = msg["seq"]
+                observe(msg["events"])
+                for seq, events in backlog:
+                    if seq > history_seq:
+                        observe(events)
+                backlog.clear()
+            elif kind == "error" and msg.get("re") in acted and self.view is not None:
+                acted.discard(msg["re"])
+                fallback = safe_action(self.view["legal"])
+                if fallback is not None and msg.get("code") != "too_low":
+                    await self.act(fallback)  # not in `acted`: refused again, it stays so
+
+
+def safe_action(legal: dict[str, Any]) -> Action | None:
+    """What to do when a chosen action was refused: the move that risks least."""
+    if "pass" in legal:
+        return {"type": "pass"}
+    if "decline" in legal:
+        return {"type": "decline"}
+    for kind in ("sealed", "price"):
+        if kind in legal:
+            return {"type": kind, "amount": legal[kind][0]}
+    if legal.get("play"):
+        return {"type": "play", "card": legal["play"][0]}
+    return None
+
+
+async def run_level_bot(
+    url: str,
+    room: str,
+    level: str,
+    name: str | None = None,
+    password: str | None = None,
+    budget_s: float | None = None,
+) -> View:
+    """`modernart bot`: one of our Modern Art bots plays a seat of `room` over the wire.
+
+    Decisions run in a thread so the connection keeps answering pings while the
+    expert searches; open-auction shouts wait for the level's reaction time
+    (engine/bots/timing.py). Returns the final view."""
+    import random
+
+    from modernart.engine.bots import make_bot
+    from modernart.engine.bots.expert import ExpertBot
+    from modernart.engine.bots.timing import shout_delay_ms
+
+    bot: Any = ExpertBot(budget_s=budget_s) if level == "expert" and budget_s else make_bot(level)
+    rng = random.Random()
+
+    def shout_delay(view: View) -> float:
+        return shout_delay_ms(level, 0, view.get("deadline_ms"), rng)
+
+    async with await BotClient.connect(url, name or f"{level}-bot") as client:
+        await client.join(room, password)
+        return await client.play(
+            lambda view: asyncio.to_thread(bot.choose, view),
+            observe=getattr(bot, "observe", None),
+            shout_delay=shout_delay,
+        )
