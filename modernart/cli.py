@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 from modernart.engine.records import RecordError, load_record, replay
 
@@ -27,21 +28,78 @@ def replay_command(path: str) -> int:
     return 0 if result["ok"] else 1
 
 
-def play_local(players: int, variant: str, bot_level: str | None, name: str) -> int:
+def play_local(args: argparse.Namespace, name: str) -> int:
     """A game against bots at once: an in-process server, one room, bots in every other seat."""
     from modernart.tui.app import ModernArtApp
     from modernart.tui.local import LocalGame
 
-    ModernArtApp(name=name, local=LocalGame(players, variant, bot_level)).run()
+    options = {
+        "bot_delay_ms": round(args.bot_delay * 1000),
+        "shout_window_ms": round(args.shout_window * 1000),
+    }
+    local = LocalGame(args.players, args.variant, args.bot_level, options=options)
+    ModernArtApp(name=name, local=local, bell=args.bell).run()
     return 0
 
 
-def connect(url: str, name: str) -> int:
-    """The lobby of a remote server; the identity token is kept per server URL."""
+def connect(url: str, name: str, bell: bool) -> int:
+    """The lobby of a remote server; the identity token is kept per server and name."""
     from modernart.tui.app import ModernArtApp
     from modernart.tui.tokens import TokenStore
 
-    ModernArtApp(url, name, tokens=TokenStore()).run()
+    ModernArtApp(url, name, tokens=TokenStore(), bell=bell).run()
+    return 0
+
+
+def identities(forget: list[str] | None) -> int:
+    """List the kept identities (server, name), or forget one server's (or one name's there)."""
+    from modernart.tui.tokens import TokenStore
+
+    store = TokenStore()
+    if forget:
+        url, name = forget[0], (forget[1] if len(forget) > 1 else None)
+        gone = store.forget(url, name)
+        print(f"forgot {gone} identit{'y' if gone == 1 else 'ies'} on {url}")
+        return 0 if gone else 1
+    kept = store.identities()
+    for url, name in kept:
+        print(f"{url}\t{name}")
+    if not kept:
+        print(f"no identities kept (in {store.path})", file=sys.stderr)
+    return 0
+
+
+def _seconds(low: float, high: float) -> Any:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of seconds, {low:g} to {high:g}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"a number of seconds, {low:g} to {high:g}")
+        return value
+
+    return parse
+
+
+def bot_command(args: argparse.Namespace) -> int:
+    """`modernart bot URL --join ROOM --level L`: play one seat, print the final money."""
+    import asyncio
+
+    from modernart.botkit import ServerError, run_level_bot
+
+    if not args.url.startswith(("ws://", "wss://")):
+        print("modernart bot: the server URL starts with ws:// or wss://", file=sys.stderr)
+        return 2
+    try:
+        play = run_level_bot(
+            args.url, args.join, args.level, args.bot_name, args.password, args.budget
+        )
+        final = asyncio.run(play)
+    except (OSError, ServerError) as exc:
+        print(f"modernart bot: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"money": [s["money"] for s in final["seats"]], "you": final["you"]}))
     return 0
 
 
@@ -85,22 +143,67 @@ def main(argv: list[str] | None = None) -> int:
         help="the bots' level (default: the server's)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
+    parser.add_argument(
+        "--bot-delay",
+        type=_seconds(0, 10),
+        default=2.0,
+        metavar="SECONDS",
+        help="how long a bot thinks before it moves, about (default 2)",
+    )
+    parser.add_argument(
+        "--shout-window",
+        type=_seconds(1, 60),
+        default=6.0,
+        metavar="SECONDS",
+        help="open auctions: the hammer falls this long after the last bid (default 6)",
+    )
+    parser.add_argument(
+        "--bell", action="store_true", help="ring the terminal bell when your turn comes"
+    )
     sub = parser.add_subparsers(dest="command")
     rp = sub.add_parser("replay", help="replay a game record (RECORD.md) and print its result")
     rp.add_argument("file", help="record file, or - for standard input")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
     cp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
-    cp.add_argument("--name", type=_name, default=None, dest="connect_name", help="your name")
+    cp.add_argument(
+        "--name",
+        type=_name,
+        default=None,
+        dest="connect_name",
+        help="your name; each name keeps its own identity (and seats) on a server",
+    )
+    cp.add_argument("--bell", action="store_true", dest="connect_bell", help="ring on your turn")
+    ip = sub.add_parser("identities", help="list the identities kept per server and name")
+    ip.add_argument(
+        "--forget",
+        nargs="+",
+        metavar=("URL", "NAME"),
+        help="forget the identity of NAME on the server URL (every name there if none given)",
+    )
+    bp = sub.add_parser("bot", help="one of our bots plays a seat over the network (docs/bots.md)")
+    bp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
+    bp.add_argument("--join", required=True, metavar="ROOM", help="the room to take a seat in")
+    bp.add_argument("--level", choices=BOT_LEVELS, default="hard", help="the bot's level")
+    bp.add_argument("--name", type=_name, default=None, dest="bot_name", help="its name")
+    bp.add_argument("--password", default=None, help="the room's password, if it has one")
+    bp.add_argument("--budget", type=float, default=None, help="expert: seconds a move")
     args = parser.parse_args(argv)
+    if args.command == "bot":
+        return bot_command(args)
+    if args.command == "identities":
+        if args.forget and len(args.forget) > 2:
+            parser.error("--forget takes a server URL and at most one name")
+        return identities(args.forget)
     if args.command == "replay":
         return replay_command(args.file)
     if args.command == "connect":
         if not args.url.startswith(("ws://", "wss://")):
             parser.error("the server URL starts with ws:// or wss://")
-        return connect(args.url, args.connect_name or args.name or _default_name())
+        name = args.connect_name or args.name or _default_name()
+        return connect(args.url, name, args.bell or args.connect_bell)
     if args.variant == "classic_3p_virtual" and args.players != 3:
         parser.error("the classic_3p_virtual variant needs --players 3")
-    return play_local(args.players, args.variant, args.bot_level, args.name or _default_name())
+    return play_local(args, args.name or _default_name())
 
 
 if __name__ == "__main__":

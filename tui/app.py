@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from modernart.engine import dump_record
 
 from .client import Connection
+from .confirm import Confirm
 from .help import HelpScreen
 from .lobby import LobbyScreen
 from .local import LocalGame
@@ -41,6 +42,7 @@ class ModernArtApp(App[None]):
         tokens: TokenStore | None = None,
         local: LocalGame | None = None,
         records_dir: Path | None = None,
+        bell: bool = False,
     ) -> None:
         super().__init__()
         self.theme = "ansi-dark"
@@ -58,6 +60,9 @@ class ModernArtApp(App[None]):
         self._local_created = False
         self._local_started = False
         self.last_seq: int | None = None
+        self.bell_on_turn = bell  # ring the terminal bell when your turn comes
+        self.history_pending = False  # a `history` answer will bring the log up to date
+        self._history_id: int | None = None
 
     # ----------------------------------------------------------- lifecycle
 
@@ -74,7 +79,8 @@ class ModernArtApp(App[None]):
             self.lobby = LobbyScreen()
             await self.push_screen(self.lobby)
         assert self.url is not None
-        token = self.tokens.get(self.url) if self.tokens else None
+        # One identity per server and name: two players on one account stay two players.
+        token = self.tokens.get(self.url, self.player_name) if self.tokens else None
         self.connection = Connection(self, self.url, self.player_name, token)
         self.run_connection()
 
@@ -107,6 +113,33 @@ class ModernArtApp(App[None]):
             return
         self._back_to_lobby()
 
+    def your_turn(self) -> None:
+        """Your decision has just come: the bell, if the player asked for it."""
+        if self.bell_on_turn:
+            self.bell()
+
+    def ring(self) -> None:
+        """The turn clock is about to run out."""
+        if self.bell_on_turn:
+            self.bell()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: quitting a running game asks first."""
+        if self.table is None or not self.table.game_running or isinstance(self.screen, Confirm):
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        detail = (
+            "This game against bots ends."
+            if self.local is not None
+            else "Your seat is kept: run the same command again to come back."
+        )
+        self.push_screen(Confirm("Quit Modern Art?", detail), answer)
+
     def save_record(self) -> None:
         """Save the finished game's record (RECORD.md) to the records folder.
 
@@ -129,9 +162,11 @@ class ModernArtApp(App[None]):
         self._tell(f"Record saved to {path}")
 
     def _tell(self, text: str) -> None:
+        """A message for the player: in the event log at the table (a toast would hide it)."""
         if self.table is not None:
-            self.table.note(text)
-        self.notify(text)
+            self.table.note(text, "bold")
+        else:
+            self.notify(text)
 
     # ------------------------------------------------------------ receiving
 
@@ -149,7 +184,7 @@ class ModernArtApp(App[None]):
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.you = msg.get("you")
         if self.tokens is not None and self.url and isinstance(msg.get("token"), str):
-            self.tokens.put(self.url, msg["token"])
+            self.tokens.put(self.url, self.player_name, msg["token"])
         if self.local is not None and not self._local_created:
             self._local_created = True
             self.send(self.local.create_message())
@@ -157,12 +192,22 @@ class ModernArtApp(App[None]):
             self.send({"t": "rooms"})
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
+        same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")
         if self.table is None:
             self.table = TableScreen(self.room, self.seat)
             self.push_screen(self.table)
         else:
             self.table.room, self.table.seat = self.room, self.seat
+        # The room's public history: all of it for a fresh table, only what was
+        # missed for a table that was here before the connection dropped.
+        history: dict[str, Any] = {"t": "history"}
+        if same_room and self.last_seq is not None:
+            history["since"] = self.last_seq
+        else:
+            self.last_seq = None
+        self._history_id = self.send(history)
+        self.history_pending = self._history_id is not None
         if self.local is not None and self.seat == 0 and not self._local_started:
             self._local_started = True
             for _ in range(self.local.players - 1):
@@ -189,13 +234,24 @@ class ModernArtApp(App[None]):
         if self.table is None or not isinstance(view, dict):
             return
         self.last_seq = msg.get("seq")
-        self.table.show(view, list(msg.get("events") or []))
+        self.table.show(view, list(msg.get("events") or []), logged=not self.history_pending)
+
+    def _on_history(self, msg: dict[str, Any]) -> None:
+        """The events of every update up to `seq` (docs/protocol.md addition): updates
+        that came before this answer were left out of the log, as they are in it."""
+        self.history_pending = False
+        if self.table is not None and msg.get("room") == self.room:
+            self.table.add_history(list(msg.get("events") or []))
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
-            self.table.add_chat(str(msg.get("from", "?")), str(msg.get("text", "")))
+            watching = "seat" in msg and msg["seat"] is None
+            self.table.add_chat(str(msg.get("from", "?")), str(msg.get("text", "")), watching)
 
     def _on_error(self, msg: dict[str, Any]) -> None:
+        if self.history_pending and msg.get("re") == self._history_id:
+            self.history_pending = False  # a server without `history`: live events only
+            return
         text = str(msg.get("message") or msg.get("code") or "error")
         if self.table is not None:
             self.table.show_error(text)
@@ -207,6 +263,8 @@ class ModernArtApp(App[None]):
     # ------------------------------------------------------------- screens
 
     def _back_to_lobby(self, request_rooms: bool = True) -> None:
+        self.last_seq = None
+        self.history_pending = False
         if self.table is not None:
             while self.screen is not self.lobby and len(self.screen_stack) > 2:
                 self.pop_screen()

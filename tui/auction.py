@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, ClassVar
 
@@ -10,6 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
@@ -18,6 +20,19 @@ from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
 from .style import ARTIST_COLOUR, TYPE_NAME, capital, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")
+WARN_AT_S = 10  # the turn clock turns red and warns this many seconds before the end
+# What the server does for you when the turn clock runs out (docs/protocol.md).
+TIMEOUT_DEFAULT = (
+    ("play", "a card is played for you"),
+    ("decline", "you decline"),
+    ("sealed", "you bid 0"),
+    ("price", "the lowest price is set"),
+    ("pass", "you pass"),
+)
+
+
+class ClockWarning(Message):
+    """Your decision's clock is about to run out."""
 
 
 class AmountInput(Input):
@@ -26,8 +41,6 @@ class AmountInput(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "step(1)", "+1", show=False),
         Binding("down", "step(-1)", "-1", show=False),
-        Binding("pageup", "step(5)", "+5", show=False),
-        Binding("pagedown", "step(-5)", "-5", show=False),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -160,10 +173,10 @@ def describe(view: dict[str, Any]) -> Text:
     elif phase == "sealed":
         sealed_in = set(view.get("sealed_in") or [])
         seats = view.get("seats") or []
-        status = Text("Bids in: ")
-        for s in range(len(seats)):
-            mark = "✓" if s in sealed_in else "…"
-            status.append(f"{_name(view, s)} {mark}  ", style="bold" if s in sealed_in else "dim")
+        status = Text.assemble("Bids in: ", (f"{len(sealed_in)}/{len(seats)}", "bold"))
+        missing = [_name(view, s) for s in range(len(seats)) if s not in sealed_in]
+        if missing:
+            status.append(f"; waiting for {', '.join(missing)}", style="dim")
         lines.append(status)
         if view.get("my_sealed") is not None:
             lines.append(Text(f"Your secret bid: {view['my_sealed']}"))
@@ -207,6 +220,7 @@ class AuctionPanel(Vertical):
         with Horizontal(id="entry"):
             yield Static(id="entry-label")
             yield AmountInput(id="amount", placeholder="amount")
+            yield Static(id="amount-note")
         yield Static(id="error")
 
     def on_mount(self) -> None:
@@ -217,6 +231,8 @@ class AuctionPanel(Vertical):
         self._timer: Timer | None = None
         self._interval = 0.0
         self._key: object = None
+        self._suggested = ""  # what the entry holds that the player did not type
+        self._warned: float | None = None  # the deadline already warned about
         self.query_one("#entry").display = False
 
     @property
@@ -236,6 +252,7 @@ class AuctionPanel(Vertical):
         key = repr({k: v for k, v in view.items() if k != "deadline_ms"})
         if key != self._key:
             self._key = key
+            self.query_one("#error", Static).update("")  # errors are about the last state
             self.query_one("#lot", Static).update(lot_title(view))
             self.query_one("#state", Static).update(describe(view))
             self._set_mode(view.get("legal") or {})
@@ -256,15 +273,38 @@ class AuctionPanel(Vertical):
         prompt = Text(f"{label} ({low}–{high}): ", style="bold")
         self.query_one("#entry-label", Static).update(prompt)
         entry.placeholder = "amount"
-        current = entry.amount
         if mode == "bid":
-            # Keep what the player typed while it is still a legal bid; else offer the minimum,
-            # selected, so that typing a number replaces it.
-            if new_mode or current is None or not low <= current <= high:
-                entry.value = str(low)
+            # What the player typed is never replaced (a shout may arrive between two key
+            # presses); only our own suggestion follows the minimum, selected, so that
+            # typing a number replaces it.
+            typed = entry.value not in ("", self._suggested)
+            if new_mode or not typed:
+                entry.value = self._suggested = str(low)
                 entry.select_all()
         elif new_mode:
-            entry.value = ""
+            entry.value = self._suggested = ""
+        self._check_amount()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "amount":
+            self._check_amount()
+
+    def _check_amount(self) -> None:
+        """Mark an amount out of bounds next to the entry; Enter refuses it (TableScreen)."""
+        entry = self.amount_input
+        low, high = entry.bounds
+        amount = entry.amount
+        note = ""
+        if self.mode and amount is not None and entry.value != self._suggested:
+            if amount < low:
+                note = f" below the minimum {low}"
+            elif amount > high:
+                note = f" above the maximum {high}"
+        self.query_one("#amount-note", Static).update(Text(note, style="bold red"))
+
+    def sent(self) -> None:
+        """The amount went out: the next minimum may be suggested again."""
+        self.amount_input.value = self._suggested = ""
 
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(Text(message, style="bold red"))
@@ -288,18 +328,33 @@ class AuctionPanel(Vertical):
             self._interval = interval
             self._timer = self.set_interval(interval, self._draw_clock)
 
+    def clock_line(self) -> Text | None:
+        """The running clock in words: the hammer, or who must decide and how long is left."""
+        if self._deadline is None:
+            return None
+        view = self.view
+        left = max(0.0, self._deadline - time.monotonic())
+        if view.get("phase") == "open":
+            stage = {1: "Going once… ", 2: "Going twice… "}.get(self._going, "")
+            style = "bold red" if self._going else "bold"
+            return Text(f"{stage}hammer in {left:.1f}s", style=style)
+        seconds = math.ceil(left)
+        legal = view.get("legal") or {}
+        if view.get("you") in (view.get("to_act") or []) and legal:
+            then = next((words for kind, words in TIMEOUT_DEFAULT if kind in legal), "")
+            hurry = seconds <= WARN_AT_S
+            if hurry and self._warned != self._deadline:
+                self._warned = self._deadline
+                self.post_message(ClockWarning())
+            return Text(
+                f"Your turn: {seconds} s left{', then ' + then if then else ''}",
+                style="bold reverse red" if hurry else "bold yellow",
+            )
+        who = ", ".join(_name(view, s) for s in view.get("to_act") or [])
+        return Text(f"{capital(who) or 'Next'}: {seconds} s left to decide", style="dim")
+
     def _draw_clock(self) -> None:
         clock = self.query_one("#clock", Static)
-        if self._deadline is None:
-            clock.update("")
-            clock.display = False
-            return
-        clock.display = True
-        left = max(0.0, self._deadline - time.monotonic())
-        if self.view.get("phase") == "open":
-            stage = {1: "Going once… ", 2: "Going twice… "}.get(self._going, "")
-            clock.update(
-                Text(f"{stage}hammer in {left:.1f}s", style="bold red" if self._going else "bold")
-            )
-        else:
-            clock.update(Text(f"time left {left:.0f}s", style="dim"))
+        line = self.clock_line()
+        clock.display = line is not None
+        clock.update(line or "")

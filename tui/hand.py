@@ -1,4 +1,9 @@
-"""Your hand: cards sorted by artist then type, chosen with ←/→ and Enter."""
+"""Your hand: cards sorted by artist then type, chosen with ←/→ and Enter.
+
+The line under the cards names the card under the cursor and warns when
+playing or adding it would end the round (R18: the 5th card of an artist is
+not auctioned).
+"""
 
 from __future__ import annotations
 
@@ -11,9 +16,27 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from modernart.engine.cards import CARD_ORDER
+from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, CARD_ORDER, CARDS_TO_END_ROUND, TYPE_OF
 
-from .style import card_chip, card_name
+from .style import card_chip, card_name, ordinal
+
+ENDER_MARK = "*"  # beside a card that would end the round
+
+
+def round_ender(card: str, action: str, counts: dict[str, int]) -> str | None:
+    """Why playing (or adding) `card` now would end the round (R18), or None.
+
+    `counts` already holds every card of this round, the lot's included.
+    """
+    artist = ARTIST_NAMES[ARTIST_OF[card]]
+    played = counts.get(ARTIST_OF[card], 0)
+    fifth = ordinal(CARDS_TO_END_ROUND)
+    if played + 1 >= CARDS_TO_END_ROUND:
+        unsold = "the double unsold" if action == "add" else "unsold"
+        return f"the {fifth} {artist}: ends the round, {unsold} (R18)"
+    if action == "play" and TYPE_OF[card] == "double" and played + 2 >= CARDS_TO_END_ROUND:
+        return f"a 2nd {artist} added would be the {fifth}: round over (R18)"
+    return None
 
 
 class Hand(Widget, can_focus=True):
@@ -24,7 +47,7 @@ class Hand(Widget, can_focus=True):
         Binding("right,l", "move(1)", "card", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("enter", "choose", "Play/add card"),
+        Binding("enter", "choose", "Play card"),
     ]
 
     cursor: reactive[int] = reactive(0)
@@ -41,27 +64,46 @@ class Hand(Widget, can_focus=True):
         self.cards: list[str] = []
         self.playable: set[str] = set()
         self.action = ""  # "play", "add" or "" when no card may be chosen now
+        self.warnings: dict[str, str] = {}  # card → why it would end the round
 
-    def show(self, hand: list[str], legal: dict[str, Any]) -> None:
+    def show(self, hand: list[str], legal: dict[str, Any], view: dict[str, Any]) -> None:
         cards = sorted(hand, key=CARD_ORDER.__getitem__)
         action = "play" if "play" in legal else "add" if "add" in legal else ""
         playable = set(legal.get(action) or []) if action else set()
-        if (cards, playable, action) == (self.cards, self.playable, self.action):
+        counts = view.get("counts") or {}
+        warnings = {}
+        for code in playable:
+            why = round_ender(code, action, counts)
+            if why:
+                warnings[code] = why
+        state = (cards, playable, action, warnings)
+        if state == (self.cards, self.playable, self.action, self.warnings):
             return
         current = self.cards[self.cursor] if 0 <= self.cursor < len(self.cards) else None
-        self.cards, self.playable, self.action = cards, playable, action
+        self.cards, self.playable, self.action, self.warnings = state
         if current in cards and (not playable or current in playable):
             self.cursor = cards.index(current)
         else:
             first = next((i for i, c in enumerate(cards) if c in playable), 0)
             self.cursor = first
-        self.border_subtitle = "Enter: play" if action == "play" else "Enter: add" if action else ""
+        self.border_subtitle = self._subtitle(view)
         self.refresh()
         self.refresh_bindings()
 
+    def _subtitle(self, view: dict[str, Any]) -> str:
+        if self.action == "play":
+            return "Enter: play the card"
+        if self.action == "add" and self.playable:
+            return "Enter: add it to the double · d declines"
+        if self.action == "add":
+            lot = view.get("lot") or {}
+            artist = ARTIST_NAMES.get(ARTIST_OF.get((lot.get("cards") or [""])[0], ""), "")
+            return f"no {artist} card to add · d declines".replace("no  card", "no card")
+        return ""
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter shows in the footer only when a card may be played or added now.
-        return bool(self.action) if action == "choose" else True
+        return bool(self.action and self.playable) if action == "choose" else True
 
     def render(self) -> Text:
         if not self.cards:
@@ -71,9 +113,16 @@ class Hand(Widget, can_focus=True):
         for i, code in enumerate(self.cards):
             selected = focused and i == self.cursor
             dim = bool(self.action) and code not in self.playable
-            text.append_text(card_chip(code, selected=selected, dim=dim))
+            chip = card_chip(code, selected=selected, dim=dim)
+            if code in self.warnings and not selected:
+                chip = chip[:-1] + Text(ENDER_MARK, style="bold red")
+            text.append_text(chip)
         if focused and 0 <= self.cursor < len(self.cards):
-            text.append(f"  {card_name(self.cards[self.cursor])}", style="italic")
+            code = self.cards[self.cursor]
+            text.append("\n")
+            text.append(card_name(code), style="italic")
+            if code in self.warnings:
+                text.append(f" · {ENDER_MARK} {self.warnings[code]}", style="bold red")
         return text
 
     def watch_cursor(self) -> None:

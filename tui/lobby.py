@@ -68,7 +68,13 @@ class LobbyScreen(Screen[None]):
 
     def _draw_status(self) -> None:
         label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
-        text = Text.assemble((" Modern Art ", "bold reverse"), " lobby  ", (label, style))
+        text = Text.assemble(
+            (" Modern Art ", "bold reverse"),
+            " lobby · you are ",
+            (self.modern_app.player_name, "bold"),
+            "  ",
+            (label, style),
+        )
         text.append("  F1 help", style="dim")
         self.query_one("#status", Static).update(text)
 

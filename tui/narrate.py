@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from modernart.engine.cards import ARTIST_NAMES
+from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, CARDS_TO_END_ROUND
 
-from .style import card_name, lot_name
+from .style import card_name, lot_name, ordinal
 
 VIRTUAL = "The virtual player"
 
@@ -56,12 +56,16 @@ SECOND_PERSON = {
     "takes": "take",
     "is": "are",
     "opens": "open",
+    "plays": "play",
 }
 
 
 def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
     kind = event.get("type")
     who = _name(names, event.get("seat"))
+    ended = event.get("ends_round")  # set by `mark_round_enders`
+    if ended is not None:
+        return _round_ender(event, who, ended)
     match kind:
         case "played":
             return f"{who} auctions {card_name(event['card'])}"
@@ -111,6 +115,10 @@ def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
             return f"{who} is back"
         case "disconnected":
             return f"{who} lost the connection"
+        case "left":
+            return f"{who} left the table"
+        case "autopilot":
+            return f"{who} is away: a bot plays for them until they are back"
         case "game_end":
             money = event["money"]
             winners = " and ".join(names[s] for s in event["winners"])
@@ -118,3 +126,29 @@ def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
             verb = "win" if len(event["winners"]) > 1 or winners == "You" else "wins"
             return f"Game over: {winners} {verb} with {best}"
     return None
+
+
+def _round_ender(event: dict[str, Any], who: str, round_no: int) -> str:
+    """R18: the 5th card of an artist is not auctioned; it ends the round."""
+    card = event["card"]
+    artist = ARTIST_NAMES[ARTIST_OF[card]]
+    fifth = f"the {ordinal(CARDS_TO_END_ROUND)} {artist}"
+    if event.get("type") == "turned":
+        return f"{VIRTUAL} turns up {card_name(card)}, {fifth}: it ends round {round_no}"
+    if event.get("type") == "added":
+        return f"{who} adds {card_name(card)}, {fifth}: round {round_no} ends, the double unsold"
+    return f"{who} plays {card_name(card)}, {fifth}: it ends round {round_no}, unsold"
+
+
+def mark_round_enders(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Copies of `events` where a card that ended the round (R18: it is followed at once
+    by `round_end`) carries `ends_round`, so that it is not told as auctioned."""
+    out = list(events)
+    for i, event in enumerate(events[:-1]):
+        after = events[i + 1]
+        if event.get("type") in ("played", "added", "turned") and after.get("type") == "round_end":
+            counts = after.get("counts") or {}
+            artist = ARTIST_OF.get(event.get("card", ""))
+            if artist is not None and counts.get(artist, 0) >= CARDS_TO_END_ROUND:
+                out[i] = {**event, "ends_round": after.get("round")}
+    return out

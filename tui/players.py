@@ -12,20 +12,25 @@ from .style import paintings, short_name
 
 
 def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
-    """One row per seat; money shows only where the view has it (yours, or all at the end, R27)."""
+    """One row per seat; money shows only where the view has it (yours, or all at the end, R27).
+
+    `bought` (this round's purchases, counts per artist) wraps rather than push
+    the markers off the row.
+    """
     you = view.get("you")
     to_act = set(view.get("to_act") or [])
     lot = view.get("lot")
     running = lot["seller"] if lot else view.get("auctioneer")
+    waiting = view.get("status", "playing") == "waiting"
     playing = view.get("status", "playing") == "playing" and not view.get("finished")
     table = Table.grid(padding=(0, 1))
-    table.add_column(width=1)  # decision marker
-    table.add_column(width=1)  # auctioneer marker
+    table.add_column(width=1, no_wrap=True)  # decision marker
+    table.add_column(width=1, no_wrap=True)  # auctioneer marker
     table.add_column(width=name_width, no_wrap=True)
-    table.add_column(width=3)
-    table.add_column(justify="right", width=2)
-    table.add_column(justify="right", width=3)
-    table.add_column(no_wrap=True)
+    table.add_column(width=3, no_wrap=True)
+    table.add_column(justify="right", width=2, no_wrap=True)
+    table.add_column(justify="right", width=3, no_wrap=True)
+    table.add_column(min_width=7)
     table.add_row(
         "",
         "",
@@ -52,7 +57,7 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
             name,
             status,
             str(info.get("hand_size", 0)),
-            Text(str(money), style="bold") if money is not None else Text("?", style="dim"),
+            _money(money, waiting),
             paintings(info.get("purchased") or []),
         )
     virtual = view.get("virtual")
@@ -67,6 +72,12 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
             "",
         )
     return table
+
+
+def _money(money: int | None, waiting: bool) -> Text:
+    if money is not None:
+        return Text(str(money), style="bold")
+    return Text("" if waiting else "?", style="dim")  # R4: hidden until the end
 
 
 class Players(Static):
@@ -89,7 +100,7 @@ class Players(Static):
     def _draw(self) -> None:
         # Names get what the fixed columns leave, so wide terminals show them whole.
         width = self.content_size.width
-        name_width = max(12, min(20, width - 26)) if width else 12
+        name_width = max(10, min(20, width - 29)) if width else 10
         self.update(players_table(self._view, name_width))
 
     def on_resize(self) -> None:

@@ -83,7 +83,7 @@ def lot_name(cards: list[str]) -> str:
 
 
 def paintings(codes: list[str]) -> Text:
-    """Purchased paintings as coloured initials and counts by artist, e.g. 'LM KR3'."""
+    """Purchased paintings as coloured initials and counts by artist, e.g. 'LM2 KR1'."""
     text = Text()
     for artist in ARTIST_COLOUR:
         n = sum(1 for c in codes if ARTIST_OF[c] == artist)
@@ -91,9 +91,7 @@ def paintings(codes: list[str]) -> Text:
             continue
         if text:
             text.append(" ")
-        text.append(
-            ARTIST_ABBR[artist] + (str(n) if n > 1 else ""), style=f"bold {ARTIST_COLOUR[artist]}"
-        )
+        text.append(f"{ARTIST_ABBR[artist]}{n}", style=f"bold {ARTIST_COLOUR[artist]}")
     return text
 
 
@@ -110,3 +108,8 @@ def short_name(name: str, width: int) -> str:
 def capital(text: str) -> str:
     """Upper-case the first letter only ('you' → 'You'; names keep their own case)."""
     return text[:1].upper() + text[1:]
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 5th …"""
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"

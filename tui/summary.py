@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -75,10 +75,15 @@ class RoundSummary(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "dismiss", "Continue")]
 
     def __init__(
-        self, event: dict[str, Any], names: Sequence[str], bought: Sequence[list[str]]
+        self,
+        event: dict[str, Any],
+        names: Sequence[str],
+        bought: Sequence[list[str]],
+        clock: Callable[[], Text | None] | None = None,
     ) -> None:
         super().__init__()
         self.event, self.names, self.bought = event, names, bought
+        self.clock = clock  # the table's turn clock: it keeps running behind this summary
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -86,7 +91,19 @@ class RoundSummary(ModalScreen[None]):
                 Text(f"Round {self.event.get('round')} is over", style="bold"), classes="title"
             )
             yield Static(round_table(self.event, self.names, self.bought))
+            yield Static(id="summary-clock")
             yield Static(Text("Enter: continue", style="dim"), classes="hint")
+
+    def on_mount(self) -> None:
+        self._tick()
+        if self.clock is not None:
+            self.set_interval(1.0, self._tick)
+
+    def _tick(self) -> None:
+        line = self.clock() if self.clock is not None else None
+        clock = self.query_one("#summary-clock", Static)
+        clock.display = line is not None
+        clock.update(line or "")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

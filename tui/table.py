@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -11,10 +12,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from .auction import AmountInput, AuctionPanel
+from .auction import AmountInput, AuctionPanel, ClockWarning
 from .board import ValueBoard
-from .eventlog import EventLog
+from .confirm import Confirm
+from .eventlog import SCROLL_HINT, EventLog
 from .hand import Hand
+from .ledger import Ledger, LedgerScreen
 from .players import Players
 from .summary import GameOver, RoundSummary
 
@@ -40,7 +43,11 @@ class TableScreen(Screen[None]):
         Binding("greater_than_sign", "quick_raise(4)", "Raise +5", show=False),
         Binding("t", "chat", "Chat"),
         Binding("b", "add_bot", "Add bot"),
-        Binding("s", "start_or_save", "Start/Save"),
+        Binding("s", "start", "Start game"),
+        Binding("s", "save", "Save record"),
+        Binding("pageup", "log(-1)", "Log ↑"),
+        Binding("pagedown", "log(1)", "Log ↓", show=False),
+        Binding("H", "ledger", "Purchases", show=False),
         Binding("L", "leave", "Leave"),
         Binding("escape", "cancel_chat", show=False),
     ]
@@ -51,9 +58,11 @@ class TableScreen(Screen[None]):
         self.seat = seat
         self.view: dict[str, Any] = {}
         self.room_info: dict[str, Any] = {}
+        self.room_info_before: dict[str, Any] = {}
         self._ready = False
-        self._early: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
         self.connection = "connected"
+        self.ledger = Ledger()
 
     @property
     def modern_app(self) -> ModernArtApp:
@@ -69,9 +78,9 @@ class TableScreen(Screen[None]):
                 yield AuctionPanel(id="auction")
                 yield EventLog(id="log")
         yield Hand(id="hand")
-        yield Input(
-            id="chat", placeholder="say something, Enter sends, Escape cancels", max_length=300
-        )
+        with Horizontal(id="chat-line"):
+            yield Static(Text("Chat> ", style="bold cyan"), id="chat-prompt")
+            yield Input(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -79,14 +88,15 @@ class TableScreen(Screen[None]):
         self.query_one("#players").border_title = "Players"
         self.query_one("#auction").border_title = "Auction"
         self.query_one("#log").border_title = "Events"
+        self.query_one("#log").border_subtitle = SCROLL_HINT
         self.query_one("#hand").border_title = "Your hand"
-        self.query_one("#chat").display = False
+        self.query_one("#chat-line").display = False
         self.query_one("#chat", Input).cursor_blink = False
         self._draw_status()
         self.query_one(Hand).focus()
         self._ready = True
-        for view, events in self._early:
-            self.show(view, events)
+        for deferred in self._early:
+            deferred()
         self._early.clear()
 
     # ------------------------------------------------------------ rendering
@@ -95,34 +105,59 @@ class TableScreen(Screen[None]):
     def names(self) -> list[str]:
         return [s.get("name", "?") for s in self.view.get("seats") or []]
 
-    def show(self, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
-        """Show a new view and narrate its events; only changed widgets redraw."""
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]], logged: bool = True) -> None:
+        """Show a new view and narrate its events; only changed widgets redraw.
+
+        `logged` False: the events are not written to the log (a `history` answer
+        on its way holds them).
+        """
         if not self._ready:
-            self._early.append((view, events))  # arrived while the screen was being built
+            self._early.append(lambda: self.show(view, events, logged))
             return
         previous = self.view
         self.view = view
         names = self.names
-        self.query_one(EventLog).add_events(events, names, view.get("you"))
+        if logged:
+            self.add_history(events)
         self.query_one(ValueBoard).show(view)
         self.query_one(Players).show(view)
         self.query_one(AuctionPanel).show(view, events)
         hand = self.query_one(Hand)
-        hand.show(view.get("hand") or [], view.get("legal") or {})
+        hand.show(view.get("hand") or [], view.get("legal") or {}, view)
         hand.display = view.get("you") is not None
         self._draw_status()
         self._focus_for(view.get("legal") or {})
         self.refresh_bindings()
+        if self._decision_starts(previous, view):
+            self.modern_app.your_turn()
         # Round 4's summary comes first; the game end follows when it is closed.
         modals: list[RoundSummary | GameOver] = []
         for event in events:
             if event.get("type") == "round_end":
                 bought = [s.get("purchased") or [] for s in previous.get("seats") or []]
-                modals.append(RoundSummary(event, names, bought))
+                clock = self.query_one(AuctionPanel).clock_line
+                modals.append(RoundSummary(event, names, bought, clock))
             elif event.get("type") == "game_end":
                 modals.append(GameOver(event, names))
         if modals:
             self._show_modals(modals)
+
+    def add_history(self, events: list[dict[str, Any]]) -> None:
+        """Events for the log and the purchases ledger (live, or a `history` answer)."""
+        if not self._ready:
+            self._early.append(lambda: self.add_history(events))
+            return
+        self.query_one(EventLog).add_events(events, self.names, self.view.get("you"))
+        self.ledger.add(events)
+
+    @staticmethod
+    def _decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        """Your turn has just come: a decision other than shouting in an open auction."""
+        you = view.get("you")
+        if you is None or view.get("phase") == "open" or not view.get("legal"):
+            return False
+        was_yours = you in (previous.get("to_act") or []) and previous.get("legal")
+        return you in (view.get("to_act") or []) and not was_yours
 
     def _show_modals(self, modals: list[RoundSummary | GameOver]) -> None:
         first, rest = modals[0], modals[1:]
@@ -137,10 +172,14 @@ class TableScreen(Screen[None]):
 
     def show_room(self, room: dict[str, Any], you: int | None) -> None:
         """A waiting room's news (PROTOCOL.md addition `room`): who sits where, who hosts."""
-        self.room_info = room
-        latest = self._early[-1][0] if self._early else self.view
-        if latest.get("status") not in (None, "waiting"):
+        if not self._ready:
+            self._early.append(lambda: self.show_room(room, you))
             return
+        self.room_info = room
+        if self.view.get("status") not in (None, "waiting"):
+            return
+        self._tell_arrivals(self.room_info_before, room)
+        self.room_info_before = room
         seated = room.get("seated") or []
         bots = room.get("bots") or [False] * len(seated)
         connected = room.get("connected") or [True] * len(seated)
@@ -159,35 +198,61 @@ class TableScreen(Screen[None]):
         }
         self.show(view, [])
 
+    def _tell_arrivals(self, before: dict[str, Any], room: dict[str, Any]) -> None:
+        """The waiting room's comings and goings, told in the log."""
+        if before.get("id") != room.get("id"):
+            return
+        old, new = before.get("seated") or [], room.get("seated") or []
+        for seat, (was, now) in enumerate(zip(old, new, strict=False)):
+            if was == now:
+                continue
+            you = seat == self.seat
+            if was and not you:
+                self.note(f"{was} left the room")
+            if now and not you:
+                self.note(f"{now} took a seat", "")
+
     def _focus_for(self, legal: dict[str, Any]) -> None:
         if self.focused is not None and self.focused.id == "chat":
             return
-        if "play" in legal or legal.get("add"):
+        if "play" in legal or "add" in legal:
             self.query_one(Hand).focus()
         elif any(k in legal for k in ("bid", "sealed", "price")):
             self.query_one(AmountInput).focus()
 
     def _draw_status(self) -> None:
+        """Who you are, where, the round, your money, whether it is your turn, the line."""
         view = self.view
         label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
         text = Text()
         text.append(" Modern Art ", style="bold reverse")
-        room = view.get("room") or self.room
-        if room:
-            text.append(f" room {room}")
+        text.append(" ")
+        text.append(self.modern_app.player_name, style="bold")
+        room = self.room_info.get("name") or view.get("room") or self.room
+        if room and self.size.width >= 100:
+            text.append(f" · room {room}")
         if view.get("status") == "waiting" or not view:
-            text.append(" · waiting")
+            text.append(" · waiting room")
+        elif view.get("finished"):
+            text.append(" · game over")
         elif view:
             text.append(f" · round {view.get('round')}/4")
         if view.get("you") is None and view:
             text.append(" · watching", style="italic")
         elif view.get("money") is not None:
-            text.append(" · your money ")
+            text.append(" · $")
             text.append(str(view["money"]), style="bold green")
+        you = view.get("you")
+        if you is not None and you in (view.get("to_act") or []) and view.get("legal"):
+            text.append(" ")
+            text.append(" YOUR TURN ", style="bold black on yellow")
         text.append("  ")
         text.append(label, style=style)
         text.append("  F1 help", style="dim")
         self.query_one("#status", Static).update(text)
+
+    def on_resize(self) -> None:
+        self._draw_status()
 
     def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
@@ -200,11 +265,14 @@ class TableScreen(Screen[None]):
     def show_error(self, message: str) -> None:
         self.query_one(AuctionPanel).show_error(message)
 
-    def add_chat(self, sender: str, text: str) -> None:
-        self.query_one(EventLog).add_chat(sender, text)
+    def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
+        self.query_one(EventLog).add_chat(sender, text, watching)
 
-    def note(self, text: str) -> None:
-        self.query_one(EventLog).add_note(text)
+    def note(self, text: str, style: str = "dim") -> None:
+        self.query_one(EventLog).add_note(text, style)
+
+    def on_clock_warning(self, message: ClockWarning) -> None:
+        self.modern_app.ring()
 
     # --------------------------------------------------------------- actions
 
@@ -218,10 +286,12 @@ class TableScreen(Screen[None]):
             return self.view.get("phase") == "open" and "bid" in legal
         if action == "add_bot":
             return status == "waiting" and self.view.get("host") == self.view.get("you")
-        if action == "start_or_save":
-            if status == "waiting":
-                return self.view.get("host") == self.view.get("you")
+        if action == "start":
+            return status == "waiting" and self.view.get("host") == self.view.get("you")
+        if action == "save":
             return bool(self.view.get("finished"))
+        if action == "ledger":
+            return status != "waiting"
         return True
 
     @property
@@ -268,19 +338,25 @@ class TableScreen(Screen[None]):
             panel.show_error(f"Enter an amount from {low} to {high}.")
             return
         self._send({"type": panel.mode, "amount": amount})
+        panel.sent()
 
     def action_chat(self) -> None:
-        chat = self.query_one("#chat", Input)
-        chat.display = True
-        chat.focus()
+        self.query_one("#chat-line").display = True
+        self.query_one("#chat", Input).focus()
 
     def action_cancel_chat(self) -> None:
-        chat = self.query_one("#chat", Input)
-        if chat.display:
-            chat.display = False
+        line = self.query_one("#chat-line")
+        if line.display:
+            line.display = False
             self._focus_for(self.legal)
-            if self.focused is None:
+            if self.focused is None or self.focused.id == "chat":
                 self.query_one(Hand).focus()
+
+    def action_log(self, pages: int) -> None:
+        self.query_one(EventLog).page(pages)
+
+    def action_ledger(self) -> None:
+        self.app.push_screen(LedgerScreen(self.ledger, self.names))
 
     def action_add_bot(self) -> None:
         if self.view.get("status", "waiting") != "waiting":
@@ -288,16 +364,44 @@ class TableScreen(Screen[None]):
             return
         self.modern_app.send({"t": "add_bot"})
 
-    def action_start_or_save(self) -> None:
-        if self.view.get("finished") or self.view.get("status") == "finished":
-            self.modern_app.save_record()
-        elif self.view.get("status", "waiting") == "waiting":
-            self.modern_app.send({"t": "start"})
-        else:
+    def action_start(self) -> None:
+        if self.view.get("status", "waiting") != "waiting":
             self.app.bell()
+            return
+        self.modern_app.send({"t": "start"})
+
+    def action_save(self) -> None:
+        if not (self.view.get("finished") or self.view.get("status") == "finished"):
+            self.app.bell()
+            return
+        self.modern_app.save_record()
+
+    @property
+    def game_running(self) -> bool:
+        """A seat in a game not over yet: leaving it deserves a question."""
+        view = self.view
+        return (
+            view.get("you") is not None
+            and view.get("status") == "playing"
+            and not view.get("finished")
+        )
 
     def action_leave(self) -> None:
-        self.modern_app.leave_room()
+        if not self.game_running:
+            self.modern_app.leave_room()
+            return
+        detail = (
+            "Your seat is kept: the others see that you left, a bot plays for you after a "
+            "while, and you can come back by joining the room again."
+        )
+        if self.modern_app.local is not None:
+            detail = "This game against bots ends when you leave."
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.modern_app.leave_room()
+
+        self.app.push_screen(Confirm("Leave this game?", detail), answer)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "save":

@@ -77,7 +77,7 @@ async def test_r14_sealed_bid_is_secret_until_reveal(url, raw, tmp_path: pathlib
         await pilot.press("9", "enter")
         await until(pilot, lambda: "Your secret bid: 9" in panel_text(app))
         await bob.act(type="sealed", amount=3)
-        await until(pilot, lambda: "Bob ✓" in panel_text(app))
+        await until(pilot, lambda: "Bids in: 2/3; waiting for Cy" in panel_text(app))
         assert "Bob has sealed a bid" in log_text(app)
         await cy.act(type="sealed", amount=12)
         await until(pilot, lambda: app.table.view.get("phase") == "play")

@@ -107,7 +107,7 @@ async def test_chat_in_a_waiting_room(url, raw, tmp_path):
         await pilot.press("t", *"hi bob", "enter")
         said = await bob.wait_for("chat", **{"from": "Ann"})
         assert said["text"] == "hi bob"
-        assert not app.table.query_one("#chat").display  # Enter sends and closes the line
+        assert not app.table.query_one("#chat-line").display  # Enter sends, closes the line
         await bob.send("chat", text="hello Ann")
         log = app.table.query_one("#log")
         await until(pilot, lambda: "<Bob> hello Ann" in " ".join(s.text for s in log.lines))

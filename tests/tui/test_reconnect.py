@@ -59,7 +59,7 @@ async def test_restarted_client_resumes_its_seat_from_the_token_store(url, raw, 
         await until(pilot, lambda: first.lobby is not None and first.lobby.rooms)
         await pilot.press("j")
         await until(pilot, lambda: first.seat == 1)
-    assert tokens.get(url)  # kept per server URL
+    assert tokens.get(url, "Ann") and tokens.identities() == [(url, "Ann")]
     assert oct(tokens.path.stat().st_mode & 0o777) == "0o600"
     await bob.send("add_bot")
     await bob.send("start")

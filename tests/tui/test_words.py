@@ -60,16 +60,26 @@ def test_cards_are_five_cells_with_symbol_and_names_keep_their_number() -> None:
     assert short_name("Ann", 12) == "Ann"
 
 
-def test_token_store_keeps_one_token_per_server_privately(tmp_path) -> None:
+def test_token_store_keeps_one_token_per_server_and_name_privately(tmp_path) -> None:
     store = TokenStore(tmp_path / "cfg" / "tokens.json")
-    assert store.get("ws://a:1/") is None
-    store.put("ws://a:1/", "secret-a")
-    store.put("ws://b:2/", "secret-b")
-    assert TokenStore(store.path).get("ws://a:1/") == "secret-a"
-    assert TokenStore(store.path).get("ws://b:2/") == "secret-b"
+    assert store.get("ws://a:1/", "Ann") is None
+    store.put("ws://a:1/", "Ann", "secret-a")
+    store.put("ws://a:1/", "Bob", "secret-b")
+    store.put("ws://b:2/", "Ann", "secret-c")
+    again = TokenStore(store.path)
+    assert again.get("ws://a:1/", "Ann") == "secret-a"
+    assert again.get("ws://a:1/", "Bob") == "secret-b"  # same server, another player
+    assert again.get("ws://b:2/", "Ann") == "secret-c"
+    assert again.get("ws://b:2/", "Bob") is None
     assert store.path.stat().st_mode & 0o077 == 0
+    assert again.identities() == [("ws://a:1/", "Ann"), ("ws://a:1/", "Bob"), ("ws://b:2/", "Ann")]
+    assert again.forget("ws://a:1/", "Bob") == 1 and again.get("ws://a:1/", "Bob") is None
+    assert again.forget("ws://b:2/") == 1 and again.identities() == [("ws://a:1/", "Ann")]
+    assert again.forget("ws://nowhere/") == 0
+    store.path.write_text('{"ws://a:1/": "an old per-server token"}')
+    assert store.get("ws://a:1/", "Ann") is None  # whose it was is unknown: never reused
     store.path.write_text("not json")
-    assert store.get("ws://a:1/") is None  # a damaged file means a new identity, not a crash
+    assert store.get("ws://a:1/", "Ann") is None  # a damaged file: a new identity, no crash
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,21 @@ from modernart.tui.app import ModernArtApp
 from modernart.tui.tokens import TokenStore
 
 
+def deck_of(bob: list[str], ann: list[str], cy: list[str]) -> list[str]:
+    """A deck dealing these cards (then filler) to Bob, Ann and Cy (10 each, R6)."""
+    rest = list(FULL_DECK)
+    for code in bob + ann + cy:
+        rest.remove(code)
+    hands = []
+    for hand, filler in ((bob, "yoko."), (ann, "christin_p."), (cy, "karl_gitter.")):
+        fill = [c for c in rest if c.startswith(filler) and not c.endswith("double")]
+        fill = fill[: 10 - len(hand)]
+        for code in fill:
+            rest.remove(code)
+        hands += hand + fill
+    return hands + rest
+
+
 def deal(ann: list[str]) -> list[str]:
     """A deck where Ann (seat 1 of 3, 10 cards each) holds `ann` plus filler Krypto-free cards."""
     rest = list(FULL_DECK)
@@ -42,9 +57,16 @@ async def seated_game(
     ann: list[str],
     size: tuple[int, int] = (120, 40),
     shout_window_ms: int = 60_000,
+    deck: list[str] | None = None,
+    **options: Any,
 ) -> AsyncIterator[tuple[ModernArtApp, Pilot[None], Any, Any]]:
     bob = await raw("Bob")
-    options = {"deck": deal(ann), "first_auctioneer": 1, "shout_window_ms": shout_window_ms}
+    options = {
+        "deck": deck or deal(ann),
+        "first_auctioneer": 1,
+        "shout_window_ms": shout_window_ms,
+        **options,
+    }
     await bob.send("create", seats=3, name="Table", options=options)
     joined = await bob.wait_for("joined")
     app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))

@@ -1,0 +1,35 @@
+"""A yes/no question before something that cannot be undone (leaving a running game)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class Confirm(ModalScreen[bool]):
+    """`y` confirms; `n`, Escape (or anything bound to no) keeps playing."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "") -> None:
+        super().__init__()
+        self.question, self.detail = question, detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="confirm"):
+            yield Static(Text(self.question, style="bold yellow"), classes="title")
+            if self.detail:
+                yield Static(self.detail)
+            yield Static(Text("y: yes   n or Escape: no, back to the game", style="dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
