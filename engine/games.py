@@ -127,5 +127,17 @@ def get_game(name: str) -> GameInfo:
     return info
 
 
+def game_of(state: object) -> GameInfo:
+    """The game a state belongs to: its class's `game_name`, else the registered package
+    its class was defined in; KeyError if neither names a registered game."""
+    name = getattr(state, "game_name", None)
+    if name is None:
+        module = type(state).__module__
+        name = next((n for n, pkg in _PACKAGES.items() if module.startswith(pkg + ".")), None)
+    if name not in _PACKAGES:
+        raise KeyError(f"no registered game for {type(state).__name__}")
+    return get_game(name)
+
+
 def all_games() -> list[GameInfo]:
     return [get_game(name) for name in GAME_NAMES]

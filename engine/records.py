@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RuleError
-from .games import DEFAULT_GAME, GAME_NAMES, GameInfo, GameState, get_game
+from .games import DEFAULT_GAME, GAME_NAMES, GameInfo, GameState, game_of, get_game
 
-FORMAT = get_game(DEFAULT_GAME).record_format  # "modernart-record/1"
+FORMAT = "modernart-record/1"  # Modern Art's; each game names its own in GameInfo
 HEADER_KEYS = frozenset({"format", "game", "players", "variant", "deck", "first_auctioneer"})
 
 
@@ -27,7 +27,7 @@ class RecordError(ValueError):
 class Record:
     players: list[str]
     variant: Any  # the game's variant as a JSON object (Modern Art and Serengeti: a dict)
-    deck: list[Any]
+    deck: Any  # what the game shuffles (Modern Art, Serengeti: a list of card codes)
     first_auctioneer: int
     actions: list[Any] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -64,24 +64,27 @@ class Record:
             **head,
             "players": list(self.players),
             "variant": _copy(self.variant),
-            "deck": list(self.deck),
+            "deck": _copy(self.deck),
             "first_auctioneer": self.first_auctioneer,
             "actions": list(self.actions),
         }
 
 
 def _copy(value: Any) -> Any:
-    return dict(value) if isinstance(value, dict) else value
+    """A shallow copy of a JSON container, so a written record shares nothing."""
+    if isinstance(value, dict):
+        return dict(value)
+    return list(value) if isinstance(value, list | tuple) else value
 
 
 def record_of(game: GameState, **extra: Any) -> Record:
     """The record of a game so far (its deal and every applied action), any game."""
-    info = get_game(game.game_name)
+    info = game_of(game)
     header = info.record_header(game)
     return Record(
         players=list(game.players),
         variant=header["variant"],
-        deck=list(header["deck"]),
+        deck=_copy(header["deck"]),
         first_auctioneer=header["first_auctioneer"],
         actions=[dict(a) for a in game.actions],
         extra=extra,
@@ -124,7 +127,12 @@ def parse_record(data: object) -> Record:
             if isinstance(action, dict) and "card" in action and not check_card(action["card"]):
                 raise RecordError(f"actions[{i}]: {action['card']!r} is not a card code")
     extra = {k: v for k, v in data.items() if k not in HEADER_KEYS and k != "actions"}
-    return Record(list(players), variant, list(deck), first, actions, extra, game=name)
+    record = Record(list(players), variant, _copy(deck), first, actions, extra, game=name)
+    try:  # what only the game can tell: e.g. a deck that does not fit the variant
+        record.new_game()
+    except ValueError as exc:
+        raise RecordError(f"{info.title}: {exc}") from None
+    return record
 
 
 def load_record(text: str) -> Record:
@@ -164,6 +172,6 @@ def summary(game: GameState) -> dict[str, Any]:
         "ok": True,
         "finished": game.finished,
         "actions_applied": len(game.actions),
-        **get_game(game.game_name).replay_fields(game),
+        **game_of(game).replay_fields(game),
         "winners": list(game.winners),
     }

@@ -1,7 +1,10 @@
-"""Engine speed on one core: random-bot games and record replays per second.
+"""Engine speed on one core: random-bot games and record replays per second, per game.
 
-Usage: python scripts/bench_engine.py [--games N] [--seconds S]
-The last lines are `random_games_per_s: N` and `replay_games_per_s: N`.
+Usage: python scripts/bench_engine.py [--games N] [--game modernart|serengeti|all]
+For each game, the last lines are `<game> random_games_per_s: N` and
+`<game> replay_games_per_s: N`; Modern Art's lines also appear without the prefix
+(the figures docs/benchmarks.md has always quoted). Both games run in the same
+process, one after the other, so their ratio is measured under the same load.
 """
 
 from __future__ import annotations
@@ -10,16 +13,18 @@ import argparse
 import platform
 import random
 import time
+from collections.abc import Callable
 
 from modernart.engine import Game, record_of
 from modernart.engine.bots.random_bot import choose_from_legal
+from modernart.engine.games import GameState, get_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 CLOSE = {"type": "close"}
 
 
 def random_game(seed: int) -> Game:
-    """One full 4-player game of random bots: legal + choose + apply each step."""
+    """One full 4-player Modern Art game of random bots: legal + choose + apply each step."""
     rng = random.Random(seed)
     game = Game(PLAYERS, seed=seed)
     while not game.finished:
@@ -34,26 +39,82 @@ def random_game(seed: int) -> Game:
     return game
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=2000)
-    args = parser.parse_args()
+def random_serengeti(seed: int) -> GameState:
+    """One full 4-player Serengeti game: each turn, legal + a random bot's choice + apply."""
+    info = get_game("serengeti")
+    game = info.create(PLAYERS, seed=seed)
+    bot = info.make_bot("random", seed)
+    while not game.finished:
+        seat = game.to_act()[0]
+        action = bot.choose({"legal": game.legal(seat)})
+        action["seat"] = seat
+        game.apply(action)
+    return game
 
+
+def random_artsociety(seed: int) -> GameState:
+    """One full 4-player Art Society game: legal (every placement enumerated) + a random
+    bot's choice + apply, the first seat the game waits for deciding each step."""
+    info = get_game("artsociety")
+    game = info.create(PLAYERS, seed=seed)
+    bot = info.make_bot("random", seed)
+    while not game.finished:
+        seat = game.to_act()[0]
+        action = bot.choose({"legal": game.legal(seat)})
+        action["seat"] = seat
+        game.apply(action)
+    return game
+
+
+GAMES: dict[str, Callable[[int], GameState]] = {
+    "modernart": random_game,
+    "serengeti": random_serengeti,
+    "artsociety": random_artsociety,
+}
+
+
+def bench(name: str, games: int) -> dict[str, float]:
+    play = GAMES[name]
     start = time.perf_counter()
-    records = [record_of(random_game(seed)) for seed in range(args.games)]
+    records = [record_of(play(seed)) for seed in range(games)]
     play_s = time.perf_counter() - start
     actions = sum(len(r.actions) for r in records)
-
     start = time.perf_counter()
     for record in records:
         record.played()
     replay_s = time.perf_counter() - start
+    return {
+        "actions_per_game": actions / games,
+        "replay_us_per_action": replay_s / actions * 1e6,
+        "random_games_per_s": games / play_s,
+        "replay_games_per_s": games / replay_s,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--game", choices=[*GAMES, "all"], default="all")
+    args = parser.parse_args()
+    names = list(GAMES) if args.game == "all" else [args.game]
 
     print(f"python: {platform.python_version()} on {platform.machine()} ({platform.processor()})")
-    print(f"games: {args.games}, actions: {actions} ({actions / args.games:.0f} per game)")
-    print(f"replay_us_per_action: {replay_s / actions * 1e6:.2f}")
-    print(f"random_games_per_s: {args.games / play_s:.0f}")
-    print(f"replay_games_per_s: {args.games / replay_s:.0f}")
+    results = {name: bench(name, args.games) for name in names}
+    for name, r in results.items():
+        print(f"{name}: games: {args.games}, {r['actions_per_game']:.0f} actions per game")
+        print(f"{name} replay_us_per_action: {r['replay_us_per_action']:.2f}")
+        print(f"{name} random_games_per_s: {r['random_games_per_s']:.0f}")
+        print(f"{name} replay_games_per_s: {r['replay_games_per_s']:.0f}")
+    if len(results) > 1:
+        base = results["modernart"]
+        for name, r in results.items():
+            ratio = r["random_games_per_s"] / base["random_games_per_s"]
+            print(f"{name} random games/s relative to modernart: {ratio:.2f}")
+    if "modernart" in results:
+        r = results["modernart"]
+        print(f"replay_us_per_action: {r['replay_us_per_action']:.2f}")
+        print(f"random_games_per_s: {r['random_games_per_s']:.0f}")
+        print(f"replay_games_per_s: {r['replay_games_per_s']:.0f}")
 
 
 if __name__ == "__main__":
