@@ -55,6 +55,9 @@ class HeuristicBot:
     SPEND = 1.5
     # Points lost per newly barred digit: fewer legal bids from now on (S7).
     BAR_COST = 0.6
+    # What a chip handed to the points leader / to another rival costs this bot.
+    LEADER_WEIGHT = 0.8
+    RIVAL_WEIGHT = 0.3
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -95,8 +98,8 @@ class HeuristicBot:
         return int(self.value(view) * rate)
 
     def _cost(self, view: dict[str, Any], amount: int) -> float:
-        """The price, plus what it hands to rivals: more for chips going to one rival
-        (most to the points leader) than spread over all of them (S11, S19)."""
+        """The price plus what it hands to rivals (S11, S19): chips going to the points
+        leader count most, chips spread over everyone or into the bank least."""
         you, seats = view["you"], view["seats"]
         holders = [(s, c) for s, c in view["holders"][amount % 10] if s != you]
         if holders and view["variant"]["payout"] == "majority":
@@ -105,8 +108,10 @@ class HeuristicBot:
         paid = [s for s, _ in holders] or [s for s in range(len(seats)) if s != you]
         share = amount // len(paid)
         leader = max(seats[s]["points"] for s in range(len(seats)) if s != you)
-        weight = sum(1.0 if seats[s]["points"] == leader else 0.5 for s in paid)
-        return amount + 0.3 * share * weight
+        weight = sum(
+            self.LEADER_WEIGHT if seats[s]["points"] == leader else self.RIVAL_WEIGHT for s in paid
+        )
+        return amount + share * weight
 
 
 def _unseen(view: dict[str, Any]) -> list[str]:
