@@ -39,19 +39,31 @@ class Ledger:
         if isinstance(seat, int):
             self.rounds[-1].setdefault(seat, []).extend(cards)
 
+    def _shown(self) -> list[int]:
+        return [r for r in range(len(self.rounds)) if self.rounds[r] or r < len(self.sales)]
+
+    def cells(self, names: Sequence[str]) -> list[list[Text]]:
+        """Per player: the name, then per round their paintings and `+sales`."""
+        rows = []
+        for seat, name in enumerate(names):
+            row = [Text(name)]
+            for r in self._shown():
+                cell = paintings(self.rounds[r].get(seat, []))
+                if r < len(self.sales) and seat < len(self.sales[r]):
+                    cell.append(f"{' ' if cell else ''}+{self.sales[r][seat]}", style="green")
+                row.append(cell or Text("·", style="dim"))
+            rows.append(row)
+        return rows
+
+    def rows(self, names: Sequence[str]) -> list[list[str]]:
+        return [[cell.plain for cell in row] for row in self.cells(names)]
+
     def table(self, names: Sequence[str]) -> Table:
         table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("Player", header_style="bold", no_wrap=True)
-        shown = [r for r in range(len(self.rounds)) if self.rounds[r] or r < len(self.sales)]
-        for r in shown:
+        for r in self._shown():
             table.add_column(f"Round {r + 1}", header_style="bold")
-        for seat, name in enumerate(names):
-            row: list[Text | str] = [name]
-            for r in shown:
-                cell = paintings(self.rounds[r].get(seat, []))
-                if r < len(self.sales) and seat < len(self.sales[r]):
-                    cell.append(f" +{self.sales[r][seat]}", style="green")
-                row.append(cell or Text("·", style="dim"))
+        for row in self.cells(names):
             table.add_row(*row)
         return table
 

@@ -190,15 +190,20 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # One row per field (compact widgets), so that it fits 80×24 with room to spare.
+        with Vertical(id="dialog", classes="create"):
             yield Static(Text("Create a room", style="bold"), classes="title")
             with Horizontal(classes="field"):
                 yield Label("Name", classes="label")
-                yield Input(id="name", max_length=40, placeholder="(optional)")
+                yield Input(id="name", max_length=40, placeholder="(optional)", compact=True)
             with Horizontal(classes="field"):
                 yield Label("Seats", classes="label")
                 yield Select(
-                    [(str(n), n) for n in (3, 4, 5)], value=4, allow_blank=False, id="seats"
+                    [(str(n), n) for n in (3, 4, 5)],
+                    value=4,
+                    allow_blank=False,
+                    id="seats",
+                    compact=True,
                 )
             with Horizontal(classes="field"):
                 yield Label("Variant", classes="label")
@@ -207,18 +212,27 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                     value="classic",
                     allow_blank=False,
                     id="variant",
+                    compact=True,
                 )
-            yield Static(PRESET_HELP["classic"], id="variant-help")
+            yield Static(PRESET_HELP["classic"], id="variant-help", classes="help")
             with Horizontal(classes="field"):
                 yield Label("Password", classes="label")
-                yield Input(id="password", password=True, placeholder="(none)")
+                yield Input(id="password", password=True, placeholder="(none)", compact=True)
             with Horizontal(classes="field"):
-                yield Label("Shout s", classes="label")
-                yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2)
+                yield Label("Shout window", classes="label")
+                yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
+            yield Static(
+                "Seconds without a new bid before the hammer falls (open auctions).",
+                classes="help",
+            )
             yield Static(id="create-error")
             with Horizontal(classes="buttons"):
-                yield Button("Create", id="create", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button("Create", id="create", variant="primary", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+            yield Static(
+                Text("Tab: next field · Enter: create · Escape: cancel", style="dim"),
+                classes="help",
+            )
 
     def on_mount(self) -> None:
         for field in self.query(Input):

@@ -13,6 +13,7 @@ from modernart.tui.auction import AmountInput
 from modernart.tui.confirm import Confirm
 from modernart.tui.eventlog import EventLog
 from modernart.tui.hand import Hand
+from modernart.tui.ledger import LedgerScreen
 from modernart.tui.summary import RoundSummary
 from modernart.tui.tokens import TokenStore
 
@@ -149,6 +150,14 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         clock = app.screen.query_one("#summary-clock", Static)
         await until(pilot, lambda: "s left" in text_of(clock))
         assert "Cy" in text_of(clock)
+        # Who bought what in round 1 stays on record (H), with the bank's payments.
+        await pilot.press("enter", "H")
+        assert isinstance(app.screen, LedgerScreen)
+        rows = {row[0]: row[1] for row in app.screen.ledger.rows(app.table.names)}
+        assert rows["Ann"].startswith("KR2 +") and rows["Cy"].startswith("KR2 +")
+        assert rows["Bob"].startswith("YO1 +")
+        await pilot.press("escape")
+        assert app.screen is app.table
 
 
 async def test_log_scrolls_from_the_keyboard_and_holds_its_place(url, raw, tmp_path):
@@ -253,3 +262,36 @@ async def test_turn_clock_is_shown_on_your_turn_and_warns_at_ten_seconds(url, ra
         left = int(text_of(clock).split(": ")[1].split(" ")[0])
         assert left <= 10
         assert "red" in str(clock.content.style)
+
+
+async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp_path):
+    """Issue 8.6: every field and both buttons inside the screen; Tab, Enter, digits only."""
+    from textual.widgets import Button
+
+    from modernart.tui.lobby import CreateRoomDialog
+
+    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
+        await pilot.press("c")
+        dialog = app.screen
+        assert isinstance(dialog, CreateRoomDialog)
+        await pilot.pause()
+        screen = dialog.region
+        for widget in dialog.query("Input, Select, Button, Label"):
+            region = widget.region
+            assert region.height >= 1 and screen.contains_region(region), widget
+        assert {str(b.label) for b in dialog.query(Button)} == {"Create", "Cancel"}
+        labels = {str(label.content) for label in dialog.query("Label")}
+        assert "Shout window" in labels
+        await pilot.press(*"Ann's", "tab")  # name, then seats
+        assert dialog.focused.id == "seats"
+        await pilot.press("enter", "up", "enter", "tab")  # 4 → 3 seats; variant
+        assert dialog.focused.id == "variant"
+        await pilot.press("tab", "tab", "backspace", "8", "tab")  # password; shout window 8
+        assert dialog.focused.id == "create"
+        await pilot.press("enter")
+        await until(pilot, lambda: app.table is not None and app.table.room_info.get("name"))
+        info = app.table.room_info
+        assert info["name"] == "Ann's" and info["seats"] == 3
+        assert info["options"]["shout_window_ms"] == 8000

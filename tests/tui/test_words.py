@@ -123,3 +123,77 @@ def test_your_own_moves_are_told_in_the_second_person() -> None:
     assert narrate({"type": "bid", "seat": 1, "amount": 12}, NAMES) == "Bob bids 12"
     sold = {**own, "winner": 2, "payments": [{"from": 2, "to": 1, "amount": 9}]}
     assert narrate(sold, NAMES, you) == "Cy bought Yoko for 9 from you"
+
+
+def test_f1_explains_every_column_marker_symbol_and_the_clock() -> None:
+    """Issue 8.11, 8.7: the help names what each piece of the table means."""
+    from modernart.tui.help import rules_text
+
+    text = rules_text()
+    for piece in ("`cards`", "`now`", "`▶`", "`A`", "`on`", "`#`", "`$`", "`bought`"):
+        assert piece in text
+    for symbol in ("`!` open", "`@` once around", "`?` sealed", "`$` fixed price", "`=` double"):
+        assert symbol in text
+    assert "red `*`" in text and "10 s" in text and "PgUp" in text
+
+
+def test_r18_a_card_that_ends_the_round_is_not_told_as_auctioned() -> None:
+    from modernart.tui.narrate import mark_round_enders
+
+    end = {"type": "round_end", "round": 2, "counts": {"krypto": 5}, "tokens": {}}
+    played = {"type": "played", "seat": 1, "card": "krypto.open"}
+    lines = [narrate(e, NAMES, 0) for e in mark_round_enders([played, end])]
+    assert lines[0] == "Bob plays Krypto (open), the 5th Krypto: it ends round 2, unsold"
+    added = {"type": "added", "seat": 0, "card": "krypto.sealed"}
+    (line,) = [narrate(e, NAMES, 0) for e in mark_round_enders([added, end])][:1]
+    assert line == "You add Krypto (sealed), the 5th Krypto: round 2 ends, the double unsold"
+    turned = {"type": "turned", "card": "krypto.double"}
+    (line,) = [narrate(e, NAMES) for e in mark_round_enders([turned, end])][:1]
+    assert line == "The virtual player turns up Krypto (double), the 5th Krypto: it ends round 2"
+    # A card followed by the round's end for another reason (hands empty) is auctioned.
+    other = {**end, "counts": {"krypto": 3}}
+    assert narrate(mark_round_enders([played, other])[0], NAMES) == "Bob auctions Krypto (open)"
+
+
+def test_leaving_is_not_losing_the_connection_and_a_bot_standing_in_is_told() -> None:
+    assert narrate({"type": "left", "seat": 2}, NAMES) == "Cy left the table"
+    assert narrate({"type": "disconnected", "seat": 2}, NAMES) == "Cy lost the connection"
+    assert narrate({"type": "autopilot", "seat": 1}, NAMES).startswith("Bob is away: a bot plays")
+
+
+def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:
+    from modernart.tui.hand import round_ender
+
+    counts = {"krypto": 4, "yoko": 3}
+    assert "5th Krypto: ends the round, unsold" in round_ender("krypto.open", "play", counts)
+    assert "double unsold" in round_ender("krypto.open", "add", counts)
+    assert round_ender("yoko.open", "play", counts) is None
+    assert "a 2nd Yoko added would be the 5th" in round_ender("yoko.double", "play", counts)
+    assert round_ender("yoko.double", "play", {"yoko": 2}) is None
+
+
+def test_purchases_are_counts_per_artist() -> None:
+    from modernart.tui.style import paintings
+
+    cards = ["lite_metal.open", "yoko.sealed", "lite_metal.double", "krypto.open"]
+    assert paintings(cards).plain == "LM2 YO1 KR1"
+
+
+def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
+    """Issue 8.5: `bought` wraps; the ▶ and A markers and every count stay visible."""
+    from rich.console import Console
+
+    from modernart.tui.players import players_table
+
+    everything = ["lite_metal.open", "yoko.open", "christin_p.open", "karl_gitter.open"]
+    seats = [
+        {"name": "Heuristic bot 12", "hand_size": 5, "purchased": [*everything, "krypto.open"]},
+        {"name": "Ann", "hand_size": 6, "purchased": [], "money": 80},
+    ]
+    view = {"status": "playing", "you": 1, "to_act": [0], "auctioneer": 0, "seats": seats}
+    console = Console(width=36, record=True, color_system=None)
+    console.print(players_table(view, name_width=10))
+    shown = console.export_text()
+    assert "▶ A Heurist…12" in shown
+    for count in ("LM1", "YO1", "CP1", "KG1", "KR1"):
+        assert count in shown
