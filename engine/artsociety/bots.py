@@ -81,10 +81,7 @@ class Board:
         self.cols, self.rows = variant["cols"], variant["rows"]
         self.variant = variant
         me = view["seats"][view["you"]]
-        self.wall = Wall(self.cols, self.rows)
-        for tile in me["wall"]:
-            spot = spot_at(self.cols, self.rows, tile["w"], tile["h"])[tile["cell"]]
-            self.wall.hang(tile["code"], spot, tile["w"], tile["h"])
+        self.wall = Wall.from_view(self.cols, self.rows, me["wall"])
         self.zero = self.wall.faux_pas(self.paintings)
         self.mult: dict[str, int] = view["multipliers"]
         prestige = view["prestige"]

@@ -437,18 +437,10 @@ class ArtSociety:
     # -- placement
 
     def _spot(self, seat: int, w: int, h: int, cell: object, first: bool = False) -> Spot:
-        house = self.house
-        if cell_index(cell, house.cols, house.rows) is None:
-            raise Illegal(f"{cell!r} is not a cell of the wall (A2)")
-        spot = spot_at(house.cols, house.rows, w, h).get(cell)  # type: ignore[arg-type]
-        if spot is None:
-            raise Illegal(f"a {w}×{h} tile at {cell} would leave the wall (A13)")
-        wall = self.walls[seat]
-        if wall.occ & spot.mask:
-            raise Illegal(f"a {w}×{h} tile at {cell} overlaps a tile (A13)")
-        if not first and not wall.occ & spot.border:
-            raise Illegal(f"a {w}×{h} tile at {cell} shares no edge with a tile (A13)")
-        return spot
+        problem = self.walls[seat].problem(w, h, cell, first)
+        if problem:
+            raise Illegal(problem)
+        return spot_at(self.house.cols, self.house.rows, w, h)[cell]  # type: ignore[index]
 
     def _place(self, seat: int, action: Action, events: list[Event]) -> None:
         tile, cell, turned = action.get("tile"), action.get("cell"), action.get("turned", False)

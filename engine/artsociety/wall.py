@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .rules import DECOR_OF, GENRES, House, Painting, Spot, rows_mask, spots
+from .rules import DECOR_OF, GENRES, House, Painting, Spot, cell_index, rows_mask, spot_at, spots
 
 
 class Hung(NamedTuple):
@@ -34,6 +34,29 @@ class Wall:
         self.full_mask = (1 << (cols * rows)) - 1
         self.grid: list[int] = [-1] * (cols * rows)  # tile index per cell, -1 empty
         self.tiles: list[Hung] = []
+
+    @classmethod
+    def from_view(cls, cols: int, rows: int, tiles: list[dict[str, Any]]) -> Wall:
+        """A wall rebuilt from a view's `seats[i].wall` (for bots and clients)."""
+        wall = cls(cols, rows)
+        for tile in tiles:
+            w, h = tile["w"], tile["h"]
+            wall.hang(tile["code"], spot_at(cols, rows, w, h)[tile["cell"]], w, h)
+        return wall
+
+    def problem(self, w: int, h: int, cell: object, first: bool = False) -> str | None:
+        """Why a w × h tile may not go with its top-left corner at `cell` (A2, A13), or
+        None if it may: what the engine refuses with, and what a client's ghost shows."""
+        if cell_index(cell, self.cols, self.rows) is None:
+            return f"{cell!r} is not a cell of the wall (A2)"
+        spot = spot_at(self.cols, self.rows, w, h).get(cell)  # type: ignore[arg-type]
+        if spot is None:
+            return f"a {w}×{h} tile at {cell} would leave the wall (A13)"
+        if self.occ & spot.mask:
+            return f"a {w}×{h} tile at {cell} overlaps a tile (A13)"
+        if not first and not self.occ & spot.border:
+            return f"a {w}×{h} tile at {cell} shares no edge with a tile (A13)"
+        return None
 
     @property
     def full(self) -> bool:

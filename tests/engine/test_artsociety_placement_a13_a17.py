@@ -13,6 +13,7 @@ from artsociety_helpers import (
 )
 
 from modernart.engine.artsociety.rules import cell_name
+from modernart.engine.artsociety.wall import Wall
 from modernart.engine.errors import Illegal
 
 
@@ -233,3 +234,18 @@ def test_a15_the_placing_turn_ends_itself_when_nothing_is_left_to_do():
     events = act(game, 0, "place", tile="picked", cell="C4")
     assert [e["type"] for e in events] == ["placed"]
     assert game.to_act() == [1] and game.legal(1) == {"pick": game.lot}
+
+
+def test_a13_a_client_rebuilds_the_wall_from_the_view_and_tells_why_a_spot_is_refused():
+    game, _ = placing(3, 2)
+    hang(game, 0, "d2", "A9")
+    view = game.view(1)  # an opponent's view: walls are public
+    wall = Wall.from_view(10, 10, view["seats"][0]["wall"])
+    cells = game.legal(0)["place"][0]["cells"]
+    for index in range(100):
+        cell = cell_name(index, 10)
+        assert (wall.problem(3, 2, cell) is None) == (cell in cells)
+    assert "leave the wall" in wall.problem(3, 2, "I4")
+    assert "overlaps" in wall.problem(3, 2, "E5")
+    assert "no edge" in wall.problem(3, 2, "A1")
+    assert "not a cell" in wall.problem(3, 2, "Z0")
