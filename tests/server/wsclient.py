@@ -33,12 +33,16 @@ class Client:
         self.seq = 0
 
     @classmethod
-    async def open(cls, url: str) -> Client:
-        return cls(await connect(url, max_size=None, compression=None))
+    async def open(cls, url: str, address: str | None = None) -> Client:
+        """`address`: sent as X-Forwarded-For, for a server started with trust_proxy."""
+        headers = {"X-Forwarded-For": address} if address else None
+        return cls(await connect(url, max_size=None, compression=None, additional_headers=headers))
 
     @classmethod
-    async def hello(cls, url: str, name: str, token: str | None = None) -> Client:
-        client = await cls.open(url)
+    async def hello(
+        cls, url: str, name: str, token: str | None = None, address: str | None = None
+    ) -> Client:
+        client = await cls.open(url, address)
         msg: dict[str, Any] = {"v": 1, "name": name}
         if token:
             msg["token"] = token
@@ -84,6 +88,20 @@ class Client:
             while True:
                 msg = await self.recv(max(0.01, end - loop.time()))
                 if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
+                    return msg
+                skipped.append(msg)
+        finally:
+            self.buffer[:0] = skipped
+
+    async def expect_reply(self, rid: int, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The answer to request `rid`, whatever its type; others are kept aside."""
+        skipped = []
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        try:
+            while True:
+                msg = await self.recv(max(0.01, end - loop.time()))
+                if msg.get("re") == rid:
                     return msg
                 skipped.append(msg)
         finally:
