@@ -21,6 +21,14 @@ async def start_with_bots(host: Client, **create) -> str:
     return room
 
 
+async def disconnected(server: Server, *clients: Client) -> None:
+    """Wait until the server has let go of these clients' connections."""
+    identities = server.hub.identities
+    async with asyncio.timeout(10):
+        while any(identities[c.you].conn is not None for c in clients):
+            await asyncio.sleep(0.01)
+
+
 async def lobby_rooms(client: Client, predicate) -> list[dict]:
     """Read pushed `rooms` lists until one satisfies `predicate`."""
     while True:
@@ -211,7 +219,7 @@ async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
     playing = await start_with_bots(bob, options={"takeover_s": 0})
     await ann.close()
     await bob.close()
-    await asyncio.sleep(0.1)
+    await disconnected(server, ann, bob)
     server.hub.sweep()
     assert {waiting, playing} <= set(server.hub.rooms)  # one idle sweep is not enough
     server.hub.sweep()
@@ -227,7 +235,7 @@ async def test_sweeper_forgets_idle_identities_but_their_tokens_still_work(serve
     ann_token, ann_id, bob_id = ann.token, ann.you, bob.you
     await ann.close()
     await bob.close()
-    await asyncio.sleep(0.1)
+    await disconnected(server, ann, bob)
     server.hub.sweep()
     assert ann_id not in server.hub.identities  # neither connected nor seated
     assert bob_id in server.hub.identities  # still seated in the waiting room

@@ -49,9 +49,12 @@ async def test_r12_concurrent_shouts_are_seen_in_the_same_order_by_all(player):
         *(c.act(type="bid", amount=a) for a in range(3, 40, 4) for c in clients[1:]),
         *(clients[0].act(type="bid", amount=a) for a in (2, 10, 30)),
     )
-    await asyncio.sleep(0.3)
-    for c in clients:
-        await c.drain()
+    # Each connection's frames are handled in order: once every client's first
+    # sync is answered every bid was handled, and once the second ones are, every
+    # client has read all the updates those bids sent.
+    for _ in range(2):
+        for c in clients:
+            await c.expect_reply(await c.send("sync"))
     orders = [events_of(c, {"bid"}) for c in clients]
     assert orders[0] and all(o == orders[0] for o in orders)
     amounts = [e["amount"] for _, e in orders[0]]
