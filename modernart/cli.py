@@ -12,7 +12,8 @@ from modernart.engine.records import RecordError, load_record, replay
 
 
 def replay_command(path: str) -> int:
-    """RECORD.md's replay: one JSON object; exit 0 ok, 1 illegal action, 2 invalid file."""
+    """RECORD.md's replay of any registered game's record (its `game` key; none: Modern
+    Art): one JSON object; exit 0 ok, 1 illegal action, 2 invalid file."""
     try:
         if path == "-":
             text = sys.stdin.read()
@@ -161,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
     )
     sub = parser.add_subparsers(dest="command")
-    rp = sub.add_parser("replay", help="replay a game record (RECORD.md) and print its result")
+    rp = sub.add_parser("replay", help="replay a record of any game (RECORD.md); print its result")
     rp.add_argument("file", help="record file, or - for standard input")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
     cp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
