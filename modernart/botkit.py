@@ -8,8 +8,10 @@
 events to `observe` (if given), asks `decide` for an action whenever `legal`
 is not empty, sends it as `act`, and returns the last view when the game is
 over. A refused action gets one safe default (pass, decline, the lowest
-amount). During an open auction (R12) a shout can wait for `shout_delay(view)`
-milliseconds; a newer update cancels it and `decide` is asked again.
+amount). After an act it waits for the update that shows it (an update sent
+before the act arrived may still offer the same move). During an open auction
+(R12) a shout can wait for `shout_delay(view)` milliseconds; a newer update
+cancels it and `decide` is asked again.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 View = dict[str, Any]
 Action = dict[str, Any]
+OPEN = "open"  # R12's phase: shouts race each other and the hammer
 Decide = Callable[[View], Action | Awaitable[Action | None] | None]
 
 
@@ -48,6 +51,8 @@ class BotClient:
         self.view: View | None = None
         self._ids = itertools.count(1)
         self._early: list[dict[str, Any]] = []  # game messages read while awaiting a reply
+        # Acts the server refused: {"error": the error, "action", "phase": the view's}
+        self.refused: list[dict[str, Any]] = []
 
     @classmethod
     async def connect(cls, url: str, name: str, token: str | None = None) -> BotClient:
@@ -122,7 +127,8 @@ class BotClient:
         """Play until the game ends; returns the final view (see the module doc)."""
         pending: Action | None = None  # a shout waiting for its moment
         due = 0.0
-        acted: set[int] = set()  # request ids of acts not yet known refused
+        acted: dict[int, tuple[Action, Any]] = {}  # request id -> (action, phase)
+        waiting = False  # an act is out: decide again once its echo (or error) is back
         history_seq: int | None = None
         backlog: list[tuple[int, list[dict[str, Any]]]] = []
         loop = asyncio.get_running_loop()
@@ -131,8 +137,8 @@ class BotClient:
             try:
                 msg = await asyncio.wait_for(self.recv(), timeout)
             except TimeoutError:
-                acted.add(await self.act(pending))  # type: ignore[arg-type]
-                pending = None
+                acted[await self.act(pending)] = (pending, OPEN)  # type: ignore[arg-type]
+                pending, waiting = None, True
                 continue
             kind = msg["t"]
             if kind == "update":
@@ -147,8 +153,10 @@ class BotClient:
                         observe(msg["events"])
                 if view.get("finished") or view.get("status") == "finished":
                     return view
-                if not view["legal"]:
-                    continue
+                if waiting and _echoes(msg["events"], view["you"]):
+                    waiting = False
+                if waiting or not view["legal"]:
+                    continue  # an update sent before our act arrived may still offer it
                 action = decide(view)
                 if inspect.isawaitable(action):
                     action = await action
@@ -158,7 +166,8 @@ class BotClient:
                 if view.get("phase") == "open" and delay > 0:
                     pending, due = action, loop.time() + delay / 1000
                 else:
-                    acted.add(await self.act(action))
+                    acted[await self.act(action)] = (action, view.get("phase"))
+                    waiting = True
             elif kind == "history" and observe is not None and history_seq is None:
                 history_seq = msg["seq"]
                 observe(msg["events"])
@@ -167,10 +176,17 @@ class BotClient:
                         observe(events)
                 backlog.clear()
             elif kind == "error" and msg.get("re") in acted and self.view is not None:
-                acted.discard(msg["re"])
+                action, phase = acted.pop(msg["re"])
+                self.refused.append({"error": msg, "action": action, "phase": phase})
+                waiting = False
                 fallback = safe_action(self.view["legal"])
                 if fallback is not None and msg.get("code") != "too_low":
                     await self.act(fallback)  # not in `acted`: refused again, it stays so
+
+
+def _echoes(events: list[dict[str, Any]], seat: int | None) -> bool:
+    """True if `events` show an action of `seat` (its act, or a timeout's default)."""
+    return any(e.get("seat", e.get("winner")) == seat for e in events)
 
 
 def safe_action(legal: dict[str, Any]) -> Action | None:
