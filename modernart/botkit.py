@@ -8,10 +8,11 @@
 events to `observe` (if given), asks `decide` for an action whenever `legal`
 is not empty, sends it as `act`, and returns the last view when the game is
 over. A refused action gets one safe default (pass, decline, the lowest
-amount). After an act it waits for the update that shows it (an update sent
-before the act arrived may still offer the same move). During an open auction
-(R12) a shout can wait for `shout_delay(view)` milliseconds; a newer update
-cancels it and `decide` is asked again.
+amount); a shout that lost its race in an open auction (R12) is thought over
+again on the latest view. After an act it waits for the update that shows it
+(an update sent before the act arrived may still offer the same move). A
+shout can wait for `shout_delay(view)` milliseconds; a newer update cancels
+it and `decide` is asked again.
 """
 
 from __future__ import annotations
@@ -125,13 +126,28 @@ class BotClient:
         shout_delay: Callable[[View], float] | None = None,
     ) -> View:
         """Play until the game ends; returns the final view (see the module doc)."""
+        loop = asyncio.get_running_loop()
         pending: Action | None = None  # a shout waiting for its moment
         due = 0.0
         acted: dict[int, tuple[Action, Any]] = {}  # request id -> (action, phase)
         waiting = False  # an act is out: decide again once its echo (or error) is back
         history_seq: int | None = None
         backlog: list[tuple[int, list[dict[str, Any]]]] = []
-        loop = asyncio.get_running_loop()
+
+        async def respond(view: View) -> None:
+            nonlocal pending, due, waiting
+            action = decide(view)
+            if inspect.isawaitable(action):
+                action = await action
+            if action is None:
+                return
+            delay = shout_delay(view) if shout_delay and action["type"] == "bid" else 0
+            if view.get("phase") == OPEN and delay > 0:
+                pending, due = action, loop.time() + delay / 1000
+            else:
+                acted[await self.act(action)] = (action, view.get("phase"))
+                waiting = True
+
         while True:
             timeout = max(0.0, due - loop.time()) if pending else None
             try:
@@ -155,19 +171,8 @@ class BotClient:
                     return view
                 if waiting and _echoes(msg["events"], view["you"]):
                     waiting = False
-                if waiting or not view["legal"]:
-                    continue  # an update sent before our act arrived may still offer it
-                action = decide(view)
-                if inspect.isawaitable(action):
-                    action = await action
-                if action is None:
-                    continue
-                delay = shout_delay(view) if shout_delay and action["type"] == "bid" else 0
-                if view.get("phase") == "open" and delay > 0:
-                    pending, due = action, loop.time() + delay / 1000
-                else:
-                    acted[await self.act(action)] = (action, view.get("phase"))
-                    waiting = True
+                if not waiting and view["legal"]:  # (an update sent before our act
+                    await respond(view)  # arrived may still offer the same move)
             elif kind == "history" and observe is not None and history_seq is None:
                 history_seq = msg["seq"]
                 observe(msg["events"])
@@ -179,8 +184,12 @@ class BotClient:
                 action, phase = acted.pop(msg["re"])
                 self.refused.append({"error": msg, "action": action, "phase": phase})
                 waiting = False
+                if phase == OPEN:  # a shout lost its race: think again on the latest view
+                    if self.view.get("phase") == OPEN and self.view["legal"]:
+                        await respond(self.view)
+                    continue
                 fallback = safe_action(self.view["legal"])
-                if fallback is not None and msg.get("code") != "too_low":
+                if fallback is not None:
                     await self.act(fallback)  # not in `acted`: refused again, it stays so
 
 
