@@ -41,6 +41,9 @@ class AmountInput(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "step(1)", "+1", show=False),
         Binding("down", "step(-1)", "-1", show=False),
+        # An Input scrolls itself with PgUp/PgDn; here they scroll the event log.
+        Binding("pageup", "screen.log(-1)", "Log ↑"),
+        Binding("pagedown", "screen.log(1)", "Log ↓", show=False),
     ]
 
     def __init__(self, **kwargs: Any) -> None:

@@ -11,6 +11,9 @@ from textual.widgets import RichLog
 from .narrate import mark_round_enders, narrate
 
 _EMPHASIS = {"sold": "bold", "free": "bold", "round_end": "bold yellow", "game_end": "bold yellow"}
+# The hammer's ticks are shown by the auction panel's clock; in the log they would
+# push the bids out of sight.
+_NOT_LOGGED = {"going"}
 SCROLL_HINT = "PgUp/PgDn scroll"
 
 
@@ -31,6 +34,8 @@ class EventLog(RichLog):
         self, events: list[dict[str, Any]], names: Sequence[str], you: int | None = None
     ) -> None:
         for event in mark_round_enders(events):
+            if event.get("type") in _NOT_LOGGED:
+                continue
             line = narrate(event, names, you)
             if line:
                 style = "bold red" if event.get("ends_round") else ""
@@ -42,6 +47,11 @@ class EventLog(RichLog):
 
     def add_note(self, text: str, style: str = "dim") -> None:
         self._add(Text(text, style=style))
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        reading_back = self.max_scroll_y > 0 and not self.is_vertical_scroll_end
+        self.border_subtitle = "reading back · PgDn: latest" if reading_back else SCROLL_HINT
 
     def page(self, pages: int) -> None:
         """Scroll by whole pages (PgUp/PgDn), keyboard only."""

@@ -243,7 +243,7 @@ class TableScreen(Screen[None]):
             text.append(" · $")
             text.append(str(view["money"]), style="bold green")
         you = view.get("you")
-        if you is not None and you in (view.get("to_act") or []) and view.get("legal"):
+        if self._decision_starts({}, view):  # your turn now (shouting is not a turn)
             text.append(" ")
             text.append(" YOUR TURN ", style="bold black on yellow")
         text.append("  ")

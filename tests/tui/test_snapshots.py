@@ -129,3 +129,34 @@ def test_game_end(snap_compare, size):
 def test_help(snap_compare, size):
     app = table([])
     assert snap_compare(app, terminal_size=size, press=["f1"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_create_room_dialog(snap_compare, size):
+    """Issue 8.6: one row per field, every button whole, the focused field visible."""
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann")
+    assert snap_compare(app, terminal_size=size, press=["c", *"Friday", "tab"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_r18_round_ending_card_marked(snap_compare, size):
+    """Issue 8.3: four Krypto played; Ann's Krypto would be the 5th (R18)."""
+    app = table(
+        [["krypto.open", "krypto.sealed"], ["krypto.open"], ["krypto.open"], ["krypto.open"]]
+    )
+
+    async def run(pilot: Any) -> None:
+        app.act({"type": "play", "card": "krypto.open"})
+        app.act({"type": "pass"})
+        app.others(*({"seat": s, "type": "pass"} for s in (1, 2, 3)))
+        for seat in (1, 2, 3):
+            app.others(
+                {"seat": seat, "type": "play", "card": "krypto.open"},
+                *({"seat": s, "type": "pass"} for s in (1, 2, 3)),
+            )
+            app.act({"type": "pass"})
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
