@@ -8,6 +8,7 @@ import pytest
 from serengeti_helpers import NAMES, act, new_game, win_at
 
 from modernart.engine.cards import FULL_DECK as MODERN_ART_DECK
+from modernart.engine.games import game_of, get_game
 from modernart.engine.records import (
     Record,
     RecordError,
@@ -179,3 +180,24 @@ def test_records_dispatch_through_the_registry_for_both_games():
         game="serengeti",
     ).played()
     assert played.chips == [10] * 5 and played.passed == {2}
+
+
+def test_game_of_finds_every_registered_states_game():
+    for name in ("modernart", "serengeti", "artsociety"):
+        info = get_game(name)
+        state = info.create(list(NAMES[: info.players[-1]]), info.default_preset, seed=1)
+        assert game_of(state) is info
+        assert record_of(state).game == name
+    with pytest.raises(KeyError):
+        game_of(object())
+
+
+def test_replay_reads_a_serengeti_record_from_standard_input(finished):
+    proc = subprocess.run(
+        [sys.executable, "-m", "modernart.cli", "replay", "-"],
+        input=dump_record(record_of(finished)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["owned"] == finished.owned
