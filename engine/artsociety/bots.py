@@ -132,6 +132,9 @@ class Board:
             value += 0.8 * (frames if frames >= 4 else min(frames, 3))
         return value
 
+    def value_at(self, code: str, w: int, h: int, cell: str) -> float:
+        return self.tile_value(code, w, h, spot_at(self.cols, self.rows, w, h)[cell])
+
     def best_spot(
         self, code: str, turns: tuple[bool, ...] = (False,)
     ) -> tuple[float, str, bool] | None:
@@ -184,9 +187,7 @@ class HeuristicBot:
             tile = option["tile"]
             code = self._code_of(view, tile)
             for cell in option["cells"]:
-                w, h = option["w"], option["h"]
-                spot = spot_at(board.cols, board.rows, w, h)[cell]
-                value = board.tile_value(code, w, h, spot)
+                value = board.value_at(code, option["w"], option["h"], cell)
                 if tile not in by_tile or value > by_tile[tile][0]:
                     by_tile[tile] = (value, cell, option["turned"])
         if "start" in by_tile:
@@ -213,20 +214,9 @@ class HeuristicBot:
             return {"type": "assist"}
         if "exchange" in legal:
             best = max(
-                (
-                    (
-                        board.tile_value(
-                            o["painting"],
-                            o["w"],
-                            o["h"],
-                            spot_at(board.cols, board.rows, o["w"], o["h"])[c],
-                        ),
-                        o["painting"],
-                        c,
-                    )
-                    for o in legal["exchange"]
-                    for c in o["cells"]
-                ),
+                (board.value_at(o["painting"], o["w"], o["h"], cell), o["painting"], cell)
+                for o in legal["exchange"]
+                for cell in o["cells"]
             )
             return {"type": "exchange", "painting": best[1], "cell": best[2]}
         return {"type": "excess"}
