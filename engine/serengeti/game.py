@@ -147,12 +147,16 @@ class SerengetiGame:
         amounts = self.bid_amounts(seat)
         return {"bid": amounts, "pass": True} if amounts else {"pass": True}
 
-    def points(self, seat: int) -> int:
-        """S15: the tribe points of the cards `seat` owns so far."""
+    def tribe_counts(self, seat: int) -> dict[str, int]:
+        """How many cards of each tribe `seat` owns (every tribe listed)."""
         counts = dict.fromkeys(TRIBES, 0)
         for card in self.owned[seat]:
             counts[TRIBE_OF[card]] += 1
-        return sum(tribe_points(c) for c in counts.values())
+        return counts
+
+    def points(self, seat: int) -> int:
+        """S15: the tribe points of the cards `seat` owns so far."""
+        return sum(tribe_points(c) for c in self.tribe_counts(seat).values())
 
     def holders(self) -> list[list[list[int]]]:
         """For each digit 0–9, `[seat, cards with that digit]` for every seat owning one:
@@ -356,9 +360,7 @@ class SerengetiGame:
         most = max(self.chips)
         scores = []
         for s in range(self.n):
-            counts = dict.fromkeys(TRIBES, 0)
-            for card in self.owned[s]:
-                counts[TRIBE_OF[card]] += 1
+            counts = self.tribe_counts(s)
             tribes = {t: tribe_points(c) for t, c in counts.items()}
             bonus = MOST_CHIPS_BONUS if self.chips[s] == most else 0
             scores.append(
