@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from modernart.engine.artsociety import GAME
 from modernart.engine.artsociety.bots import HeuristicBot, RandomBot
 from modernart.engine.artsociety.rules import cell_name
-from modernart.engine.artsociety.state import ArtSociety
+from modernart.engine.artsociety.state import ACTION_FIELDS, ArtSociety
 from modernart.engine.errors import RuleError
 
 few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -215,3 +215,38 @@ def test_a_record_replays_to_the_same_game(params):
         assert again.finished and again.winners == game.winners
         assert GAME.replay_fields(again) == GAME.replay_fields(game)
         assert [again.view(s) for s in range(n)] == [game.view(s) for s in range(n)]
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 30)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+fields = st.sampled_from(["tile", "cell", "turned", "shapes", "card", "painting", "size", "seat"])
+
+
+@given(
+    st.integers(0, 2**16),
+    st.sampled_from(sorted(ACTION_FIELDS)),
+    st.dictionaries(fields, json_values, max_size=4),
+)
+@settings(max_examples=300, deadline=None)
+def test_malformed_actions_get_a_rule_error_and_change_nothing(seed, kind, extra):
+    """Whatever a client puts in an action, the engine answers with a RuleError."""
+    game = ArtSociety(NAMES[:3], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(seed % 40):  # somewhere into the game
+        seat = game.to_act()[0]
+        game.apply({**RandomBot(seed).choose(game.view(seat)), "seat": seat})
+    action = {"type": kind, "seat": rng.choice(game.to_act()), **extra}
+    before = snapshot(game)
+    try:
+        game.apply(action)
+    except RuleError:
+        assert snapshot(game) == before
