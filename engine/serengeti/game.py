@@ -165,6 +165,13 @@ class SerengetiGame:
             [[s, self.digits[s][d]] for s in range(self.n) if self.digits[s][d]] for d in range(10)
         ]
 
+    def payout_preview(self, winner: int | None) -> list[list[int]]:
+        """S11/S19: for each last digit 0–9, the seats a price ending in it would pay if
+        `winner` bought the lot (everyone else when no other seat holds the digit)."""
+        if winner is None:
+            return []
+        return [sorted(self._shares(winner, d)[2]) for d in range(10)]
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything `seat` may know (None: a spectator) as plain data; nothing else."""
         you = seat if seat is not None and 0 <= seat < self.n else None
@@ -197,6 +204,8 @@ class SerengetiGame:
             "seats": seats,
             "chips": self.chips[you] if you is not None else None,
             "holders": self.holders(),
+            # for you as the buyer; a spectator sees it for the seat in turn
+            "payout_preview": self.payout_preview(you if you is not None else self.turn),
             "legal": self.legal(you),
             "deck_left": len(self.deck) - self.deck_pos,
             "variant": dict(self.variant),

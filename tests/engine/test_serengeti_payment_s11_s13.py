@@ -151,3 +151,21 @@ def test_s20_presets_and_variant_objects():
     assert info.presets == {"serengeti": {"payout": "split"}, "don": {"payout": "majority"}}
     assert info.default_preset == "serengeti" and set(info.preset_help) == set(info.presets)
     assert new_game(3, variant="don").view(None)["variant"] == {"payout": "majority"}
+
+
+@pytest.mark.parametrize(("variant", "paid_for_4"), [("serengeti", [1, 3]), ("don", [1])])
+def test_s11_s19_the_payout_preview_names_who_each_last_digit_would_pay(variant, paid_for_4):
+    game = new_game(
+        4, "brown.4", "red.4", "yellow.5", "green.4", "purple.1", "blue.3", first=1, variant=variant
+    )
+    win_at(game, 1, 0)
+    win_at(game, 1, 0)
+    win_at(game, 3, 1)  # seat 1: two 4s and a 5; seat 3: a 4, a 1 and a 3
+    preview = game.view(0)["payout_preview"]
+    assert preview[4] == paid_for_4 and preview[5] == [1] and preview[1] == [3]
+    assert preview[0] == [1, 2, 3]  # nobody else holds a 0: everyone else
+    assert game.view(3)["payout_preview"][4] == [1]  # seat 3 buying: only seat 1 holds a 4
+    assert game.view(None)["payout_preview"] == game.view(game.to_act()[0])["payout_preview"]
+    act(game, 3, "pass")
+    event = sold(act(game, 0, "bid", 14) + act(game, 1, "pass") + act(game, 2, "pass"))
+    assert [p["to"] for p in event["payments"]] == paid_for_4
