@@ -101,11 +101,7 @@ class HeuristicBot:
         """The price plus what it hands to rivals (S11, S19): chips going to the points
         leader count most, chips spread over everyone or into the bank least."""
         you, seats = view["you"], view["seats"]
-        holders = [(s, c) for s, c in view["holders"][amount % 10] if s != you]
-        if holders and view["variant"]["payout"] == "majority":
-            most = max(c for _, c in holders)
-            holders = [(s, c) for s, c in holders if c == most]
-        paid = [s for s, _ in holders] or [s for s in range(len(seats)) if s != you]
+        paid = view["payout_preview"][amount % 10]
         share = amount // len(paid)
         leader = max(seats[s]["points"] for s in range(len(seats)) if s != you)
         weight = sum(
