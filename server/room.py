@@ -235,10 +235,15 @@ class Room:
         self._update_clocks([])
         self._schedule_bots()
 
-    def act(self, seat: int, action: dict[str, Any]) -> None:
-        """Apply a seat's action (raises RuleError, changing nothing), store it, fan out."""
+    def act(self, seat: int, action: dict[str, Any], *, timed_out: bool = False) -> None:
+        """Apply a seat's action (raises RuleError, changing nothing), store it, fan out.
+
+        `timed_out`: the server chose it when the seat's turn clock ran out; the
+        update says so first (`timeout {seat}`, docs/protocol.md addition)."""
         assert self.game is not None
         events = self.game.apply({"seat": seat, **action})
+        if timed_out:
+            events = [{"type": "timeout", "seat": seat}, *events]
         self._commit(events)
 
     def _commit(self, events: list[dict[str, Any]]) -> None:
@@ -424,9 +429,9 @@ class Room:
             if default is not None:
                 self._try(seat, default)
 
-    def _try(self, seat: int, action: dict[str, Any]) -> bool:
+    def _try(self, seat: int, action: dict[str, Any], *, timed_out: bool = False) -> bool:
         try:
-            self.act(seat, action)
+            self.act(seat, action, timed_out=timed_out)
         except RuleError as exc:
             log.warning("room %s: seat %d's move %r refused: %s", self.id, seat, action, exc)
             return False
@@ -534,4 +539,4 @@ class Room:
                 continue
             action = self.default_action(seat)
             if action is not None:
-                self._try(seat, action)
+                self._try(seat, action, timed_out=True)

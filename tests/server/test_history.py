@@ -142,3 +142,12 @@ async def test_history_survives_a_server_restart(tmp_path):
         await spectator.close()
     finally:
         await server.stop()
+
+
+async def test_a_turn_clock_running_out_is_told_before_the_default_move(player):
+    """Issue 8.7: `timeout {seat}` comes first in the update of the server's choice."""
+    clients, _ = await seated_table(player, 3, turn_timeout_s=1)
+    auctioneer = clients[0].view["auctioneer"]
+    timed = await clients[0].until(lambda u: u["events"], timeout=10)
+    assert timed["events"][0] == {"type": "timeout", "seat": auctioneer}
+    assert timed["events"][1]["type"] == "played" and timed["events"][1]["seat"] == auctioneer
