@@ -8,9 +8,13 @@ handlers and does no blocking work beyond opening the SQLite store.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
+import gc
 import logging
 import pathlib
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.server import Server as WsServer
@@ -31,6 +35,19 @@ log = logging.getLogger("modernart.server")
 
 HELLO_TIMEOUT = 10.0  # seconds a new connection has to say hello
 DEFAULT_MAX_PER_ADDRESS = Limits.max_per_address
+# Closed connections after which the C heap's free memory is handed back to the OS.
+TRIM_AFTER_CLOSED, TRIM_EVERY = 100, 5.0
+
+
+def _libc_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        return None
+
+
+_malloc_trim = _libc_malloc_trim()
+
 # Seconds a closing handshake may take before the transport is aborted: an
 # abusive client whose frames are no longer read is cut off after this.
 CLOSE_TIMEOUT = 2.0
@@ -43,13 +60,14 @@ class GuardedConnection(ServerConnection):
 
     def __init__(self, protocol: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(protocol, *args, **kwargs)
+        self.too_big = False
         fail = protocol.fail
 
         def fail_with_error(code: int, reason: str = "") -> None:
             if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN:
                 text = f"a message may not exceed {MAX_FRAME} bytes"
                 protocol.send_binary(encode(error("bad_message", text, None)))
-                log.info("closing %s: a message over %d bytes", self.remote_address, MAX_FRAME)
+                self.too_big = True
             fail(code, reason)
 
         protocol.fail = fail_with_error
@@ -80,6 +98,8 @@ class Server:
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
         self._per_address: Counter[str] = Counter()
+        self._closed_since_trim = 0
+        self._trim: asyncio.TimerHandle | None = None
         # Authorization header values of this process's SSH client processes
         # (server/ssh.py) mapped to the SSH client's real address, so that the
         # per-address limit counts them there and not on loopback.
@@ -114,6 +134,8 @@ class Server:
             return
         assert self.hub is not None and self.store is not None
         self.hub.shutdown()
+        if self._trim is not None:
+            self._trim.cancel()
         self._ws.close(close_connections=True)  # 1001 going away
         await self._ws.wait_closed()
         self._ws = None
@@ -140,8 +162,8 @@ class Server:
         if request.path == "/healthz":
             return connection.respond(200, "ok\n")
         cap = self.limits.max_connections
-        if cap and len(self.hub.conns if self.hub else ()) >= cap:
-            log.warning("refusing a connection: %d connections open (--max-connections)", cap)
+        if cap and self.hub is not None and len(self.hub.conns) >= cap:
+            self.hub.note("connections refused at --max-connections")
             return connection.respond(503, "the server is full; try again later\n")
         if self.max_per_address:
             address = self._address(request.headers, connection.remote_address)
@@ -167,6 +189,8 @@ class Server:
                     break
             if conn.closing is not None:
                 await conn.closing  # our close code, not websockets' 1000 on return
+            if isinstance(ws, GuardedConnection) and ws.too_big:
+                hub.note("connections closed for a message over 64 KiB")
         except ConnectionClosed:
             pass
         except Exception:
@@ -174,9 +198,23 @@ class Server:
         finally:
             hello_timer.cancel()
             hub.disconnected(conn)
+            self._closed_since_trim += 1
+            if self._closed_since_trim >= TRIM_AFTER_CLOSED and self._trim is None:
+                self._trim = asyncio.get_running_loop().call_later(TRIM_EVERY, self._release_memory)
             self._per_address[address] -= 1
             if self._per_address[address] <= 0:
                 del self._per_address[address]
+
+    def _release_memory(self) -> None:
+        """After many connections closed (a flood that ended), collect their cyclic
+        garbage (full collections are rare in `modernart-server`, see cli.tune_gc)
+        and hand the C heap's free pages back to the OS: otherwise RSS stays at the
+        flood's peak for good. At most once per TRIM_EVERY seconds."""
+        self._trim = None
+        self._closed_since_trim = 0
+        gc.collect()
+        if _malloc_trim is not None:
+            _malloc_trim(0)
 
     @staticmethod
     def _hello_timeout(conn: Conn) -> None:

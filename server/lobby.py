@@ -13,6 +13,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +83,7 @@ class Hub:
         )
         # Wrong passwords, per address and per room id (item 7 of issue 7).
         self.password_tries = Buckets(PASSWORD_TRIES, PASSWORD_TRIES_PER_S)
+        self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
         self.stopping = False
@@ -193,6 +195,7 @@ class Hub:
                     self._idle.pop(room.id, None)
                     self.rooms_changed()
             self._forget_idle_identities()
+            self._log_noted()
             self.new_identities.prune()
             self.password_tries.prune()
             self.expire_identities()
@@ -203,6 +206,17 @@ class Hub:
         if self._sweep is not None:
             self._sweep.cancel()
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+
+    def note(self, what: str) -> None:
+        """Count an abuse; the sweeper logs the counts once a minute (one line, not
+        one per abusive message or connection, which would flood the log)."""
+        self.noted[what] += 1
+
+    def _log_noted(self) -> None:
+        if self.noted:
+            counts = ", ".join(f"{n} {what}" for what, n in self.noted.items())
+            log.warning("in the last minute: %s", counts)
+            self.noted.clear()
 
     def expire_identities(self) -> None:
         """Identities that never took a seat are forgotten after `identity_ttl_hours`
@@ -235,6 +249,8 @@ class Hub:
 
     def disconnected(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        if conn.dropped:
+            self.note("clients dropped for not reading their messages")
         try:
             self._release(conn)
         except Exception:
@@ -314,7 +330,8 @@ class Hub:
     def _abuse(self, conn: Conn, code: str, message: str, rid: int | None) -> None:
         conn.send(error(code, message, rid))
         if not conn.abuse.take():
-            log.info("closing %s after repeated bad messages", conn.address)
+            log.debug("closing %s after repeated bad messages", conn.address)
+            self.note("connections closed after repeated bad messages")
             conn.close(1008, "too many bad messages", stop_reading=True)
 
     # ----------------------------------------------------------------- hello
@@ -341,7 +358,8 @@ class Hub:
                     identity.name = name
         if identity is None:  # new, or a token this server never issued (or expired)
             if self.limits.new_identities_per_hour and not self.new_identities[conn.address].take():
-                log.info("refusing a new identity to %s: too many from there", conn.address)
+                log.debug("refusing a new identity to %s: too many from there", conn.address)
+                self.note("new identities refused")
                 raise Refused(
                     "rate_limited",
                     "too many new identities from your address; come back with your token"
@@ -512,7 +530,8 @@ class Hub:
         if password is None or not hmac.compare_digest(expected, given):
             for bucket in tries:
                 bucket.take()
-            log.info("wrong password for room %s from %s", room.id, conn.address)
+            log.debug("wrong password for room %s from %s", room.id, conn.address)
+            self.note("wrong passwords")
             raise Refused("wrong_password", "this room needs its password", abuse=True)
 
     def on_join(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:

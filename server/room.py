@@ -372,7 +372,7 @@ class Room:
         if self.status != PLAYING:
             return
         if self._unattended():
-            log.info("room %s: no player connected; the game waits for one", self.id)
+            log.debug("room %s: no player connected; the game waits for one", self.id)
             self.paused = True
             self.stop_clocks()
         else:

@@ -60,6 +60,7 @@ class Conn:
         self.abuse = TokenBucket(ABUSE_BURST, ABUSE_PER_S)
         self.chats = TokenBucket(CHAT_BURST, CHAT_PER_S)
         self.closed = False
+        self.dropped = False  # for not reading its messages
         self.closing: asyncio.Task | None = None
 
     @property
@@ -81,8 +82,8 @@ class Conn:
             return
         transport = ws.transport
         if transport.get_write_buffer_size() > MAX_BACKLOG:
-            log.warning("dropping %s: it does not read its messages", self.address)
-            self.closed = True
+            log.debug("dropping %s: it does not read its messages", self.address)
+            self.closed = self.dropped = True
             transport.abort()
             return
         broadcast([ws], data)
