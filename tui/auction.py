@@ -124,7 +124,9 @@ def describe(view: dict[str, Any]) -> Text:
                 )
             )
         else:
-            lines.append(Text("The host starts the game when all seats are taken."))
+            host = view.get("host")
+            who = f"{_name(view, host)} (the host)" if host is not None else "The host"
+            lines.append(Text(f"{who} starts the game when all seats are taken."))
         lines.append(Text("t chats, L leaves."))
         return Text("\n").join(lines)
     if view.get("finished") or phase == "over":
@@ -350,7 +352,7 @@ class AuctionPanel(Vertical):
                 self._warned = self._deadline
                 self.post_message(ClockWarning())
             return Text(
-                f"Your turn: {seconds} s left{', then ' + then if then else ''}",
+                f"{seconds} s left{'; then ' + then if then else ''}",
                 style="bold reverse red" if hurry else "bold yellow",
             )
         who = ", ".join(_name(view, s) for s in view.get("to_act") or [])

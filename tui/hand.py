@@ -47,7 +47,8 @@ class Hand(Widget, can_focus=True):
         Binding("right,l", "move(1)", "card", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("enter", "choose", "Play card"),
+        Binding("enter", "choose('play')", "Play card"),
+        Binding("enter", "choose('add')", "Add card"),  # the footer names what Enter does now
     ]
 
     cursor: reactive[int] = reactive(0)
@@ -103,7 +104,9 @@ class Hand(Widget, can_focus=True):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter shows in the footer only when a card may be played or added now.
-        return bool(self.action and self.playable) if action == "choose" else True
+        if action == "choose":
+            return bool(self.playable) and parameters[:1] == (self.action,)
+        return True
 
     def render(self) -> Text:
         if not self.cards:
@@ -142,7 +145,7 @@ class Hand(Widget, can_focus=True):
         if self.cards:
             self.cursor = index % len(self.cards)
 
-    def action_choose(self) -> None:
+    def action_choose(self, kind: str = "") -> None:
         if not self.action or not self.cards:
             self.app.bell()
             return

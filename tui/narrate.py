@@ -117,6 +117,9 @@ def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
             return f"{who} lost the connection"
         case "left":
             return f"{who} left the table"
+        case "timeout":
+            them = "you" if who == "You" else "them"
+            return f"Time ran out for {who}: the server moves for {them}"
         case "autopilot":
             return f"{who} is away: a bot plays for them until they are back"
         case "game_end":

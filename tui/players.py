@@ -43,7 +43,9 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
     for seat, info in enumerate(view.get("seats") or []):
         label = short_name(info.get("name", "?"), name_width)
         name = Text(label, style="bold reverse" if seat == you else "bold")
-        if info.get("bot"):
+        if info.get("free"):
+            status = Text("")
+        elif info.get("bot"):
             status = Text("bot", style="cyan")
         elif info.get("connected", True):
             status = Text("●", style="green")
@@ -56,7 +58,7 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
             Text("A", style="bold yellow reverse") if playing and seat == running else "",
             name,
             status,
-            str(info.get("hand_size", 0)),
+            "" if waiting else str(info.get("hand_size", 0)),
             _money(money, waiting),
             paintings(info.get("purchased") or []),
         )

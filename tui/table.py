@@ -184,7 +184,14 @@ class TableScreen(Screen[None]):
         bots = room.get("bots") or [False] * len(seated)
         connected = room.get("connected") or [True] * len(seated)
         seats = [
-            {"name": name or "(free)", "bot": bot, "connected": on, "hand_size": 0, "purchased": []}
+            {
+                "name": name or "(free)",
+                "free": not name,
+                "bot": bot,
+                "connected": on,
+                "hand_size": 0,
+                "purchased": [],
+            }
             for name, bot, on in zip(seated, bots, connected, strict=False)
         ]
         view = {
@@ -228,9 +235,6 @@ class TableScreen(Screen[None]):
         text.append(" Modern Art ", style="bold reverse")
         text.append(" ")
         text.append(self.modern_app.player_name, style="bold")
-        room = self.room_info.get("name") or view.get("room") or self.room
-        if room and self.size.width >= 100:
-            text.append(f" · room {room}")
         if view.get("status") == "waiting" or not view:
             text.append(" · waiting room")
         elif view.get("finished"):
@@ -242,13 +246,16 @@ class TableScreen(Screen[None]):
         elif view.get("money") is not None:
             text.append(" · $")
             text.append(str(view["money"]), style="bold green")
-        you = view.get("you")
         if self._decision_starts({}, view):  # your turn now (shouting is not a turn)
             text.append(" ")
             text.append(" YOUR TURN ", style="bold black on yellow")
         text.append("  ")
         text.append(label, style=style)
         text.append("  F1 help", style="dim")
+        room = f" · room {self.room_info.get('name') or view.get('room') or self.room}"
+        if len(text) + len(room) <= self.size.width:  # the room's name only where it fits
+            name_end = len(" Modern Art  ") + len(self.modern_app.player_name)
+            text = Text.assemble(text[:name_end], room, text[name_end:])
         self.query_one("#status", Static).update(text)
 
     def on_resize(self) -> None:

@@ -53,7 +53,7 @@ async def test_join_then_watch_another_room(url, raw, tmp_path):
         await until(pilot, lambda: app.seat == 1)
         names = lambda: [s["name"] for s in app.table.view["seats"]]  # noqa: E731
         await until(pilot, lambda: names()[:2] == ["Bob", "Ann"])
-        assert "host starts" in text_of(app.table.query_one("#state"))
+        assert "Bob (the host) starts" in text_of(app.table.query_one("#state"))
         await pilot.press("L")  # leave: back to the lobby
         await until(pilot, lambda: app.screen is app.lobby and app.table is None)
         cy = await raw("Cy")

@@ -159,6 +159,9 @@ def test_leaving_is_not_losing_the_connection_and_a_bot_standing_in_is_told() ->
     assert narrate({"type": "left", "seat": 2}, NAMES) == "Cy left the table"
     assert narrate({"type": "disconnected", "seat": 2}, NAMES) == "Cy lost the connection"
     assert narrate({"type": "autopilot", "seat": 1}, NAMES).startswith("Bob is away: a bot plays")
+    timeout = {"type": "timeout", "seat": 1}
+    assert narrate(timeout, NAMES) == "Time ran out for Bob: the server moves for them"
+    assert narrate(timeout, NAMES, 1) == "Time ran out for you: the server moves for you"
 
 
 def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:
