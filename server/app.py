@@ -33,8 +33,7 @@ from .store import Store
 
 log = logging.getLogger("modernart.server")
 
-HELLO_TIMEOUT = 10.0  # seconds a new connection has to say hello
-DEFAULT_MAX_PER_ADDRESS = Limits.max_per_address
+DEFAULT_MAX_PER_ADDRESS = Limits().max_per_address
 # Closed connections after which the C heap's free memory is handed back to the OS.
 TRIM_AFTER_CLOSED, TRIM_EVERY = 100, 5.0
 
@@ -47,10 +46,6 @@ def _libc_malloc_trim() -> Callable[[int], int] | None:
 
 
 _malloc_trim = _libc_malloc_trim()
-
-# Seconds a closing handshake may take before the transport is aborted: an
-# abusive client whose frames are no longer read is cut off after this.
-CLOSE_TIMEOUT = 2.0
 
 
 class GuardedConnection(ServerConnection):
@@ -117,7 +112,8 @@ class Server:
             process_request=self._process_request,
             max_size=MAX_FRAME,
             create_connection=GuardedConnection,
-            close_timeout=CLOSE_TIMEOUT,
+            # An abusive client whose frames are no longer read is cut off after this.
+            close_timeout=self.limits.close_timeout_s or None,
             compression=None,  # small frames; deflate would cost CPU and memory per socket
             ping_interval=20,
             ping_timeout=20,
@@ -176,13 +172,14 @@ class Server:
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
         self._per_address[address] += 1
-        conn = Conn(ws, address)
+        conn = Conn(ws, address, self.limits)
         hub.connected(conn)
         loop = asyncio.get_running_loop()
-        hello_timer = loop.call_later(HELLO_TIMEOUT, self._hello_timeout, conn)
+        wait = self.limits.hello_timeout_s or float("inf")
+        hello_timer = loop.call_later(wait, self._hello_timeout, conn)
         try:
             # Once the server decides to close, nothing more is read: the transport
-            # is aborted if the closing handshake does not finish in CLOSE_TIMEOUT.
+            # is aborted if the closing handshake does not finish in close_timeout_s.
             async for frame in ws:
                 hub.handle(conn, frame)
                 if conn.closed:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gc
 import logging
 import pathlib
@@ -23,33 +24,29 @@ def default_data_dir() -> pathlib.Path:
     return pathlib.Path(platformdirs.user_data_dir("modernart"))
 
 
-# The operator's limits (server/limits.py, docs/operations.md): flag, field, help.
-LIMIT_FLAGS = (
-    ("--max-connections", "max_connections", "open connections in all; HTTP 503 beyond"),
-    ("--max-waiting-rooms-per-address", "waiting_rooms_per_address", "waiting rooms created"),
-    ("--max-games-per-identity", "games_per_identity", "running games a player sits in"),
-    ("--max-games-per-address", "games_per_address", "running games started from an address"),
-    ("--new-identities-per-hour", "new_identities_per_hour", "per address, after a burst of 20"),
-    ("--identity-ttl-hours", "identity_ttl_hours", "identities that never sat are forgotten"),
-)
-
-
 def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per field of `Limits` (but --max-per-address, above)."""
+    group = parser.add_argument_group("limits (docs/operations.md; 0: no limit)")
     defaults = Limits()
-    for flag, field, text in LIMIT_FLAGS:
-        default = getattr(defaults, field)
-        parser.add_argument(
-            flag,
-            dest=field,
-            type=type(default),
+    for limit in dataclasses.fields(Limits):
+        if limit.name == "max_per_address":
+            continue
+        default = getattr(defaults, limit.name)
+        group.add_argument(
+            "--" + limit.name.replace("_", "-"),
+            dest=limit.name,
+            type=float if limit.type == "float" else int,
             default=None,
-            help=f"{text} (default {default}; 0: no limit; --dev: none per address)",
+            metavar="N",
+            help=f"{limit.metadata['help']} (default {default:g})",
         )
 
 
 def limits_of(args: argparse.Namespace) -> Limits:
+    """The defaults (those of --dev with --dev), changed by the flags given."""
     base = Limits.for_dev() if args.dev else Limits()
-    return base.replace(**{field: getattr(args, field) for _, field, _ in LIMIT_FLAGS})
+    names = [f.name for f in dataclasses.fields(Limits) if f.name != "max_per_address"]
+    return base.replace(**{name: getattr(args, name) for name in names})
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 class TokenBucket:
-    """`capacity` tokens refilled at `rate` per second; `take()` spends one if it can."""
+    """`capacity` tokens refilled at `rate` per second; `take()` spends one if it can.
+    An infinite rate (a limit of 0, none) always has a token."""
 
     def __init__(self, capacity: float, rate: float) -> None:
         self.capacity = capacity
@@ -21,6 +23,9 @@ class TokenBucket:
         self.stamp = time.monotonic()
 
     def _refill(self) -> None:
+        if self.rate == float("inf"):
+            self.tokens = self.capacity = float("inf")
+            return
         now = time.monotonic()
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
@@ -64,47 +69,53 @@ class Buckets:
                 del self.table[key]
 
 
-# PROTOCOL.md: the limit must allow at least 50 messages a second.
-MESSAGES_BURST, MESSAGES_PER_S = 120, 60
-# Errors a connection may provoke (bad_message, rate_limited, wrong_password)
-# before it is closed.
-ABUSE_BURST, ABUSE_PER_S = 20, 0.5
-# Chat has its own limit; exceeding it is refused politely, not counted as abuse.
-CHAT_BURST, CHAT_PER_S = 5, 1
-# Wrong passwords: 5 tries, then 3 a minute, per address and per room; a 4-digit
-# PIN (5,000 guesses on average) then takes more than a day from any number of
-# addresses.
-PASSWORD_TRIES, PASSWORD_TRIES_PER_S = 5, 3 / 60
-# Without --dev a bot thinks at least this long, and a seat is taken over by a
-# bot no sooner than this (0, never, stays allowed).
-MIN_BOT_DELAY_MS = 500
-MIN_TAKEOVER_S = 30
-# New identities per address: this burst, then `Limits.new_identities_per_hour`.
-NEW_IDENTITIES_BURST = 20
+def _limit(default: float, text: str) -> Any:
+    return field(default=default, metadata={"help": text})
 
 
 @dataclass
 class Limits:
-    """The operator's limits (flags of `modernart-server`); 0 means no limit."""
+    """Every limit of the server. Each field is a flag of `modernart-server` (its name
+    with dashes: `--max-connections`); docs/operations.md lists them. 0: no limit."""
 
-    max_connections: int = 4000  # open WebSocket connections in all
-    max_per_address: int = 32  # open connections per client address
-    waiting_rooms_per_address: int = 10
-    games_per_identity: int = 5  # running games an identity is seated in, at `start`
-    games_per_address: int = 20  # running games started from one address
-    new_identities_per_hour: int = 60  # per address, after a burst of 20
-    identity_ttl_hours: float = 24.0  # identities never seated are forgotten after this
+    max_connections: int = _limit(4000, "open WebSocket connections in all (HTTP 503 beyond)")
+    max_per_address: int = _limit(32, "open connections per client address (HTTP 429 beyond)")
+    messages_per_s: float = _limit(60, "messages per connection per second, twice that in a burst")
+    bad_messages: int = _limit(20, "errors before a client is closed (1 forgiven / 2 s)")
+    chats_per_s: float = _limit(1, "chat messages per connection per second, 5 in a burst")
+    password_tries_per_minute: float = _limit(3, "wrong passwords per address and room, after 5")
+    waiting_rooms_per_address: int = _limit(10, "waiting rooms created from one address")
+    games_per_identity: int = _limit(5, "running games one player sits in, counted at `start`")
+    games_per_address: int = _limit(20, "running games started from one address")
+    new_identities_per_hour: float = _limit(60, "new identities per address, after a burst of 20")
+    identity_ttl_hours: float = _limit(24, "identities that never took a seat are forgotten after")
+    min_bot_delay_ms: int = _limit(500, "the shortest `bot_delay_ms` a room may ask for")
+    min_takeover_s: int = _limit(30, "the shortest `takeover_s` a room may ask for (or 0)")
+    max_unread_kib: int = _limit(512, "unread output before a client is dropped (lists: 1/8)")
+    hello_timeout_s: float = _limit(10, "seconds a new connection has to say hello")
+    close_timeout_s: float = _limit(2, "seconds a closing handshake may take before an abort")
 
     @classmethod
     def for_dev(cls) -> Limits:
-        """`--dev`: no per-address limits (every test client comes from 127.0.0.1)."""
+        """`--dev`: no per-address limits (every test client comes from 127.0.0.1) and
+        no floors on bot delays and takeovers."""
         return cls(
             max_per_address=0,
             waiting_rooms_per_address=0,
             games_per_address=0,
             new_identities_per_hour=0,
+            min_bot_delay_ms=0,
+            min_takeover_s=0,
         )
 
-    def replace(self, **changes: int | float | None) -> Limits:
+    def replace(self, **changes: float | None) -> Limits:
         """These limits with the given ones changed (None: keep the default)."""
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+# Fixed bursts that go with the rates above.
+MESSAGES_BURST_FACTOR = 2  # a burst of twice the per-second rate (PROTOCOL.md: ≥ 50/s)
+ABUSE_FORGIVEN_PER_S = 0.5
+CHAT_BURST = 5
+PASSWORD_TRIES = 5  # a 4-digit PIN (5,000 guesses on average) then takes more than a day
+NEW_IDENTITIES_BURST = 20

@@ -24,7 +24,7 @@ from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .codec import BadMessage, decode, encode
 from .fields import get_int, get_name, get_str, is_int
-from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, PASSWORD_TRIES_PER_S, Buckets, Limits
+from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
@@ -82,7 +82,9 @@ class Hub:
             NEW_IDENTITIES_BURST, self.limits.new_identities_per_hour / 3600
         )
         # Wrong passwords, per address and per room id (item 7 of issue 7).
-        self.password_tries = Buckets(PASSWORD_TRIES, PASSWORD_TRIES_PER_S)
+        self.password_tries = Buckets(
+            PASSWORD_TRIES, self.limits.password_tries_per_minute / 60 or float("inf")
+        )
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
@@ -451,7 +453,7 @@ class Hub:
         identity = conn.identity
         assert identity is not None
         try:
-            settings = parse_create(msg, identity.name, dev=self.dev)
+            settings = parse_create(msg, identity.name, dev=self.dev, limits=self.limits)
         except DevOnly as exc:
             raise Refused("not_allowed", str(exc)) from None
         password = get_str(msg, "password", 0, 64, default=None, printable=False)

@@ -11,7 +11,7 @@ from modernart.engine.cards import is_deck
 
 from .codec import BadMessage
 from .fields import get_int, get_str
-from .limits import MIN_BOT_DELAY_MS, MIN_TAKEOVER_S
+from .limits import Limits
 
 
 class DevOnly(Exception):
@@ -60,8 +60,11 @@ OPTION_RANGES = {
 PUBLIC_TURN_TIMEOUT_S = 90
 
 
-def parse_options(raw: object, seats: int, *, dev: bool, private: bool = True) -> RoomOptions:
-    """Options of `create`; BadMessage for bad values, DevOnly for dev-only keys."""
+def parse_options(
+    raw: object, seats: int, *, dev: bool, private: bool = True, limits: Limits | None = None
+) -> RoomOptions:
+    """Options of `create`; BadMessage for bad values (or under the server's floors,
+    `limits`), DevOnly for dev-only keys."""
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -75,11 +78,13 @@ def parse_options(raw: object, seats: int, *, dev: bool, private: bool = True) -
     )
     for key, (lo, hi) in OPTION_RANGES.items():
         setattr(options, key, get_int(raw, key, lo, hi, default=getattr(options, key)))
-    if not dev:  # no bot farms on a public server (issue 7)
-        if options.bot_delay_ms < MIN_BOT_DELAY_MS:
-            raise BadMessage(f"`bot_delay_ms` must be at least {MIN_BOT_DELAY_MS} on this server")
-        if 0 < options.takeover_s < MIN_TAKEOVER_S:
-            raise BadMessage(f"`takeover_s` must be 0 (never) or at least {MIN_TAKEOVER_S}")
+    if limits is not None:  # no bot farms on a public server (issue 7)
+        if options.bot_delay_ms < limits.min_bot_delay_ms:
+            raise BadMessage(
+                f"`bot_delay_ms` must be at least {limits.min_bot_delay_ms} on this server"
+            )
+        if 0 < options.takeover_s < limits.min_takeover_s:
+            raise BadMessage(f"`takeover_s` must be 0 (never) or at least {limits.min_takeover_s}")
     for key in ("deck", "first_auctioneer"):
         if raw.get(key) is not None and not dev:
             raise DevOnly(f"`options.{key}` needs a server started with --dev")
@@ -100,7 +105,9 @@ class RoomSettings:
     options: RoomOptions
 
 
-def parse_create(msg: dict[str, Any], host_name: str, *, dev: bool) -> RoomSettings:
+def parse_create(
+    msg: dict[str, Any], host_name: str, *, dev: bool, limits: Limits | None = None
+) -> RoomSettings:
     seats = get_int(msg, "seats", 3, 5)
     name = get_str(msg, "name", 1, 40, default=None)
     if name is None or not name.strip():
@@ -115,5 +122,5 @@ def parse_create(msg: dict[str, Any], host_name: str, *, dev: bool) -> RoomSetti
     except VariantError as exc:
         raise BadMessage(f"`variant`: {exc}") from None
     private = bool(msg.get("password"))
-    options = parse_options(msg.get("options"), seats, dev=dev, private=private)
+    options = parse_options(msg.get("options"), seats, dev=dev, private=private, limits=limits)
     return RoomSettings(seats, name, variant, options)

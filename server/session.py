@@ -12,12 +12,10 @@ from websockets.protocol import State
 
 from .codec import encode
 from .limits import (
-    ABUSE_BURST,
-    ABUSE_PER_S,
+    ABUSE_FORGIVEN_PER_S,
     CHAT_BURST,
-    CHAT_PER_S,
-    MESSAGES_BURST,
-    MESSAGES_PER_S,
+    MESSAGES_BURST_FACTOR,
+    Limits,
     TokenBucket,
 )
 
@@ -25,13 +23,6 @@ if TYPE_CHECKING:
     from .room import Room
 
 log = logging.getLogger("modernart.server")
-
-# A client that lets this much unread output pile up is dropped: one slow or
-# stalled reader must never hold up its room nor grow the server's memory.
-MAX_BACKLOG = 512 * 1024
-# A client with this much unread output gets no room lists (pushed or asked for)
-# until it reads: they can always be asked for again.
-LOBBY_BACKLOG = 64 * 1024
 
 
 @dataclass(eq=False)
@@ -50,15 +41,21 @@ class Conn:
     """A WebSocket client. Sending never awaits: frames go straight to the transport
     (websockets' `broadcast`), so a room fans out an update in one synchronous step."""
 
-    def __init__(self, ws: ServerConnection, address: str) -> None:
+    def __init__(self, ws: ServerConnection, address: str, limits: Limits) -> None:
         self.ws = ws
         self.address = address
+        # A client that lets `max_backlog` bytes of output pile up unread is dropped:
+        # a slow or stalled reader must never hold up its room nor grow the server's
+        # memory. From an eighth of that it gets no room lists (it can ask again).
+        self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
+        self.lobby_backlog = self.max_backlog / 8
         self.identity: Identity | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None: spectating or in the lobby
-        self.messages = TokenBucket(MESSAGES_BURST, MESSAGES_PER_S)
-        self.abuse = TokenBucket(ABUSE_BURST, ABUSE_PER_S)
-        self.chats = TokenBucket(CHAT_BURST, CHAT_PER_S)
+        rate = limits.messages_per_s or float("inf")
+        self.messages = TokenBucket(rate * MESSAGES_BURST_FACTOR, rate)
+        self.abuse = TokenBucket(limits.bad_messages or float("inf"), ABUSE_FORGIVEN_PER_S)
+        self.chats = TokenBucket(CHAT_BURST, limits.chats_per_s or float("inf"))
         self.closed = False
         self.dropped = False  # for not reading its messages
         self.closing: asyncio.Task | None = None
@@ -71,7 +68,7 @@ class Conn:
     def backlogged(self) -> bool:
         """Whether this client has left too much of its output unread for a room list."""
         transport = self.ws.transport
-        return transport is None or transport.get_write_buffer_size() > LOBBY_BACKLOG
+        return transport is None or transport.get_write_buffer_size() > self.lobby_backlog
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_raw(encode(message))
@@ -81,7 +78,7 @@ class Conn:
         if self.closed or ws.protocol.state is not State.OPEN:
             return
         transport = ws.transport
-        if transport.get_write_buffer_size() > MAX_BACKLOG:
+        if transport.get_write_buffer_size() > self.max_backlog:
             log.debug("dropping %s: it does not read its messages", self.address)
             self.closed = self.dropped = True
             transport.abort()

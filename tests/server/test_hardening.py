@@ -24,7 +24,7 @@ from websockets.frames import Frame, Opcode
 
 from modernart.server import listing
 from modernart.server.app import Server
-from modernart.server.limits import ABUSE_BURST, NEW_IDENTITIES_BURST, PASSWORD_TRIES, Limits
+from modernart.server.limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Limits
 from modernart.server.room import Room
 
 from .wsclient import Client
@@ -468,7 +468,7 @@ async def test_11_a_connection_closed_for_abuse_is_not_read_any_more(server, url
     for _ in range(5000):
         transport.write(text_frame)
     await asyncio.wait_for(gone.wait(), 30)
-    assert handled <= ABUSE_BURST + 5  # hello, the burst of bad messages, then nothing
+    assert handled <= Limits().bad_messages + 5  # hello, the burst of bad messages, then nothing
 
 
 # 12 ------------------------------------------------------ the data directory
@@ -505,3 +505,23 @@ def test_12_an_unusable_data_directory_is_one_clear_line_and_exit_1(tmp_path, ca
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
         assert str(data) in lines[0] and lines[0].startswith("modernart-server: ")
+
+
+# The operator's flags ------------------------------------------------------------
+
+
+def test_every_limit_has_a_flag_and_dev_lifts_the_per_address_ones():
+    from modernart.server.cli import build_parser, limits_of
+
+    args = build_parser().parse_args(
+        ["--max-connections", "7", "--password-tries-per-minute", "0.5", "--games-per-address", "0"]
+    )
+    limits = limits_of(args)
+    assert (limits.max_connections, limits.password_tries_per_minute) == (7, 0.5)
+    assert limits.games_per_address == 0 and limits.waiting_rooms_per_address == 10
+    dev = limits_of(build_parser().parse_args(["--dev", "--games-per-identity", "2"]))
+    assert dev.waiting_rooms_per_address == 0 and dev.min_bot_delay_ms == 0
+    assert dev.games_per_identity == 2
+    flags = build_parser().format_help()
+    for name in Limits.__dataclass_fields__:
+        assert "--" + name.replace("_", "-") in flags
