@@ -1,7 +1,7 @@
 """Play N games between chosen bots and print each level's win rate.
 
 Usage: python scripts/selfplay.py --bots heuristic,random,random,random --games 400
-       python scripts/selfplay.py --bots expert,hard,hard,hard --budget 0.1 --games 400
+       python scripts/selfplay.py --bots expert,hard,hard,hard --worlds 4 --games 400
        python scripts/selfplay.py --game serengeti --variant don --games 1000
 Seats rotate from game to game so no level keeps the first turn; a shared win
 (R26, S17) counts as a fraction. Each level's share of games won comes with a
@@ -41,11 +41,12 @@ class Timed:
             self.observe = bot.observe
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """Times the decisions that give an action (an open auction asks often)."""
         start = time.perf_counter()
-        try:
-            return self.bot.choose(view)
-        finally:
+        action = self.bot.choose(view)
+        if action is not None:
             self.times.append(time.perf_counter() - start)
+        return action
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -53,12 +54,12 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def make(info: Any, level: str, seed: int, budget: float | None) -> Any:
-    """A bot of `level`; Modern Art's expert with the given time budget per decision."""
-    if budget is not None and info.name == "modernart" and level == "expert":
-        from modernart.engine.bots.expert import ExpertBot
+def make(info: Any, level: str, seed: int, budget: float | None, worlds: int | None) -> Any:
+    """A bot of `level`; Modern Art's expert with the given budget per decision."""
+    if info.name == "modernart" and level == "expert" and (budget or worlds):
+        from modernart.engine.bots.expert import DEFAULT_BUDGET_S, ExpertBot
 
-        return ExpertBot(seed, budget_s=budget)
+        return ExpertBot(seed, budget_s=budget or DEFAULT_BUDGET_S, max_worlds=worlds)
     return info.make_bot(level, seed)
 
 
@@ -89,6 +90,9 @@ def main() -> None:
     parser.add_argument("--variant", default=None, help="a preset (default: the game's)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=None, help="expert's seconds a move")
+    parser.add_argument(
+        "--worlds", type=int, default=None, help="expert's sampled worlds a move (load-proof)"
+    )
     args = parser.parse_args()
     info = get_game(args.game)
     variant = args.variant or info.default_preset
@@ -106,7 +110,7 @@ def main() -> None:
         seated = levels[shift:] + levels[:shift]
         rng = random.Random(args.seed * 1_000_003 + g)
         bots = [
-            Timed(make(info, level, rng.randrange(1 << 30), args.budget), think[level])
+            Timed(make(info, level, rng.randrange(1 << 30), args.budget, args.worlds), think[level])
             for level in seated
         ]
         names = [f"{level}{i}" for i, level in enumerate(seated)]
@@ -119,8 +123,8 @@ def main() -> None:
 
     measure = "money" if args.game == "modernart" else "points"
     print(f"game: {args.game}, games: {args.games}, seats: {','.join(levels)}, variant: {variant}")
-    if args.budget is not None:
-        print(f"expert budget: {args.budget} s a decision")
+    if args.budget is not None or args.worlds is not None:
+        print(f"expert budget: {args.budget or 'default'} s, {args.worlds or 'any'} worlds a move")
     for level in sorted(seats_played):
         share = wins[level] / args.games
         low, high = wilson(wins[level], args.games)

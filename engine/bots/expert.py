@@ -136,9 +136,15 @@ class ExpertBot:
         while True:
             world = sample_world(view, self.memory, self.rng, self._sealed_guess)
             seed = self.rng.randrange(1 << 30)
-            for i, action in enumerate(candidates):
-                totals[i] += self._playout(clone(world), me, action, seed)
-            self.simulations += len(candidates)
+            outcome = []
+            for action in candidates:
+                if worlds and time.perf_counter() >= deadline:
+                    break  # out of time mid-world: this world does not count
+                outcome.append(self._playout(clone(world), me, action, seed))
+                self.simulations += 1
+            if len(outcome) < len(candidates):
+                break
+            totals = [t + o for t, o in zip(totals, outcome, strict=True)]
             worlds += 1
             if self.max_worlds is not None and worlds >= self.max_worlds:
                 break
