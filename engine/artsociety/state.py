@@ -105,6 +105,8 @@ def check_deck(deck: object) -> bool:
 class ArtSociety:
     """One game of Art Society from the deal (A6–A8) to A22's end and A28's winners."""
 
+    game_name = "artsociety"  # its name in the registry (engine/games.py)
+
     def __init__(
         self,
         players: Sequence[str],
