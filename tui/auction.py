@@ -333,8 +333,9 @@ class AuctionPanel(Vertical):
             self._interval = interval
             self._timer = self.set_interval(interval, self._draw_clock)
 
-    def clock_line(self) -> Text | None:
-        """The running clock in words: the hammer, or who must decide and how long is left."""
+    def clock_line(self, yours: str = "") -> Text | None:
+        """The running clock in words: the hammer, or who must decide and how long is left;
+        `yours` goes first when the decision is yours."""
         if self._deadline is None:
             return None
         view = self.view
@@ -352,7 +353,7 @@ class AuctionPanel(Vertical):
                 self._warned = self._deadline
                 self.post_message(ClockWarning())
             return Text(
-                f"{seconds} s left{'; then ' + then if then else ''}",
+                f"{yours}{seconds} s left{'; then ' + then if then else ''}",
                 style="bold reverse red" if hurry else "bold yellow",
             )
         who = ", ".join(_name(view, s) for s in view.get("to_act") or [])

@@ -79,7 +79,7 @@ class RoundSummary(ModalScreen[None]):
         event: dict[str, Any],
         names: Sequence[str],
         bought: Sequence[list[str]],
-        clock: Callable[[], Text | None] | None = None,
+        clock: Callable[[str], Text | None] | None = None,
     ) -> None:
         super().__init__()
         self.event, self.names, self.bought = event, names, bought
@@ -100,7 +100,7 @@ class RoundSummary(ModalScreen[None]):
             self.set_interval(1.0, self._tick)
 
     def _tick(self) -> None:
-        line = self.clock() if self.clock is not None else None
+        line = self.clock("Your turn next: ") if self.clock is not None else None
         clock = self.query_one("#summary-clock", Static)
         clock.display = line is not None
         clock.update(line or "")

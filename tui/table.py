@@ -206,8 +206,9 @@ class TableScreen(Screen[None]):
         self.show(view, [])
 
     def _tell_arrivals(self, before: dict[str, Any], room: dict[str, Any]) -> None:
-        """The waiting room's comings and goings, told in the log."""
-        if before.get("id") != room.get("id"):
+        """The waiting room's comings and goings, told in the log (not the bots of a
+        game against bots, seated before the player could read about them)."""
+        if before.get("id") != room.get("id") or self.modern_app.local is not None:
             return
         old, new = before.get("seated") or [], room.get("seated") or []
         for seat, (was, now) in enumerate(zip(old, new, strict=False)):

@@ -295,3 +295,20 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
         info = app.table.room_info
         assert info["name"] == "Ann's" and info["seats"] == 3
         assert info["options"]["shout_window_ms"] == 8000
+
+
+async def test_a_stale_error_is_cleared_when_the_game_starts(url, tmp_path):
+    """Issue 8.9: "every seat is taken" does not outlive the waiting room."""
+    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
+        app.send({"t": "create", "seats": 3, "options": {"bot_delay_ms": 10_000}})
+        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        await pilot.press("b", "b")
+        await until(pilot, lambda: all(not s.get("free") for s in app.table.view["seats"]))
+        app.send({"t": "add_bot"})  # one too many
+        error = app.table.query_one("#error", Static)
+        await until(pilot, lambda: "every seat is taken" in text_of(error))
+        await pilot.press("s")
+        await until(pilot, lambda: app.table.view.get("round") == 1)
+        assert text_of(error) == ""
