@@ -60,6 +60,10 @@ def valid_name(name: str) -> bool:
     return 1 <= len(name) <= 24 and name.isprintable() and bool(name.strip())
 
 
+class HelloRefused(Exception):
+    """The server would not create an identity for a new key (its message says why)."""
+
+
 class AuthorizedKeys:
     """`--ssh-authorized-keys FILE`, read again whenever the file changes."""
 
@@ -186,28 +190,46 @@ class SshGate:
         auth = f"ssh:{secret}@" if secret else ""
         return f"ws://{auth}{host}:{self.server.port}/"
 
-    async def token_for(self, fingerprint: str, name: str) -> str:
+    def forward(self, address: str) -> tuple[str, str]:
+        """A fresh secret for a loopback connection on behalf of `address`: (url, header).
+
+        The server counts the connection for `address` until `unforward(header)`.
+        """
+        secret = secrets.token_urlsafe(24)
+        header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
+        self.server.forwarded[header] = address
+        return self.local_url(secret), header
+
+    def unforward(self, header: str) -> None:
+        self.server.forwarded.pop(header, None)
+
+    async def token_for(self, fingerprint: str, name: str, address: str) -> str:
         """The token of the key's identity; on the key's first use a `hello` creates one."""
         lock = self._first_use.setdefault(fingerprint, asyncio.Lock())
         async with lock:
             token = self.identities.get(fingerprint)
             if token is None:
-                token = await self._hello(name)
+                token = await self._hello(name, address)
                 self.identities.put(fingerprint, token)
                 log.info("new identity for key %s", fingerprint)
         return token
 
-    async def _hello(self, name: str) -> str:
+    async def _hello(self, name: str, address: str) -> str:
+        """Say hello for a new key (counted, like the client after it, for its address)."""
+        url, header = self.forward(address)
         hello = {"t": "hello", "v": 1, "name": name}
-        async with connect(self.local_url(), open_timeout=10) as ws:
-            await ws.send(msgpack.packb(hello))
-            async for frame in ws:
-                msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
-                if isinstance(msg, dict) and msg.get("t") == "welcome":
-                    return str(msg["token"])
-                if isinstance(msg, dict) and msg.get("t") == "error":
-                    raise RuntimeError(f"hello refused: {msg.get('message')}")
-        raise RuntimeError("the server closed the connection before welcome")
+        try:
+            async with connect(url, open_timeout=10) as ws:
+                await ws.send(msgpack.packb(hello))
+                async for frame in ws:
+                    msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
+                    if isinstance(msg, dict) and msg.get("t") == "welcome":
+                        return str(msg["token"])
+                    if isinstance(msg, dict) and msg.get("t") == "error":
+                        raise HelloRefused(str(msg.get("message") or msg.get("code")))
+        finally:
+            self.unforward(header)
+        raise HelloRefused("the server closed the connection")
 
 
 class Gatekeeper(asyncssh.SSHServer):
@@ -339,17 +361,22 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     # the session ------------------------------------------------------------
 
-    def _usage(self) -> str:
-        return f"ssh -t -p {self.gate.port} USER@HOST"
+    def _usage(self, flag: str = "") -> str:
+        """The command to use, e.g. `ssh -t -p 2222 alice@203.0.113.5`."""
+        assert self.chan is not None
+        user = self.chan.get_extra_info("username") or "USER"
+        host = (self.chan.get_extra_info("sockname") or ("HOST",))[0]
+        host = f"[{host}]" if ":" in host else host
+        return f"ssh {flag}-p {self.gate.port} {user}@{host}"
 
     async def _run(self) -> None:
         chan = self.chan
         assert chan is not None
         if self.command is not None:
-            self._refuse(f"This server only runs the game, no commands: use `{self._usage()}`.")
+            self._refuse(f"This server only runs the game, no commands: `{self._usage()}`.")
             return
         if chan.get_terminal_type() is None:
-            self._refuse(f"The game needs a terminal: connect with `{self._usage()}`.")
+            self._refuse(f"The game needs a terminal: connect with `{self._usage('-t ')}`.")
             return
         name = chan.get_extra_info("username") or ""
         if not valid_name(name):
@@ -366,6 +393,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.gate.per_address[address] += 1
         try:
             await self._start(chan, name, address)
+        except HelloRefused as exc:
+            log.info("SSH session from %s refused: %s", address, exc)
+            self._refuse(f"Sorry: {exc}")
+            self._begin_stop()
         except Exception:
             log.exception("SSH session from %s failed to start", address)
             if not self.ended:
@@ -376,19 +407,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         fingerprint = self.keeper.fingerprint
         token = None
         if fingerprint is not None:
-            token = await self.gate.token_for(fingerprint, name)
+            token = await self.gate.token_for(fingerprint, name, address)
             older = self.gate.by_key.get(fingerprint)
             self.gate.by_key[fingerprint] = self
             if older is not None:
                 await older.end("You signed in again from another session.")
         if self.ended:
             return
-        secret = secrets.token_urlsafe(24)
-        self.secret_header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
-        self.gate.server.forwarded[self.secret_header] = address
+        url, self.secret_header = self.gate.forward(address)
         cols, rows, _, _ = chan.get_terminal_size()
         self.process = ClientProcess(self._output, self._process_ended)
-        config = {"url": self.gate.local_url(secret), "name": name, "token": token}
+        config = {"url": url, "name": name, "token": token}
         await self.process.start(
             config, chan.get_terminal_type() or "", cols or DEFAULT_SIZE[0], rows or DEFAULT_SIZE[1]
         )
@@ -465,7 +494,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await self.process.stop()
         gate = self.gate
         if self.secret_header is not None:
-            gate.server.forwarded.pop(self.secret_header, None)
+            gate.unforward(self.secret_header)
         fingerprint = self.keeper.fingerprint
         if fingerprint is not None and gate.by_key.get(fingerprint) is self:
             del gate.by_key[fingerprint]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import asyncssh
 import pyte
 
+UP = "\x1b[A"
 WAIT = 60.0  # an upper bound only, never a pause: tests wait on what arrives
 
 
@@ -120,3 +122,39 @@ async def open_terminal(
         encoding=None,
     )
     return term  # type: ignore[return-value]
+
+
+def keys_for(game: Any, seat: int) -> str:
+    """A quick player's keys for the decision the game waits on from `seat`: play the
+    chosen card, add no second one, bid the least, set the lowest price, pass."""
+    legal = game.legal(seat)
+    if "play" in legal:
+        return "\r"
+    if "add" in legal:
+        return "d"
+    if "sealed" in legal or "price" in legal:
+        return UP + "\r"  # ↑ on an empty amount: the lowest allowed; Enter sends it
+    return "p" if "pass" in legal else ""
+
+
+class KeyboardPlayer:
+    """Types `seat`'s decisions into a terminal, reading the game from the in-process server.
+
+    The server may know of a decision before the client has drawn it; keys that
+    arrived too early are typed again once the screen has changed (every key
+    sequence above may be repeated safely).
+    """
+
+    def __init__(self, term: Terminal, seat: int) -> None:
+        self.term = term
+        self.seat = seat
+        self._sent: tuple[int, str] = (-1, "")
+
+    def step(self, game: Any) -> None:
+        if game is None or game.finished or self.seat not in game.to_act():
+            return
+        keys = keys_for(game, self.seat)
+        mark = (len(game.actions), self.term.text())
+        if keys and mark != self._sent:
+            self._sent = mark
+            self.term.send(keys)

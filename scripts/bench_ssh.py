@@ -1,0 +1,143 @@
+"""Play over SSH, measured: client memory per session, bytes per game, bytes while idle.
+
+Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
+
+An in-process `modernart-server` with SSH on free ports; asyncssh clients at
+80×24 (pyte reads their screens). A player session creates a 4-seat room with
+keys (three bots), starts it and plays every decision with keys until the game
+ends; a second session watches the room from the lobby ('w'); a raw WebSocket
+spectator of the same room is the baseline (the protocol's own bytes). Then each
+terminal is left alone for `--idle-s` seconds: the lobby, a finished table.
+The baseline for memory is a bare Python interpreter started in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+import asyncssh
+import psutil
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from modernart.server import options
+from modernart.server.app import Server
+from modernart.server.ssh import SshGate, SshSettings
+from tests.server.sshterm import KeyboardPlayer, Terminal, open_terminal, ssh_connect
+from tests.server.wsclient import Client
+
+MB = 1024 * 1024
+
+
+def memory(pid: int) -> tuple[float, float]:
+    info = psutil.Process(pid).memory_full_info()
+    return info.rss / MB, info.uss / MB
+
+
+async def idle_bytes(terms: list[Terminal], seconds: float) -> list[int]:
+    before = [t.received for t in terms]
+    await asyncio.sleep(seconds)  # a measure over time: nothing to wait for
+    return [t.received - b for t, b in zip(terms, before, strict=True)]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot-delay-ms", type=int, default=500)
+    parser.add_argument("--idle-s", type=float, default=10.0)
+    args = parser.parse_args()
+    # A public (non-dev) server's bot pause; its default, 1.5 s, makes a game slow to measure.
+    options.RoomOptions.bot_delay_ms = args.bot_delay_ms  # type: ignore[misc]
+    data = pathlib.Path(tempfile.mkdtemp(prefix="bench-ssh-"))
+    server = Server(data, port=0)
+    await server.start()
+    gate = SshGate(server, SshSettings(port=0, guests=True))
+    await gate.start()
+    idle_python = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+    bare = subprocess.Popen(idle_python, stdin=subprocess.PIPE)
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        t0 = time.monotonic()
+        player = await open_terminal(await ssh_connect(gate.port, "alice", key))
+        await player.wait_text("Rooms")
+        print(f"first screen after {time.monotonic() - t0:.2f} s (lobby shown)")
+        watcher = await open_terminal(await ssh_connect(gate.port, "watcher", None))
+        await watcher.wait_text("Rooms")
+        hub = server.hub
+        assert hub is not None
+        await watcher.wait(
+            lambda: sum(i.conn is not None for i in hub.identities.values()) == 2, "both hellos"
+        )
+        await watcher.wait_text("online")  # the lobby's last change after the hello
+        lobby_idle = await idle_bytes([player, watcher], args.idle_s)
+        print(f"lobby idle {args.idle_s:.0f} s: player {lobby_idle[0]} B, {lobby_idle[1]} B")
+        pids = {s.keeper.fingerprint: s.process.pid for s in gate.sessions if s.process}
+        lobby_mem = [memory(pid) for pid in pids.values()]
+
+        player.send("c")
+        await player.wait_text("Create a room")
+        player.send("\r")
+        await player.wait_text("You host")
+        player.send("bbb")
+        await player.wait(lambda: any(r.status == "waiting" for r in hub.rooms.values()), "room")
+        (room,) = hub.rooms.values()
+        await player.wait(lambda: all(s is not None for s in room.seats), "three bots")
+        raw = await Client.hello(f"ws://127.0.0.1:{server.port}/", "raw")
+        await raw.send("watch", room=room.id)
+        await raw.expect("joined")
+        await watcher.wait_text(room.name)
+        watcher.send("w")
+        await watcher.wait(lambda: len(room.spectators) == 2, "the SSH spectator")
+        start = [player.received, watcher.received]
+        raw_start = sum(len(f) for f in raw.frames)
+        t0 = time.monotonic()
+        player.send("s")
+        keyboard = KeyboardPlayer(player, 0)
+
+        def finished() -> bool:
+            keyboard.step(room.game)
+            return room.game is not None and room.game.finished
+
+        await player.wait(finished, "the game's end", timeout=3600)
+        seconds = time.monotonic() - t0
+        await player.wait_text("Round 4 is over")
+        await watcher.wait_text("Round 4 is over")
+        player.send("\r")  # past the round's summary to the game's
+        await player.wait_text("Game over")
+        game_bytes = [player.received - start[0], watcher.received - start[1]]
+        raw_bytes = sum(len(f) for f in raw.frames) - raw_start
+        actions = len(room.game.actions)
+        print(f"game: {actions} actions in {seconds:.0f} s (bot delay {args.bot_delay_ms} ms)")
+        print(f"game bytes at 80x24: player {game_bytes[0]} B, SSH spectator {game_bytes[1]} B")
+        print(
+            f"baseline: the WebSocket spectator received {raw_bytes} B; "
+            f"ratios {game_bytes[0] / raw_bytes:.2f} (player), "
+            f"{game_bytes[1] / raw_bytes:.2f} (spectator)"
+        )
+        table_idle = await idle_bytes([player, watcher], args.idle_s)
+        print(f"table idle {args.idle_s:.0f} s: player {table_idle[0]} B, {table_idle[1]} B")
+        table_mem = [memory(pid) for pid in pids.values()]
+        bare_rss, bare_uss = memory(bare.pid)
+        for label, mem in (("lobby", lobby_mem), ("after a game", table_mem)):
+            for rss, uss in mem:
+                print(f"client process ({label}): RSS {rss:.1f} MB, USS {uss:.1f} MB")
+        worst = max(rss for rss, _ in table_mem)
+        print(
+            f"baseline: bare python RSS {bare_rss:.1f} MB, USS {bare_uss:.1f} MB; "
+            f"client/bare RSS ratio {worst / bare_rss:.1f}"
+        )
+        print(f"sessions per GB (by the largest RSS): {int(1024 // worst)}")
+        await raw.close()
+    finally:
+        bare.kill()
+        await gate.stop()
+        await server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
