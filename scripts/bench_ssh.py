@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 import asyncssh
 import psutil
@@ -38,6 +39,20 @@ MB = 1024 * 1024
 def memory(pid: int) -> tuple[float, float]:
     info = psutil.Process(pid).memory_full_info()
     return info.rss / MB, info.uss / MB
+
+
+async def settle(terms: list[Terminal], quiet: float = 2.0) -> None:
+    """Until no terminal has received anything for `quiet` seconds."""
+    while True:
+        before = [t.received for t in terms]
+        await asyncio.sleep(quiet)
+        if [t.received for t in terms] == before:
+            return
+
+
+async def count_frames(ws: Any, total: list[int]) -> None:
+    async for frame in ws:
+        total[0] += len(frame)
 
 
 async def idle_bytes(terms: list[Terminal], seconds: float) -> list[int]:
@@ -73,11 +88,12 @@ async def main() -> None:
         await watcher.wait(
             lambda: sum(i.conn is not None for i in hub.identities.values()) == 2, "both hellos"
         )
-        await watcher.wait_text("online")  # the lobby's last change after the hello
+        await settle([player, watcher])
         lobby_idle = await idle_bytes([player, watcher], args.idle_s)
         print(f"lobby idle {args.idle_s:.0f} s: player {lobby_idle[0]} B, {lobby_idle[1]} B")
-        pids = {s.keeper.fingerprint: s.process.pid for s in gate.sessions if s.process}
-        lobby_mem = [memory(pid) for pid in pids.values()]
+        sessions = sorted(gate.sessions, key=lambda s: s.keeper.fingerprint is None)  # player 1st
+        pids = [s.process.pid for s in sessions if s.process]
+        lobby_mem = [memory(pid) for pid in pids]
 
         player.send("c")
         await player.wait_text("Create a room")
@@ -90,11 +106,15 @@ async def main() -> None:
         raw = await Client.hello(f"ws://127.0.0.1:{server.port}/", "raw")
         await raw.send("watch", room=room.id)
         await raw.expect("joined")
+        ws_bytes = [0]
+        counter = asyncio.create_task(count_frames(raw.ws, ws_bytes))
         await watcher.wait_text(room.name)
         watcher.send("w")
         await watcher.wait(lambda: len(room.spectators) == 2, "the SSH spectator")
+        await settle([player, watcher])
         start = [player.received, watcher.received]
-        raw_start = sum(len(f) for f in raw.frames)
+        unfiltered = [s.raw_bytes for s in sessions]
+        ws_start = ws_bytes[0]
         t0 = time.monotonic()
         player.send("s")
         keyboard = KeyboardPlayer(player, 0)
@@ -110,7 +130,8 @@ async def main() -> None:
         player.send("\r")  # past the round's summary to the game's
         await player.wait_text("Game over")
         game_bytes = [player.received - start[0], watcher.received - start[1]]
-        raw_bytes = sum(len(f) for f in raw.frames) - raw_start
+        unfiltered = [s.raw_bytes - b for s, b in zip(sessions, unfiltered, strict=True)]
+        raw_bytes = ws_bytes[0] - ws_start
         actions = len(room.game.actions)
         print(f"game: {actions} actions in {seconds:.0f} s (bot delay {args.bot_delay_ms} ms)")
         print(f"game bytes at 80x24: player {game_bytes[0]} B, SSH spectator {game_bytes[1]} B")
@@ -119,9 +140,15 @@ async def main() -> None:
             f"ratios {game_bytes[0] / raw_bytes:.2f} (player), "
             f"{game_bytes[1] / raw_bytes:.2f} (spectator)"
         )
+        print(
+            f"baseline: the client processes wrote {unfiltered[0]} B (player), "
+            f"{unfiltered[1]} B (spectator) before SgrFilter; sent/written "
+            f"{game_bytes[0] / unfiltered[0]:.2f}, {game_bytes[1] / unfiltered[1]:.2f}"
+        )
+        await settle([player, watcher])
         table_idle = await idle_bytes([player, watcher], args.idle_s)
         print(f"table idle {args.idle_s:.0f} s: player {table_idle[0]} B, {table_idle[1]} B")
-        table_mem = [memory(pid) for pid in pids.values()]
+        table_mem = [memory(pid) for pid in pids]
         bare_rss, bare_uss = memory(bare.pid)
         for label, mem in (("lobby", lobby_mem), ("after a game", table_mem)):
             for rss, uss in mem:
@@ -132,6 +159,7 @@ async def main() -> None:
             f"client/bare RSS ratio {worst / bare_rss:.1f}"
         )
         print(f"sessions per GB (by the largest RSS): {int(1024 // worst)}")
+        counter.cancel()
         await raw.close()
     finally:
         bare.kill()

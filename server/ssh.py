@@ -31,6 +31,7 @@ from websockets.asyncio.client import connect
 
 from .app import Server
 from .ssh_keys import KeyIdentities, load_host_key
+from .ssh_output import SgrFilter
 from .ssh_pty import ClientProcess
 
 log = logging.getLogger("modernart.server.ssh")
@@ -301,6 +302,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.command: str | None = None
         self.process: ClientProcess | None = None
+        self.sgr = SgrFilter()  # fewer bytes for the same screen (server/ssh_output.py)
+        self.raw_bytes = 0  # what the client process wrote, before the filter
         self.counted = False
         self.ended = False
         self.ending = False  # the server is ending the process: no "client ended" notice
@@ -435,11 +438,16 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._arm_idle(self.gate.settings.idle_timeout)
 
     def _output(self, data: bytes) -> None:
-        if self.chan is not None and not self.ended:
+        self.raw_bytes += len(data)
+        self._send(self.sgr.feed(data))
+
+    def _send(self, data: bytes) -> None:
+        if data and self.chan is not None and not self.ended:
             with contextlib.suppress(BrokenPipeError):  # closed: connection_lost follows
                 self.chan.write(data)
 
     def _process_ended(self, code: int) -> None:
+        self._send(self.sgr.finish())
         if not self.ended and not self.ending:
             self._close("\r\nThe game client has ended. Goodbye!\r\n", 0 if code == 0 else 1)
 
