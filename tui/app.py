@@ -176,6 +176,8 @@ class ModernArtApp(App[None]):
                 screen.set_connection(message.state, message.detail)
 
     def on_server_message(self, message: ServerMessage) -> None:
+        if self._exit:
+            return  # quitting: the screens are being taken down
         msg = message.msg
         handler = getattr(self, f"_on_{msg.get('t')}", None)
         if handler is not None:

@@ -102,6 +102,11 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------ rendering
 
     @property
+    def closing(self) -> bool:
+        """The screen is being taken down (the app quits): news has nowhere to go."""
+        return self._closing or self._closed
+
+    @property
     def names(self) -> list[str]:
         return [s.get("name", "?") for s in self.view.get("seats") or []]
 
@@ -111,6 +116,8 @@ class TableScreen(Screen[None]):
         `logged` False: the events are not written to the log (a `history` answer
         on its way holds them).
         """
+        if self.closing:
+            return
         if not self._ready:
             self._early.append(lambda: self.show(view, events, logged))
             return
@@ -144,6 +151,8 @@ class TableScreen(Screen[None]):
 
     def add_history(self, events: list[dict[str, Any]]) -> None:
         """Events for the log and the purchases ledger (live, or a `history` answer)."""
+        if self.closing:
+            return
         if not self._ready:
             self._early.append(lambda: self.add_history(events))
             return
@@ -172,6 +181,8 @@ class TableScreen(Screen[None]):
 
     def show_room(self, room: dict[str, Any], you: int | None) -> None:
         """A waiting room's news (PROTOCOL.md addition `room`): who sits where, who hosts."""
+        if self.closing:
+            return
         if not self._ready:
             self._early.append(lambda: self.show_room(room, you))
             return
