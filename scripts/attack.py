@@ -525,13 +525,18 @@ async def main_async(args: argparse.Namespace) -> int:
     port = free_port()
     data = tempfile.mkdtemp(prefix="modernart-attack-")
     log_path = pathlib.Path(data) / "server.log"
-    exe = pathlib.Path(sys.executable).parent / "modernart-server"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [str(exe), "--port", str(port), "--data", data, "--trust-proxy"],
-            stdout=log,
-            stderr=log,
-        )
+    cmd = [sys.executable, "-m", "modernart.server.cli"]
+    cmd += ["--port", str(port), "--data", data, "--trust-proxy"]
+    env = dict(os.environ)
+    if args.server_src is not None:  # a baseline: that source tree's server
+        shim = pathlib.Path(data) / "src"
+        (shim / "modernart").mkdir(parents=True)
+        (shim / "modernart" / "__init__.py").write_text("")
+        for part in ("engine", "server"):
+            (shim / "modernart" / part).symlink_to(args.server_src.resolve() / part)
+        env["PYTHONPATH"] = str(shim)  # found before the installed (editable) package
+    with log_path.open("wb") as log:  # cwd: not a checkout, whose modernart/ would win
+        proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=env, cwd=data)
     url = f"ws://127.0.0.1:{port}/"
     for _ in range(200):
         with contextlib.suppress(OSError):
@@ -616,6 +621,11 @@ def main() -> int:
         help="seconds before/after each (the server hands memory back within 5 s)",
     )
     parser.add_argument("--only", nargs="*", help="attack numbers to run (default: all)")
+    parser.add_argument(
+        "--server-src",
+        type=pathlib.Path,
+        help="attack the server of this source tree (e.g. `git archive` of an older commit)",
+    )
     return asyncio.run(main_async(parser.parse_args()))
 
 

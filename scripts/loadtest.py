@@ -279,10 +279,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, data: str) -> subprocess.Popen:
-    exe = pathlib.Path(sys.executable).parent / "modernart-server"
-    cmd = [str(exe), "--port", str(port), "--data", data, "--dev", "--log-level", "warning"]
-    proc = subprocess.Popen(cmd)
+def start_server(port: int, data: str, src: pathlib.Path | None = None) -> subprocess.Popen:
+    """`modernart-server --dev` on `port`; with `src`, the one of that source tree (a
+    checkout's engine/ and server/), for a baseline measured in the same conditions."""
+    cmd = [sys.executable, "-m", "modernart.server.cli"]
+    cmd += ["--port", str(port), "--data", data, "--dev", "--log-level", "warning"]
+    env = dict(os.environ)
+    if src is not None:
+        shim = pathlib.Path(data) / "src"
+        (shim / "modernart").mkdir(parents=True)
+        (shim / "modernart" / "__init__.py").write_text("")
+        for part in ("engine", "server"):
+            (shim / "modernart" / part).symlink_to(src.resolve() / part)
+        env["PYTHONPATH"] = str(shim)  # found before the installed (editable) package
+    proc = subprocess.Popen(cmd, env=env, cwd=data)  # not a checkout: its modernart/ would win
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -302,6 +312,11 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=50, help="rooms started per second")
     parser.add_argument("--procs", type=int, default=1, help="client processes")
     parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument(
+        "--server-src",
+        type=pathlib.Path,
+        help="run the server of this source tree (e.g. `git archive` of an older commit)",
+    )
     args = parser.parse_args()
 
     proc = None
@@ -309,7 +324,7 @@ def main() -> int:
     if args.url is None:
         port = free_port()
         data = tempfile.mkdtemp(prefix="modernart-load-")
-        proc = start_server(port, data)
+        proc = start_server(port, data, args.server_src)
         args.url = f"ws://127.0.0.1:{port}/"
     peak = [0]
     base = rss_kb(proc.pid) if proc else 0
