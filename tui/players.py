@@ -101,9 +101,12 @@ class Players(Static):
 
     def _draw(self) -> None:
         # Names get what the fixed columns leave, so wide terminals show them whole.
+        self.update(players_table(self._view, self.name_width))
+
+    @property
+    def name_width(self) -> int:
         width = self.content_size.width
-        name_width = max(10, min(20, width - 29)) if width else 10
-        self.update(players_table(self._view, name_width))
+        return max(10, min(20, width - 29)) if width else 10
 
     def on_resize(self) -> None:
         if self._view:

@@ -160,3 +160,28 @@ def test_r18_round_ending_card_marked(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_leave_asks_first(snap_compare, size):
+    """Issue 8.10: L during a running game asks before leaving."""
+    app = table([["lite_metal.open"]])
+    assert snap_compare(app, terminal_size=size, press=["L"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_purchases_by_round(snap_compare, size):
+    """Issue 8.5: who bought what in each round (H), rebuilt from the events."""
+    game = Game(NAMES, deck=hand_deck([]), first_auctioneer=0)
+    app = OfflineApp(game, seat=0)
+
+    async def run(pilot: Any) -> None:
+        earlier: list[dict[str, Any]] = []
+        before, events = play_until(game, "round_end", seen=earlier)
+        app.push_view(earlier, before)  # the round's sales, for the ledger
+        app.push_view(events)
+        await pilot.pause()
+        await pilot.press("enter", "H")  # close the round's summary, open the purchases
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)

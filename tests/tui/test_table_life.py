@@ -4,6 +4,7 @@ under `run_test()` against a real in-process server."""
 
 from __future__ import annotations
 
+from rich.console import Console
 from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import deck_of, seated_game
@@ -14,6 +15,7 @@ from modernart.tui.confirm import Confirm
 from modernart.tui.eventlog import EventLog
 from modernart.tui.hand import Hand
 from modernart.tui.ledger import LedgerScreen
+from modernart.tui.players import Players, players_table
 from modernart.tui.summary import RoundSummary
 from modernart.tui.tokens import TokenStore
 
@@ -130,6 +132,12 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         await until(pilot, lambda: table.view.get("auctioneer") == 0)
         await bob.act(type="play", card="yoko.open")
         await all_pass()
+        # Issue 8.5: this round's purchases as counts per artist, the turn marker kept.
+        players = table.query_one(Players)
+        console = Console(width=players.content_size.width, record=True, color_system=None)
+        console.print(players_table(table.view, players.name_width))
+        shown = console.export_text()
+        assert "▶ A Ann" in shown and "KR2" in shown and "YO1" in shown
         # Ann's turn, four Krypto played: her Krypto is marked, the reason under the cursor.
         hand = table.query_one(Hand)
         await until(pilot, lambda: "play" in table.view.get("legal", {}) and hand.has_focus)

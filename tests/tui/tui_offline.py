@@ -89,12 +89,13 @@ class OfflineApp(ModernArtApp):
 
 
 def play_until(
-    game: Game, event_type: str, seed: int = 7
+    game: Game, event_type: str, seed: int = 7, seen: list[dict[str, Any]] | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play random legal moves for every seat until a step yields `event_type`.
 
     Returns Ann's view just before that step, and the step's events. Open
     auctions are closed (as the server's hammer would) after a few shouts.
+    `seen` collects the events of the steps before.
     """
     from modernart.engine.bots import make_bot
 
@@ -113,6 +114,8 @@ def play_until(
         shouts = shouts + 1 if game.phase == "open" else 0
         if any(e["type"] == event_type for e in events):
             return before, events
+        if seen is not None:
+            seen.extend(events)
     raise AssertionError(f"no {event_type} event")
 
 
