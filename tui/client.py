@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from .messages import ConnectionChanged, ServerMessage
 
 PROTOCOL_VERSION = 1
+REPLACED = 4000  # close code: the same identity connected again elsewhere (docs/protocol.md)
 # Waits between reconnection attempts (seconds); the last one repeats.
 BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0)
 
@@ -46,6 +47,7 @@ class Connection:
         while not self._stopped:
             state = "connecting" if attempt == 0 else "reconnecting"
             self.target.post_message(ConnectionChanged(state, self.url))
+            ws: ClientConnection | None = None
             try:
                 async with connect(self.url, max_size=2**20, open_timeout=5) as ws:
                     await ws.send(self._pack(self._hello()))
@@ -62,13 +64,20 @@ class Connection:
                 self.target.post_message(ConnectionChanged("closed", str(exc)))
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
-                detail = str(exc) or type(exc).__name__
-                self.target.post_message(ConnectionChanged("reconnecting", detail))
+                if ws is None or ws.close_code != REPLACED:
+                    detail = str(exc) or type(exc).__name__
+                    self.target.post_message(ConnectionChanged("reconnecting", detail))
             finally:
                 self._ws = None
                 # Whatever was queued for the lost socket is stale (views are resent on resume).
                 while not self._outbox.empty():
                     self._outbox.get_nowait()
+            if ws is not None and ws.close_code == REPLACED and not self._stopped:
+                # The same identity (same server and name) connected from another window:
+                # reconnecting would throw that one out in turn, for ever. Stop here.
+                self._stopped = True
+                self.target.post_message(ConnectionChanged("replaced", "opened elsewhere"))
+                return
             if self._stopped:
                 break
             await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])

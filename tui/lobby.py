@@ -13,7 +13,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 
 from modernart.engine.variant import PRESET_HELP, PRESETS
 
-from .table import CONNECTION_LABEL
+from .table import CONNECTION_LABEL, REPLACED_NOTE
 
 if TYPE_CHECKING:
     from .app import ModernArtApp
@@ -89,6 +89,8 @@ class LobbyScreen(Screen[None]):
     def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
         self._draw_status()
+        if state == "replaced":
+            self.show_error(REPLACED_NOTE.format(name=self.modern_app.player_name))
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         table = self.query_one(DataTable)

@@ -29,7 +29,12 @@ CONNECTION_LABEL = {
     "connected": ("● online", "green"),
     "reconnecting": ("reconnecting…", "bold red"),
     "closed": ("offline", "bold red"),
+    "replaced": ("opened elsewhere", "bold red"),
 }
+REPLACED_NOTE = (
+    "{name} was opened in another window on this server, which now plays this seat. "
+    "This window stopped; quit it with Ctrl+Q (another name is another player)."
+)
 
 
 class TableScreen(Screen[None]):
@@ -280,6 +285,9 @@ class TableScreen(Screen[None]):
             self.query_one(EventLog).add_note(
                 f"Connection lost ({detail}); reconnecting…", "bold red"
             )
+        elif state == "replaced":
+            name = self.modern_app.player_name
+            self.query_one(EventLog).add_note(REPLACED_NOTE.format(name=name), "bold red")
 
     def show_error(self, message: str) -> None:
         self.query_one(AuctionPanel).show_error(message)

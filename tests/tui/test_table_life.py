@@ -320,3 +320,24 @@ async def test_a_stale_error_is_cleared_when_the_game_starts(url, tmp_path):
         await pilot.press("s")
         await until(pilot, lambda: app.table.view.get("round") == 1)
         assert text_of(error) == ""
+
+
+async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fight(url, tmp_path):
+    """Issue 8.1: one name is one identity; the older window stops (close 4000) and says
+    why, rather than reconnecting and throwing the newer one out, for ever."""
+    store = tmp_path / "config" / "tokens.json"
+    first = ModernArtApp(url, "Ann", tokens=TokenStore(store))
+    second = ModernArtApp(url, "Ann", tokens=TokenStore(store))
+    async with first.run_test(size=(80, 24)) as first_pilot:
+        await until(first_pilot, lambda: first.lobby and first.lobby.connection == "connected")
+        async with second.run_test(size=(80, 24)) as second_pilot:
+            await until(second_pilot, lambda: second.lobby.connection == "connected")
+            await until(first_pilot, lambda: first.lobby.connection == "replaced")
+            error = text_of(first.lobby.query_one("#error", Static))
+            assert "opened in another window" in error and "another name" in error
+            # The connection's worker has ended: nothing is left that could reconnect.
+            network = [w for w in first.workers if w.group == "network"]
+            assert network
+            await until(first_pilot, lambda: all(w.is_finished for w in network))
+            assert first.lobby.connection == "replaced" and not first.connection.connected
+            assert second.connection.connected and second.lobby.connection == "connected"
