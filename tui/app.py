@@ -10,6 +10,7 @@ import platformdirs
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.worker import Worker
 
 from modernart.engine import dump_record
 
@@ -52,6 +53,7 @@ class ModernArtApp(App[None]):
         self.local = local
         self.records_dir = records_dir
         self.connection: Connection | None = None
+        self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None
         self.table: TableScreen | None = None
         self.room: str | None = None
@@ -82,7 +84,7 @@ class ModernArtApp(App[None]):
         # One identity per server and name: two players on one account stay two players.
         token = self.tokens.get(self.url, self.player_name) if self.tokens else None
         self.connection = Connection(self, self.url, self.player_name, token)
-        self.run_connection()
+        self.network = self.run_connection()  # the worker that reads and reconnects
 
     @work(exclusive=True, group="network", exit_on_error=False)
     async def run_connection(self) -> None:

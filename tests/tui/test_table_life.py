@@ -336,8 +336,6 @@ async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fig
             error = text_of(first.lobby.query_one("#error", Static))
             assert "opened in another window" in error and "another name" in error
             # The connection's worker has ended: nothing is left that could reconnect.
-            network = [w for w in first.workers if w.group == "network"]
-            assert network
-            await until(first_pilot, lambda: all(w.is_finished for w in network))
+            await until(first_pilot, lambda: first.network.is_finished)
             assert first.lobby.connection == "replaced" and not first.connection.connected
             assert second.connection.connected and second.lobby.connection == "connected"
