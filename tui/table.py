@@ -32,8 +32,8 @@ CONNECTION_LABEL = {
     "replaced": ("opened elsewhere", "bold red"),
 }
 REPLACED_NOTE = (
-    "{name} was opened in another window on this server, which now plays this seat. "
-    "This window stopped; quit it with Ctrl+Q (another name is another player)."
+    "{name} is now open in another window on this server (one name is one player). "
+    "This window stopped: quit it with Ctrl+Q, or play under another name."
 )
 
 

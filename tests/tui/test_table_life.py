@@ -334,7 +334,7 @@ async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fig
             await until(second_pilot, lambda: second.lobby.connection == "connected")
             await until(first_pilot, lambda: first.lobby.connection == "replaced")
             error = text_of(first.lobby.query_one("#error", Static))
-            assert "opened in another window" in error and "another name" in error
+            assert "open in another window" in error and "another name" in error
             # The connection's worker has ended: nothing is left that could reconnect.
             await until(first_pilot, lambda: first.network.is_finished)
             assert first.lobby.connection == "replaced" and not first.connection.connected
