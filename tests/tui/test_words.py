@@ -200,3 +200,41 @@ def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
     assert "▶ A Heurist…12" in shown
     for count in ("LM1", "YO1", "CP1", "KG1", "KR1"):
         assert count in shown
+
+
+def test_local_game_pace_options_reach_the_room(monkeypatch) -> None:
+    """Issue 8.12: bot thinking time, the shout window and the bell from the command line."""
+    from modernart.tui.app import ModernArtApp
+
+    seen: list[ModernArtApp] = []
+    monkeypatch.setattr(ModernArtApp, "run", lambda self: seen.append(self))
+    assert main(["--bot-delay", "0.5", "--shout-window", "9", "--bell", "--name", "Ann"]) == 0
+    (app,) = seen
+    create = app.local.create_message()
+    assert create["options"]["bot_delay_ms"] == 500
+    assert create["options"]["shout_window_ms"] == 9000
+    assert create["options"]["turn_timeout_s"] == 0 and app.bell_on_turn
+    seen.clear()
+    assert main([]) == 0  # defaults for a human: bots think ~2 s, the hammer waits 6 s
+    assert seen[0].local.create_message()["options"]["shout_window_ms"] == 6000
+    assert seen[0].local.create_message()["options"]["bot_delay_ms"] == 2000
+    assert not seen[0].bell_on_turn
+
+
+def test_identities_are_listed_and_forgotten_from_the_command_line(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """Issue 8.1: a user lists and forgets the identities kept per server and name."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    from modernart.tui.tokens import TokenStore, default_path
+
+    assert default_path().is_relative_to(tmp_path)
+    store = TokenStore()
+    store.put("ws://h:1/", "Ann", "t1")
+    store.put("ws://h:1/", "Bea", "t2")
+    assert main(["identities"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["ws://h:1/\tAnn", "ws://h:1/\tBea"]
+    assert main(["identities", "--forget", "ws://h:1/", "Bea"]) == 0
+    assert store.identities() == [("ws://h:1/", "Ann")]
+    assert main(["identities", "--forget", "ws://h:1/", "Bea"]) == 1  # nothing left to forget
+    assert "t1" not in capsys.readouterr().out  # tokens are never printed
