@@ -9,10 +9,10 @@ events to `observe` (if given), asks `decide` for an action whenever `legal`
 is not empty, sends it as `act`, and returns the last view when the game is
 over. A refused action gets one safe default (pass, decline, the lowest
 amount); a shout that lost its race in an open auction (R12) is thought over
-again on the latest view. After an act it waits for the update that shows it
-(an update sent before the act arrived may still offer the same move). A
-shout can wait for `shout_delay(view)` milliseconds; a newer update cancels
-it and `decide` is asked again.
+again. After each act it sends `sync` and decides again only from the view
+that answers it (an update sent before the act arrived may still offer the
+same move). A shout can wait for `shout_delay(view)` milliseconds; a newer
+update cancels it and `decide` is asked again.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ from websockets.asyncio.client import ClientConnection, connect
 View = dict[str, Any]
 Action = dict[str, Any]
 OPEN = "open"  # R12's phase: shouts race each other and the hammer
+# At most 20 acts a second (each followed by a `sync`): the server allows 60
+# messages a second; after a `rate_limited` error the bot pauses this long.
+ACT_INTERVAL_S = 0.05
+RATE_LIMITED_PAUSE_S = 1.0
 Decide = Callable[[View], Action | Awaitable[Action | None] | None]
 
 
@@ -130,12 +134,33 @@ class BotClient:
         pending: Action | None = None  # a shout waiting for its moment
         due = 0.0
         acted: dict[int, tuple[Action, Any]] = {}  # request id -> (action, phase)
-        waiting = False  # an act is out: decide again once its echo (or error) is back
+        synced: int | None = None  # after an act: the `sync` whose reply we wait for
+        refused_turn = False  # a turn's move was refused: play safe on the next view
         history_seq: int | None = None
         backlog: list[tuple[int, list[dict[str, Any]]]] = []
 
+        last_act = 0.0
+
+        async def send_act(action: Action, phase: Any) -> None:
+            """Act, then ask for the view that follows it (PROTOCOL.md `sync`): updates
+            sent before the act arrived may still offer the same move. Acts are paced
+            (`ACT_INTERVAL_S`) to stay well inside the server's rate limit."""
+            nonlocal synced, last_act
+            wait = last_act + ACT_INTERVAL_S - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            last_act = loop.time()
+            acted[await self.act(action)] = (action, phase)
+            synced = await self.send("sync")
+
         async def respond(view: View) -> None:
-            nonlocal pending, due, waiting
+            nonlocal pending, due, refused_turn
+            if refused_turn:
+                refused_turn = False
+                fallback = safe_action(view["legal"])
+                if fallback is not None:
+                    await send_act(fallback, None)  # phase None: not refused twice
+                return
             action = decide(view)
             if inspect.isawaitable(action):
                 action = await action
@@ -145,16 +170,15 @@ class BotClient:
             if view.get("phase") == OPEN and delay > 0:
                 pending, due = action, loop.time() + delay / 1000
             else:
-                acted[await self.act(action)] = (action, view.get("phase"))
-                waiting = True
+                await send_act(action, view.get("phase"))
 
         while True:
             timeout = max(0.0, due - loop.time()) if pending else None
             try:
                 msg = await asyncio.wait_for(self.recv(), timeout)
             except TimeoutError:
-                acted[await self.act(pending)] = (pending, OPEN)  # type: ignore[arg-type]
-                pending, waiting = None, True
+                shout, pending = pending, None
+                await send_act(shout, OPEN)  # type: ignore[arg-type]
                 continue
             kind = msg["t"]
             if kind == "update":
@@ -169,10 +193,10 @@ class BotClient:
                         observe(msg["events"])
                 if view.get("finished") or view.get("status") == "finished":
                     return view
-                if waiting and _echoes(msg["events"], view["you"]):
-                    waiting = False
-                if not waiting and view["legal"]:  # (an update sent before our act
-                    await respond(view)  # arrived may still offer the same move)
+                if synced is not None and msg.get("re") == synced:
+                    synced = None
+                if synced is None and view["legal"]:
+                    await respond(view)
             elif kind == "history" and observe is not None and history_seq is None:
                 history_seq = msg["seq"]
                 observe(msg["events"])
@@ -180,22 +204,18 @@ class BotClient:
                     if seq > history_seq:
                         observe(events)
                 backlog.clear()
-            elif kind == "error" and msg.get("re") in acted and self.view is not None:
+            elif kind == "error" and msg.get("re") in acted:
                 action, phase = acted.pop(msg["re"])
                 self.refused.append({"error": msg, "action": action, "phase": phase})
-                waiting = False
-                if phase == OPEN:  # a shout lost its race: think again on the latest view
-                    if self.view.get("phase") == OPEN and self.view["legal"]:
-                        await respond(self.view)
-                    continue
-                fallback = safe_action(self.view["legal"])
-                if fallback is not None:
-                    await self.act(fallback)  # not in `acted`: refused again, it stays so
-
-
-def _echoes(events: list[dict[str, Any]], seat: int | None) -> bool:
-    """True if `events` show an action of `seat` (its act, or a timeout's default)."""
-    return any(e.get("seat", e.get("winner")) == seat for e in events)
+                # A shout that lost its race is thought over when the sync's view
+                # comes; a refused turn's move gets a safe default instead.
+                refused_turn = phase not in (OPEN, None)
+            elif kind == "error" and msg.get("code") == "rate_limited":
+                # A dropped message (maybe our act or sync): back off, then look again.
+                await asyncio.sleep(RATE_LIMITED_PAUSE_S)
+                synced = await self.send("sync")
+            elif kind == "error" and msg.get("re") == synced:
+                synced = None  # (no room any more?) do not wait for ever
 
 
 def safe_action(legal: dict[str, Any]) -> Action | None:

@@ -28,10 +28,12 @@ def _example() -> Any:
     return module
 
 
-async def _host(url: str, server_bots: int) -> tuple[BotClient, str]:
+async def _host(
+    url: str, server_bots: int, options: dict[str, int] = FAST
+) -> tuple[BotClient, str]:
     """A host in a new 4-seat room with `server_bots` of the server's own bots."""
     host = await BotClient.connect(url, "Host")
-    room = await host.create(seats=4, options=FAST)
+    room = await host.create(seats=4, options=options)
     for _ in range(server_bots):
         await host.send("add_bot", level="hard")
     return host, room
@@ -104,3 +106,36 @@ def test_safe_action_prefers_the_move_that_risks_least() -> None:
     assert safe_action({"play": ["yoko.open"]}) == {"type": "play", "card": "yoko.open"}
     assert safe_action({}) is None
     assert json.dumps(safe_action({"price": [1, 9]})) == '{"type": "price", "amount": 1}'
+
+
+class _Recording(BotClient):
+    """Keeps the phase of the view each act was sent from."""
+
+    sent: list[tuple[str, str]]
+
+    async def act(self, action: dict[str, Any]) -> int:
+        self.sent.append((action["type"], self.view["phase"] if self.view else ""))
+        return await super().act(action)
+
+
+@pytest.mark.parametrize("delay_ms", [1, 10**7])
+async def test_a_planned_shout_waits_and_a_newer_update_cancels_it(url: str, delay_ms: int) -> None:
+    """R12: a shout waits `shout_delay` ms; one planned past the hammer never goes out
+    (each newer update cancels it), one planned 1 ms ahead of the server's bots (who
+    think 10–30 ms) does."""
+    options = FAST | {"bot_delay_ms": 20} if delay_ms == 1 else FAST
+    host, _room = await _host(url, server_bots=3, options=options)
+    host.__class__ = _Recording
+    host.sent = []
+    async with host:
+        await _start_when_full(host)
+        play = host.play(make_bot("hard", 4).choose, shout_delay=lambda view: delay_ms)
+        final = await asyncio.wait_for(play, 120)
+    assert final["finished"]
+    shouts = [kind for kind, phase in host.sent if phase == "open"]
+    turns = [kind for kind, phase in host.sent if phase != "open"]
+    assert turns  # moves of the other auctions go out at once
+    if delay_ms == 1:
+        assert "bid" in shouts
+    else:
+        assert "bid" not in shouts
