@@ -35,9 +35,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 class Timed:
     """A bot whose every decision's think time goes into `times`."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], events: bool = True) -> None:
         self.bot, self.times, self.level = bot, times, bot.level
-        if hasattr(bot, "observe"):
+        if events and hasattr(bot, "observe"):
             self.observe = bot.observe
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
@@ -93,6 +93,9 @@ def main() -> None:
     parser.add_argument(
         "--worlds", type=int, default=None, help="expert's sampled worlds a move (load-proof)"
     )
+    parser.add_argument(
+        "--blind", action="store_true", help="bots see views only, no events (as in rooms today)"
+    )
     args = parser.parse_args()
     info = get_game(args.game)
     variant = args.variant or info.default_preset
@@ -110,7 +113,11 @@ def main() -> None:
         seated = levels[shift:] + levels[:shift]
         rng = random.Random(args.seed * 1_000_003 + g)
         bots = [
-            Timed(make(info, level, rng.randrange(1 << 30), args.budget, args.worlds), think[level])
+            Timed(
+                make(info, level, rng.randrange(1 << 30), args.budget, args.worlds),
+                think[level],
+                events=not args.blind,
+            )
             for level in seated
         ]
         names = [f"{level}{i}" for i, level in enumerate(seated)]
@@ -125,6 +132,8 @@ def main() -> None:
     print(f"game: {args.game}, games: {args.games}, seats: {','.join(levels)}, variant: {variant}")
     if args.budget is not None or args.worlds is not None:
         print(f"expert budget: {args.budget or 'default'} s, {args.worlds or 'any'} worlds a move")
+    if args.blind:
+        print("bots see no events")
     for level in sorted(seats_played):
         share = wins[level] / args.games
         low, high = wilson(wins[level], args.games)
