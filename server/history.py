@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine import Game, record_of
+from modernart.engine import Game, Record, record_of
 
 SKIPPED = frozenset({"going"})
 
@@ -19,22 +19,34 @@ class History:
     """(seq, event) pairs in the order they were broadcast."""
 
     def __init__(self) -> None:
-        self.entries: list[tuple[int, dict[str, Any]]] = []
+        self._entries: list[tuple[int, dict[str, Any]]] = []
+        self._restored: Record | None = None  # a restored game whose events are not built yet
 
     def add(self, seq: int, events: list[dict[str, Any]]) -> None:
-        self.entries.extend((seq, e) for e in events if e.get("type") not in SKIPPED)
+        self._build()
+        self._entries.extend((seq, e) for e in events if e.get("type") not in SKIPPED)
 
     def since(self, seq: int) -> list[dict[str, Any]]:
         """The events of the updates numbered after `seq`, oldest first."""
-        return [e for s, e in self.entries if s > seq]
+        self._build()
+        return [e for s, e in self._entries if s > seq]
 
     @classmethod
     def replayed(cls, game: Game) -> History:
-        """After a server restart: the game's events rebuilt from its actions. The
+        """After a server restart: the game's events, rebuilt from its actions when first
+        needed (a restart restores every room; few are asked for their history). The
         numbers of the original updates are not stored, so they are all numbered 0:
         a full history (no `since`) holds them, a reconnecting client's does not."""
         history = cls()
-        fresh = record_of(game).new_game()
-        for action in game.actions:
-            history.add(0, fresh.apply(action))
+        history._restored = record_of(game)
         return history
+
+    def _build(self) -> None:
+        record, self._restored = self._restored, None
+        if record is None:
+            return
+        game = record.new_game()
+        rebuilt: list[tuple[int, dict[str, Any]]] = []
+        for action in record.actions:
+            rebuilt.extend((0, e) for e in game.apply(action) if e.get("type") not in SKIPPED)
+        self._entries[:0] = rebuilt
