@@ -142,8 +142,8 @@ def main() -> None:
         print(
             f"{level}: wins {share:.1%} of games (95% {low:.1%}–{high:.1%}), "
             f"{per_seat:.1%} per seat, average {measure} {avg:.1f}, think p50 "
-            f"{percentile(think[level], 0.5) * 1000:.2f} ms p99 "
-            f"{percentile(think[level], 0.99) * 1000:.2f} ms"
+            f"{percentile(think[level], 0.5) * 1000:.3f} ms p99 "
+            f"{percentile(think[level], 0.99) * 1000:.3f} ms"
         )
 
 
