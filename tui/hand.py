@@ -97,9 +97,9 @@ class Hand(Widget, can_focus=True):
         if self.action == "add" and self.playable:
             return "Enter: add it to the double · d declines"
         if self.action == "add":
-            lot = view.get("lot") or {}
-            artist = ARTIST_NAMES.get(ARTIST_OF.get((lot.get("cards") or [""])[0], ""), "")
-            return f"no {artist} card to add · d declines".replace("no  card", "no card")
+            cards = (view.get("lot") or {}).get("cards") or []
+            artist = ARTIST_NAMES[ARTIST_OF[cards[0]]] + " " if cards else ""
+            return f"no {artist}card to add · d declines"
         return ""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

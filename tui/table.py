@@ -63,7 +63,6 @@ class TableScreen(Screen[None]):
         self.seat = seat
         self.view: dict[str, Any] = {}
         self.room_info: dict[str, Any] = {}
-        self.room_info_before: dict[str, Any] = {}
         self._ready = False
         self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
         self.connection = "connected"
@@ -191,11 +190,10 @@ class TableScreen(Screen[None]):
         if not self._ready:
             self._early.append(lambda: self.show_room(room, you))
             return
-        self.room_info = room
+        before, self.room_info = self.room_info, room
         if self.view.get("status") not in (None, "waiting"):
             return
-        self._tell_arrivals(self.room_info_before, room)
-        self.room_info_before = room
+        self._tell_arrivals(before, room)
         seated = room.get("seated") or []
         bots = room.get("bots") or [False] * len(seated)
         connected = room.get("connected") or [True] * len(seated)

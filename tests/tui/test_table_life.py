@@ -54,6 +54,7 @@ async def test_two_names_from_one_config_directory_are_two_players(url, tmp_path
             await until(bea_pilot, lambda: bea.seat == 1)
             names = lambda: [s["name"] for s in ann.table.view["seats"]]  # noqa: E731
             await until(ann_pilot, lambda: names()[:2] == ["Ann", "Bea"])
+            await until(ann_pilot, lambda: logged(ann, "Bea took a seat"))  # issue 8.13
             await ann_pilot.press("b", "s")  # a bot in the last seat, start
             await until(bea_pilot, lambda: bea.table.view.get("round") == 1)
             await until(ann_pilot, lambda: ann.table.view.get("round") == 1)
