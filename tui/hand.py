@@ -120,9 +120,11 @@ class Hand(Widget, can_focus=True):
             if code in self.warnings and not selected:
                 chip = chip[:-1] + Text(ENDER_MARK, style="bold red")
             text.append_text(chip)
+        # The line under the cards is always there, so the layout does not jump with focus
+        # (a hand too long for one row wraps, and the widget grows by a row).
+        text.append("\n")
         if focused and 0 <= self.cursor < len(self.cards):
             code = self.cards[self.cursor]
-            text.append("\n")
             text.append(card_name(code), style="italic")
             if code in self.warnings:
                 text.append(f" · {ENDER_MARK} {self.warnings[code]}", style="bold red")
