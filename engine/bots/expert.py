@@ -70,7 +70,7 @@ class ExpertBot:
         candidates = self._candidates(view, incumbent)
         if len(candidates) == 1:  # the fast path: nothing to weigh
             return candidates[0]
-        return self._search(view, candidates)
+        return self._search(view, candidates, 0 if incumbent else None)
 
     def _open(self, view: dict[str, Any]) -> Action | None:
         """R12: search once per lot for the most worth paying, then shout up to it."""
@@ -126,8 +126,11 @@ class ExpertBot:
 
     # ------------------------------------------------------------- search
 
-    def _search(self, view: dict[str, Any], candidates: list[Action], incumbent: int = 0) -> Action:
-        """The candidate with the best average over sampled worlds (see the module doc)."""
+    def _search(
+        self, view: dict[str, Any], candidates: list[Action], incumbent: int | None
+    ) -> Action:
+        """The candidate with the best average over sampled worlds (see the module doc);
+        `incumbent` indexes the hard bot's own choice, if it is among them."""
         me = view["you"]
         totals = [0.0] * len(candidates)
         worlds = 0
@@ -151,7 +154,8 @@ class ExpertBot:
             if time.perf_counter() >= deadline:
                 break
         scores = [t / worlds for t in totals]
-        scores[incumbent] += INCUMBENT_EDGE
+        if incumbent is not None:
+            scores[incumbent] += INCUMBENT_EDGE
         best = max(range(len(candidates)), key=scores.__getitem__)
         return candidates[best]
 
