@@ -62,4 +62,3 @@ class EasyBot(NormalBot):
         """Its favourite artist: the one it holds most of; doubles first, for the show."""
         held = Counter(ARTIST_OF[c] for c in view["hand"])
         return max(cards, key=lambda c: (held[ARTIST_OF[c]], TYPE_OF[c] == "double"))
-

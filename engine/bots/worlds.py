@@ -160,11 +160,7 @@ def sample_world(
     g.deck = tuple(dealt + future)
     g.deck_pos = DECK_SIZE - left
     g.discarded = (
-        DECK_SIZE
-        - left
-        - sum(map(len, hands))
-        - len(g.played)
-        - sum(map(len, g.purchased))
+        DECK_SIZE - left - sum(map(len, hands)) - len(g.played) - sum(map(len, g.purchased))
     )
     g.sealed = {}
     if g.phase == SEALED:
