@@ -29,12 +29,15 @@ class LocalGame:
     async def start(self) -> str:
         """Start the server on a free loopback port; its URL."""
         from modernart.server.app import Server
+        from modernart.server.limits import Limits
 
         if self.data_dir is None:
             # A game against bots is not worth keeping: a fresh data directory each time.
             self._tmp = tempfile.TemporaryDirectory(prefix="modernart-local-")
             self.data_dir = Path(self._tmp.name)
-        self._server = Server(self.data_dir, host="127.0.0.1", port=0, dev=self.dev)
+        # The player's own server: its bots may be as quick as the player asks (--bot-delay).
+        limits = Limits().replace(min_bot_delay_ms=0)
+        self._server = Server(self.data_dir, host="127.0.0.1", port=0, dev=self.dev, limits=limits)
         await self._server.start()
         return f"ws://127.0.0.1:{self._server.port}/"
 

@@ -267,8 +267,9 @@ class TableScreen(Screen[None]):
         text.append("  ")
         text.append(label, style=style)
         text.append("  F1 help", style="dim")
-        room = f" · room {self.room_info.get('name') or view.get('room') or self.room}"
-        if len(text) + len(room) <= self.size.width:  # the room's name only where it fits
+        room = self.room_info.get("name") or view.get("room") or self.room
+        room = f" · room {room}" if room else ""
+        if room and len(text) + len(room) <= self.size.width:  # the name only where it fits
             name_end = len(" Modern Art  ") + len(self.modern_app.player_name)
             text = Text.assemble(text[:name_end], room, text[name_end:])
         self.query_one("#status", Static).update(text)

@@ -86,3 +86,12 @@ async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathli
         await until(pilot, lambda: "modernart-server export" in log_text(app))
         assert bob.room in log_text(app)
         assert not records.exists()
+
+
+async def test_quick_bots_in_a_local_game_start_the_game(tmp_path: pathlib.Path) -> None:
+    """Issue 8.12: `--bot-delay` below a public server's floor is the player's own choice."""
+    local = LocalGame(players=3, options={"bot_delay_ms": 100}, data_dir=tmp_path)
+    app = ModernArtApp(name="Ann", local=local)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
+        assert app.table.room_info["options"]["bot_delay_ms"] == 100
