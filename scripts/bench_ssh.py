@@ -41,13 +41,14 @@ def memory(pid: int) -> tuple[float, float]:
     return info.rss / MB, info.uss / MB
 
 
-async def settle(terms: list[Terminal], quiet: float = 2.0) -> None:
-    """Until no terminal has received anything for `quiet` seconds."""
-    while True:
+async def settle(terms: list[Terminal], quiet: float = 2.0, limit: float = 20.0) -> None:
+    """Until no terminal has received anything for `quiet` seconds (at most `limit`)."""
+    for _ in range(int(limit / quiet)):
         before = [t.received for t in terms]
         await asyncio.sleep(quiet)
         if [t.received for t in terms] == before:
             return
+    print(f"(still receiving after {limit:.0f} s)")
 
 
 async def count_frames(ws: Any, total: list[int]) -> None:

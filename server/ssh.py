@@ -33,6 +33,7 @@ from .app import Server
 from .ssh_keys import KeyIdentities, load_host_key
 from .ssh_output import SgrFilter
 from .ssh_pty import ClientProcess
+from .ssh_screen import ScreenRelay
 
 log = logging.getLogger("modernart.server.ssh")
 
@@ -41,6 +42,7 @@ DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate
 DEFAULT_SIZE = (80, 24)
+FRAME = 0.02  # seconds: the client's output is sent as at most 50 frames a second
 
 
 @dataclass
@@ -302,7 +304,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.command: str | None = None
         self.process: ClientProcess | None = None
-        self.sgr = SgrFilter()  # fewer bytes for the same screen (server/ssh_output.py)
+        self.relay: ScreenRelay | None = None  # the client's screen (server/ssh_screen.py)
+        self.sgr = SgrFilter()  # and no useless colour changes (server/ssh_output.py)
+        self._frame: asyncio.TimerHandle | None = None
         self.raw_bytes = 0  # what the client process wrote, before the filter
         self.counted = False
         self.ended = False
@@ -341,7 +345,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.process.write(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if self.process is not None and width > 0 and height > 0:
+        if self.process is not None and self.relay is not None and width > 0 and height > 0:
+            self.relay.resize(width, height)
             self.process.resize(width, height)
 
     def pause_writing(self) -> None:
@@ -419,11 +424,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         url, self.secret_header = self.gate.forward(address)
         cols, rows, _, _ = chan.get_terminal_size()
+        cols, rows = cols or DEFAULT_SIZE[0], rows or DEFAULT_SIZE[1]
+        self.relay = ScreenRelay(cols, rows)
         self.process = ClientProcess(self._output, self._process_ended)
         config = {"url": url, "name": name, "token": token}
-        await self.process.start(
-            config, chan.get_terminal_type() or "", cols or DEFAULT_SIZE[0], rows or DEFAULT_SIZE[1]
-        )
+        await self.process.start(config, chan.get_terminal_type() or "", cols, rows)
         log.info(
             "SSH session %s from %s (%s), pid %s",
             name,
@@ -438,8 +443,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._arm_idle(self.gate.settings.idle_timeout)
 
     def _output(self, data: bytes) -> None:
+        """The client's output: kept as a screen, its changes sent once a frame."""
         self.raw_bytes += len(data)
-        self._send(self.sgr.feed(data))
+        assert self.relay is not None
+        self.relay.feed(data)
+        if self._frame is None:
+            self._frame = asyncio.get_running_loop().call_later(FRAME, self._flush)
+
+    def _flush(self) -> None:
+        self._frame = None
+        if self.relay is not None:
+            self._send(self.sgr.feed(self.relay.take()))
 
     def _send(self, data: bytes) -> None:
         if data and self.chan is not None and not self.ended:
@@ -447,6 +461,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.chan.write(data)
 
     def _process_ended(self, code: int) -> None:
+        if self._frame is not None:
+            self._frame.cancel()
+        self._flush()
         self._send(self.sgr.finish())
         if not self.ended and not self.ending:
             self._close("\r\nThe game client has ended. Goodbye!\r\n", 0 if code == 0 else 1)
@@ -498,6 +515,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     async def _stop(self) -> None:
         if self._idle is not None:
             self._idle.cancel()
+        if self._frame is not None:
+            self._frame.cancel()
         if self.process is not None:
             await self.process.stop()
         gate = self.gate

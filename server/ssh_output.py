@@ -15,7 +15,8 @@ import re
 
 # A whole escape sequence: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, or ESC + final.
 SEQUENCE = re.compile(
-    rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\|[ -/]*[0-~])"
+    rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[PX^_][^\x1b]*\x1b\\"
+    rb"|[ -/]*(?![\[\]PX^_])[0-~])"
 )
 # The start of one that the next chunk may complete.
 PARTIAL = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?|[PX^_][^\x1b]*\x1b?|[ -/]*)\Z")

@@ -292,7 +292,11 @@ async def test_closing_the_channel_leaves_no_process_behind(ssh, key):
 async def test_the_client_ending_closes_the_channel_with_a_message(ssh, key):
     gate = await ssh()
     term = await lobby(gate, key)
-    term.send("\x11")  # ctrl+q quits the client
+    term.send("\x11")  # ctrl+q quits the client (after a "Quit?" where it asks one: y)
+    asked = "Quit Modern Art?"
+    await term.wait(lambda: asked in term.text() or term.closed.is_set(), "quit or its question")
+    if not term.closed.is_set():
+        term.send("y")
     await term.wait_closed()
     assert "Goodbye" in term.output() and term.exit_status == 0
     assert not gate.sessions
@@ -380,3 +384,17 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
         await server.wait()
     _, alive = await asyncio.to_thread(psutil.wait_procs, clients, WAIT)
     assert all(p.status() == psutil.STATUS_ZOMBIE for p in alive)  # gone, or awaiting init
+
+
+async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
+    gate = await ssh(max_sessions=4, max_per_address=1)  # connections: 8 in all, 2 per address
+    flood = [await asyncio.open_connection("127.0.0.1", gate.port) for _ in range(10)]
+    try:
+        await flood[-1][0].read()  # the last ones are cut at once (EOF), before any handshake
+        assert gate.connections["127.0.0.1"] == 2
+        await lobby(gate, key, "alice", "127.0.0.2")  # another address still plays
+        player = await Client.hello(gate.local_url(), "ws-player")  # and so do WebSocket players
+        await player.close()
+    finally:
+        for _, writer in flood:
+            writer.close()
