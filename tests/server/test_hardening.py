@@ -12,6 +12,7 @@ import itertools
 import logging
 import os
 import pathlib
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +20,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
 
@@ -115,6 +117,43 @@ async def test_1_room_list_is_paged_newest_first_and_built_once_per_change(
         rid = await ann.send("rooms")
         assert len((await ann.expect("rooms", re=rid))["rooms"]) == page
     assert built == page
+
+
+async def test_1_a_client_that_does_not_read_gets_no_more_room_lists(server, player):
+    """Its unread output stays bounded (lists stop once an eighth of the unread limit
+    waits), instead of a copy of the list per request piling up in the server."""
+    for i in range(listing.PAGE_SIZE):
+        host = await player(f"H{i}")
+        await host.send("create", seats=5, name="x" * 40)
+        await host.expect("joined")
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # no room in the kernel
+    sock.connect(("127.0.0.1", server.port))
+    lurker = Client(await connect(f"ws://127.0.0.1:{server.port}/", sock=sock, max_size=None))
+    await lurker.send("hello", v=1, name="Lurker")
+    lurker.you = (await lurker.expect("welcome"))["you"]
+    lurker.ws.transport.pause_reading()  # never reads again
+    conn = server.hub.identities[lurker.you].conn
+    # Small kernel buffers on both ends, as on a slow link: what is not read
+    # soon waits in the server's own memory.
+    server_sock = conn.ws.transport.get_extra_info("socket")
+    server_sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    handled = 0
+    handle = server.hub.handle
+
+    def counting(c: Any, frame: object) -> None:
+        nonlocal handled
+        handled += c is conn
+        handle(c, frame)
+
+    server.hub.handle = counting
+    for _ in range(100):  # each answer would be a list of 50 rooms (~20 KiB)
+        await lurker.send("rooms")
+    await eventually(lambda: handled == 100)
+    unread = conn.ws.transport.get_write_buffer_size()
+    assert unread <= conn.lobby_backlog + 64 * 1024
+    assert not conn.closed  # bounded, not dropped: it may read and ask again
+    lurker.ws.transport.abort()
 
 
 # 2 ---------------------------------------------------------- rooms per address
