@@ -68,7 +68,8 @@ async def test_r12_concurrent_shouts_are_seen_in_the_same_order_by_all(player):
 
 
 async def test_r12_hammer_going_once_twice_then_sold(player):
-    clients = await table(player, 3, shout_window_ms=150)
+    # A window long enough for the bid to come before "going once" on a loaded machine.
+    clients = await table(player, 3, shout_window_ms=3000)
     await open_auction(clients)
     await clients[1].act(type="bid", amount=4)
     final = await clients[2].until(lambda u: any(e["type"] == "sold" for e in u["events"]))
@@ -80,12 +81,13 @@ async def test_r12_hammer_going_once_twice_then_sold(player):
     ]
     assert kinds == [("bid", None), ("going", 1), ("going", 2), ("sold", None)]
     goings = [e for _, e in events_of(clients[2], {"going"})]
-    assert all(0 <= g["deadline_ms"] <= 150 for g in goings)
+    assert all(0 <= g["deadline_ms"] <= 3000 for g in goings)
     assert goings[0]["deadline_ms"] >= goings[1]["deadline_ms"]
 
 
 async def test_r12_a_new_bid_restarts_the_hammer(player):
-    clients = await table(player, 3, shout_window_ms=300)
+    # The second bid must come after "going once" and before the hammer: 2 s apart.
+    clients = await table(player, 3, shout_window_ms=3000)
     await open_auction(clients)
     await clients[1].act(type="bid", amount=4)
     await clients[2].until(lambda u: any(e["type"] == "going" for e in u["events"]))
@@ -158,7 +160,7 @@ async def test_turn_timeout_takes_the_safe_default(player):
     await clients[0].send(
         "create",
         seats=3,
-        options={"deck": deck, "first_auctioneer": 0, "turn_timeout_s": 1},
+        options={"deck": deck, "first_auctioneer": 0, "turn_timeout_s": 2},
     )
     room = (await clients[0].expect("joined"))["room"]
     for c in clients[1:]:
@@ -166,13 +168,11 @@ async def test_turn_timeout_takes_the_safe_default(player):
         await c.expect("joined")
     await clients[0].send("start")
     start = await clients[0].next_update()
-    assert 0 < start["view"]["deadline_ms"] <= 1000
+    assert 0 < start["view"]["deadline_ms"] <= 2000
     await clients[0].act(type="play", card="krypto.sealed")
     await clients[1].until(lambda u: u["view"]["phase"] == "sealed")
     await clients[1].act(type="sealed", amount=5)
-    final = await clients[1].until(
-        lambda u: any(e["type"] == "reveal" for e in u["events"]), timeout=5
-    )
+    final = await clients[1].until(lambda u: any(e["type"] == "reveal" for e in u["events"]))
     reveal = next(e for e in final["events"] if e["type"] == "reveal")
     assert reveal["bids"] == [0, 5, 0]
 
