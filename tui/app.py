@@ -1,4 +1,5 @@
-"""The Textual app: routes server messages to the lobby or the table; sends the moves."""
+"""The Textual app: routes server messages to the lobby or the game's table; sends what the
+screens ask for (they post `tui/messages.py` messages; no screen imports the app)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,20 @@ from modernart.engine import dump_record
 from .client import Connection
 from .confirm import Confirm
 from .help import HelpScreen
+from .gametable import GameTable
+from .games import client_game, playable
 from .lobby import LobbyScreen
 from .local import LocalGame
-from .messages import ConnectionChanged, ServerMessage
-from .table import TableScreen
+from .messages import (
+    Alert,
+    ConnectionChanged,
+    GameChosen,
+    LeaveRoom,
+    PlayerAct,
+    SaveRecord,
+    SendToServer,
+    ServerMessage,
+)
 from .tokens import TokenStore
 
 
@@ -55,7 +66,10 @@ class ModernArtApp(App[None]):
         self.connection: Connection | None = None
         self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None
-        self.table: TableScreen | None = None
+        self.table: GameTable | None = None
+        # The game of the room being joined, watched or created (the lobby says; a room
+        # summary corrects it), which picks the table screen.
+        self.game = local.game if local is not None else client_game(None).name
         self.room: str | None = None
         self.seat: int | None = None
         self.you: str | None = None
@@ -75,10 +89,10 @@ class ModernArtApp(App[None]):
         """Start the local server if any, show the first screen, connect."""
         if self.local is not None:
             self.url = await self.local.start()
-            self.table = TableScreen()
+            self.table = self.new_table()
             await self.push_screen(self.table)
         else:
-            self.lobby = LobbyScreen()
+            self.lobby = LobbyScreen(self.player_name)
             await self.push_screen(self.lobby)
         assert self.url is not None
         # One identity per server and name: two players on one account stay two players.
@@ -97,6 +111,11 @@ class ModernArtApp(App[None]):
         if self.local is not None:
             await self.local.stop()
 
+    def new_table(self, room: str | None = None, seat: int | None = None) -> GameTable:
+        """The table screen of `self.game`."""
+        table = client_game(self.game).table()
+        return table(room, seat, player=self.player_name, local=self.local is not None)
+
     # -------------------------------------------------------------- sending
 
     def send(self, msg: dict[str, Any]) -> int | None:
@@ -107,6 +126,29 @@ class ModernArtApp(App[None]):
 
     def act(self, action: dict[str, Any]) -> None:
         self.send({"t": "act", "action": action})
+
+    # What the screens ask for (tui/messages.py).
+
+    def on_send_to_server(self, message: SendToServer) -> None:
+        self.send(message.msg)
+
+    def on_player_act(self, message: PlayerAct) -> None:
+        self.act(message.action)
+
+    def on_leave_room(self, message: LeaveRoom) -> None:
+        self.leave_room()
+
+    def on_save_record(self, message: SaveRecord) -> None:
+        self.save_record()
+
+    def on_alert(self, message: Alert) -> None:
+        if message.reason == "turn":
+            self.your_turn()
+        else:
+            self.ring()
+
+    def on_game_chosen(self, message: GameChosen) -> None:
+        self.game = message.game
 
     def leave_room(self) -> None:
         self.send({"t": "leave"})
@@ -140,7 +182,8 @@ class ModernArtApp(App[None]):
             if self.local is not None
             else "Your seat is kept: run the same command again to come back."
         )
-        self.push_screen(Confirm("Quit Modern Art?", detail), answer)
+        title = client_game(self.game).title
+        self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 
     def save_record(self) -> None:
         """Save the finished game's record (RECORD.md) to the records folder.
@@ -159,7 +202,7 @@ class ModernArtApp(App[None]):
             return
         folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"modernart-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path = folder / f"{self.game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(dump_record(record), encoding="utf-8")
         self._tell(f"Record saved to {path}")
 
@@ -198,8 +241,10 @@ class ModernArtApp(App[None]):
     def _on_joined(self, msg: dict[str, Any]) -> None:
         same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")
+        if isinstance(msg.get("game"), str) and playable(msg["game"]):
+            self.game = msg["game"]
         if self.table is None:
-            self.table = TableScreen(self.room, self.seat)
+            self.table = self.new_table(self.room, self.seat)
             self.push_screen(self.table)
         else:
             self.table.room, self.table.seat = self.room, self.seat
@@ -219,8 +264,23 @@ class ModernArtApp(App[None]):
             self.send({"t": "start"})
 
     def _on_room(self, msg: dict[str, Any]) -> None:
-        if self.table is not None and isinstance(msg.get("room"), dict):
-            self.table.show_room(msg["room"], msg.get("you"))
+        if self.table is None or not isinstance(msg.get("room"), dict):
+            return
+        game = msg["room"].get("game")
+        if isinstance(game, str) and game != self.game and playable(game):
+            self._switch_table(game)
+        self.table.show_room(msg["room"], msg.get("you"))
+
+    def _switch_table(self, game: str) -> None:
+        """The room plays another game than the table shown (joined without the lobby
+        knowing, e.g. after a reconnection): that game's table replaces it."""
+        self.game = game
+        old = self.table
+        self.table = self.new_table(self.room, self.seat)
+        if old is not None and self.screen is old:
+            self.switch_screen(self.table)
+        else:
+            self.push_screen(self.table)
 
     def _on_left(self, msg: dict[str, Any]) -> None:
         if self.table is not None and msg.get("room") == self.room:
@@ -279,4 +339,4 @@ class ModernArtApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(client_game(self.game).rules_text()))

@@ -1,8 +1,7 @@
-"""F1: the rules in the project's own words and the key bindings (rules.md)."""
+"""F1: the rules of the game being played and the table's keys (`ClientGame.rules_text`)."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -10,10 +9,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
-
-
-def rules_text() -> str:
-    return files("modernart.tui").joinpath("rules.md").read_text(encoding="utf-8")
 
 
 class HelpScreen(ModalScreen[None]):
@@ -27,9 +22,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("end", "jump(1)", show=False),
     ]
 
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll"):
-            yield Markdown(rules_text())
+            yield Markdown(self.text)
 
     def on_mount(self) -> None:
         scroll = self.query_one("#help-scroll")

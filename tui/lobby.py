@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,12 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
+from modernart.engine.games import DEFAULT_GAME
 from modernart.engine.variant import PRESET_HELP, PRESETS
 
-from .table import CONNECTION_LABEL, REPLACED_NOTE
-
-if TYPE_CHECKING:
-    from .app import ModernArtApp
+from .gametable import CONNECTION_LABEL, REPLACED_NOTE
+from .messages import GameChosen, SendToServer
 
 
 def variant_label(variant: Any) -> str:
@@ -41,14 +40,14 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, player: str = "You") -> None:
         super().__init__()
+        self.player = player
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
 
-    @property
-    def modern_app(self) -> ModernArtApp:
-        return self.app  # type: ignore[return-value]
+    def send(self, msg: dict[str, Any]) -> None:
+        self.post_message(SendToServer(msg))
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -71,7 +70,7 @@ class LobbyScreen(Screen[None]):
         text = Text.assemble(
             (" Modern Art ", "bold reverse"),
             " lobby · you are ",
-            (self.modern_app.player_name, "bold"),
+            (self.player, "bold"),
             "  ",
             (label, style),
         )
@@ -90,7 +89,7 @@ class LobbyScreen(Screen[None]):
         self.connection = state
         self._draw_status()
         if state == "replaced":
-            self.show_error(REPLACED_NOTE.format(name=self.modern_app.player_name))
+            self.show_error(REPLACED_NOTE.format(name=self.player))
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         table = self.query_one(DataTable)
@@ -145,24 +144,27 @@ class LobbyScreen(Screen[None]):
         msg: dict[str, Any] = {"t": "join", "room": room["id"]}
         if password:
             msg["password"] = password
-        self.modern_app.send(msg)
+        self.post_message(GameChosen(room.get("game") or DEFAULT_GAME))
+        self.send(msg)
 
     def action_watch(self) -> None:
         room = self.selected_room()
         if room is None:
             self.app.bell()
             return
-        self.modern_app.send({"t": "watch", "room": room["id"]})
+        self.post_message(GameChosen(room.get("game") or DEFAULT_GAME))
+        self.send({"t": "watch", "room": room["id"]})
 
     def action_create(self) -> None:
         self.app.push_screen(CreateRoomDialog(), self._create)
 
     def _create(self, msg: dict[str, Any] | None) -> None:
         if msg:
-            self.modern_app.send(msg)
+            self.post_message(GameChosen(msg.get("game") or DEFAULT_GAME))
+            self.send(msg)
 
     def action_refresh(self) -> None:
-        self.modern_app.send({"t": "rooms"})
+        self.send({"t": "rooms"})
 
 
 class PasswordDialog(ModalScreen[str]):

@@ -21,6 +21,7 @@ class LocalGame:
     options: dict[str, Any] = field(default_factory=dict)
     dev: bool = False  # tests fix the deal with options.deck (server --dev only)
     data_dir: Path | None = None
+    game: str = "modernart"  # a registered game name (engine/games.py)
 
     def __post_init__(self) -> None:
         self._server: Any = None
@@ -57,6 +58,8 @@ class LocalGame:
 
     def create_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": self.variant}
+        if self.game != "modernart":
+            msg["game"] = self.game
         # Nobody waits on the player in a game against bots: no turn timeout.
         msg["options"] = {"turn_timeout_s": 0, **self.options}
         return msg

@@ -192,8 +192,18 @@ async def test_log_scrolls_from_the_keyboard_and_holds_its_place(url, raw, tmp_p
         assert log.scroll_y == back  # still where the player is reading
         while not log.is_vertical_scroll_end:
             await pilot.press("pagedown")
-        app.table.note("another line")
+        assert log.following
+        # The log shrinks (a long hand wraps to a second row; here the terminal): new
+        # lines still scroll into view.
+        await pilot.resize_terminal(80, 22)
         await until(pilot, lambda: log.is_vertical_scroll_end)
+        for i in range(40):
+            app.table.note(f"a long line that wraps in the narrow log at 80 columns, number {i}")
+            if i % 3 == 0:
+                await pilot.pause()
+        await until(pilot, lambda: log.is_vertical_scroll_end and "number 39" in log_text(app))
+        await pilot.pause()
+        assert log.is_vertical_scroll_end and log.following
 
 
 async def test_history_after_a_reconnect_and_for_a_late_spectator(url, raw, tmp_path):

@@ -58,7 +58,7 @@ class OfflineApp(ModernArtApp):
         self.sent: list[dict[str, Any]] = []
 
     async def begin(self) -> None:
-        self.table = TableScreen("r1", self.me)
+        self.table = TableScreen("r1", self.me, player="Ann")
         await self.push_screen(self.table)
         self.push_view([])
 
@@ -156,7 +156,7 @@ class OfflineLobbyApp(ModernArtApp):
     ]
 
     async def begin(self) -> None:
-        self.lobby = LobbyScreen()
+        self.lobby = LobbyScreen("Ann")
         await self.push_screen(self.lobby)
         self.lobby.set_connection("connected")
         self.lobby.show_rooms(self.ROOMS)

@@ -1,0 +1,5 @@
+"""The Art Society table (ARTSOCIETY.md): a wall built by keyboard."""
+
+from .table import ArtSocietyTable
+
+__all__ = ["ArtSocietyTable"]

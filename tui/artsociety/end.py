@@ -1,0 +1,106 @@
+"""Art Society's end screen (A23–A28, each player's score broken down) and its F1 help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown, Static
+
+from modernart.engine.artsociety import GAME
+
+from ..help import HelpScreen
+from .look import GENRES, genre_text
+
+KEYS = """
+## Keys at the Art Society table
+- **Arrows** move the cursor: the ghost of the tile you place, the bid card,
+  the painting to pick, the shape to add to the lot. **Enter** does it.
+- The ghost is green where the tile may go and red where it may not; the
+  panel says why (off the wall, overlapping, touching no tile).
+- **Tab** another tile to place (the assistant's), **t** turns a decor piece,
+  **a** gives the tile to the assistant, **x** museum exchange, **e** excess
+  (only when the painting fits nowhere), **1 2 3** take decor from a frame
+  bonus, **n** no decor, **l** lose the decor piece, **d** done (keep the
+  assistant's tile), **⌫** undo a chosen shape.
+- **w** shows each other wall full size in turn; **PgUp/PgDn** the event log;
+  **L** leave; **Ctrl+Q** quit.
+- On the wall: `[L]` a landscape in frame 1, `(P)` portrait frame 2, `{S}`
+  still life frame 3, `<C>` city frame 4; `+2` a 2-shield decor; struck
+  labels are in a faux pas (score 0); `>` marks the eyeline rows, `*` the
+  star cells.
+"""
+
+
+class ArtSocietyHelp(HelpScreen):
+    """F1: the house rules as the engine states them, then the keys."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-scroll"):
+            yield Markdown(GAME.rules + KEYS)
+
+
+def score_table(scores: Sequence[dict[str, Any]], names: Sequence[str], winners: Sequence[int]) -> Table:
+    """One column per player, one row per part of the score (A23–A27), the total last."""
+    table = Table(box=None, padding=(0, 1), show_edge=False)
+    table.add_column("", header_style="bold")
+    for seat, name in enumerate(names):
+        mark = " ★" if seat in winners else ""
+        table.add_column(f"{name[:10]}{mark}", justify="right", header_style="bold")
+    for genre in GENRES:
+        row: list[Text | str] = [genre_text(genre)]
+        for sc in scores:
+            part = sc["paintings"][genre]
+            row.append(f"{part['count']}×{part['multiplier']}={part['points']}")
+        table.add_row(*row)
+    rows = (
+        ("faux pas (0 pts)", "faux_pas"),
+        ("eyeline", "eyeline"),
+        ("decor shields", "shields"),
+        ("excess", "excess"),
+        ("empty cells", "empty"),
+        ("full wall", "full"),
+    )
+    for label, key in rows:
+        table.add_row(label, *(str(sc.get(key, 0)) for sc in scores))
+    table.add_row(
+        Text("total", style="bold"), *(Text(str(sc["total"]), style="bold") for sc in scores)
+    )
+    return table
+
+
+class ArtSocietyEnd(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter", "close", "Back to the table"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, event: dict[str, Any], names: Sequence[str], view: dict[str, Any]) -> None:
+        super().__init__()
+        self.event = event
+        self.names = list(names)
+        self.you = view.get("you")
+
+    def compose(self) -> ComposeResult:
+        winners = self.event.get("winners") or []
+        names = ["You" if s == self.you else n for s, n in enumerate(self.names)]
+        who = " and ".join(names[s] for s in winners) or "nobody"
+        with Vertical(id="as-end"):
+            yield Static(Text(f"Game over: {who} win{'s' if who != 'You' and len(winners) == 1 else ''}", style="bold yellow"))
+            yield Static(score_table(self.event.get("scores") or [], names, winners))
+            yield Static(Text("Enter: back to the table · q: quit", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#as-end").border_title = "Final scores"
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_quit_app(self) -> None:
+        self.app.exit()

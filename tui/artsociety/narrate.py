@@ -1,0 +1,88 @@
+"""Art Society's events in plain words for the event log (docs/protocol.md's events)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from modernart.engine.artsociety.rules import catalogue, DEFAULT_SHAPES
+
+from .look import GENRE_NAME
+
+_PAINTINGS = catalogue(DEFAULT_SHAPES)
+
+
+def painting_words(code: str) -> str:
+    """'a 3×2 landscape (frame 2)' for a painting code; decor codes as shields."""
+    if code.startswith("d") and code[1:].isdigit():
+        return f"a {code[1:]}-shield decor"
+    p = _PAINTINGS.get(code)
+    if p is None:  # a variant's shape outside the default table: the code says the shape
+        return code
+    return f"a {p.w}×{p.h} {GENRE_NAME[p.genre]} (frame {p.frame[1:]}, value {p.value})"
+
+
+def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str | None:
+    """One line for an event, or None for events not worth a line."""
+
+    def who(seat: object) -> str:
+        if seat == you:
+            return "You"
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    kind, seat = event.get("type"), event.get("seat")
+    if kind == "placed":
+        what = "their starting painting" if event.get("tile") == "start" else painting_words(
+            str(event.get("code"))
+        )
+        if event.get("tile") == "assistant":
+            what += " from the assistant"
+        return f"{who(seat)} hung {what} at {event.get('cell')}"
+    if kind == "shapes":
+        return f"{who(seat)} chose the lot: " + ", ".join(
+            s.replace("x", "×") for s in event.get("shapes") or []
+        )
+    if kind == "bid_in":
+        return f"{who(seat)} laid a bid card"
+    if kind == "reveal":
+        bids = event.get("bids") or []
+        order = event.get("order") or []
+        shown = ", ".join(f"{who(s)} {bids[s]}" for s in order if s < len(bids))
+        return f"Bids revealed (pick order): {shown}"
+    if kind == "picked":
+        return f"{who(seat)} picked {painting_words(str(event.get('code')))}"
+    if kind == "assisted":
+        return f"{who(seat)} gave {painting_words(str(event.get('code')))} to the assistant"
+    if kind == "exchanged":
+        return (
+            f"{who(seat)} exchanged it for {painting_words(str(event.get('taken')))} "
+            f"from the museum, hung at {event.get('cell')}"
+        )
+    if kind == "excess":
+        return f"{who(seat)} could not hang it: excess (−3 at the end)"
+    if kind == "bonus":
+        return f"Frame bonus for {who(seat)}: {event.get('matches')} matching frame(s) touch it"
+    if kind == "decor":
+        return f"{who(seat)} took a {event.get('size')}-shield decor"
+    if kind == "declined":
+        return f"{who(seat)} took no (more) decor"
+    if kind == "discarded":
+        return f"{who(seat)} lost a {event.get('size')}-shield decor"
+    if kind == "wall_full":
+        return f"{who(seat)}'s wall is full: no more decor this round; the game ends"
+    if kind == "museum":
+        return (
+            f"To the museum: {painting_words(str(event.get('code')))}; "
+            f"{GENRE_NAME.get(str(event.get('genre')), '?')} prestige now {event.get('prestige')}"
+        )
+    if kind == "round_end":
+        return f"Round {event.get('round')} ends"
+    if kind == "game_end":
+        points = event.get("points") or []
+        winners = event.get("winners") or []
+        return "Game over: " + ", ".join(
+            f"{who(s)} {p}{' (wins)' if s in winners else ''}" for s, p in enumerate(points)
+        )
+    if kind in ("timeout",):
+        return f"{who(seat)} ran out of time: a bot moved for them"
+    return None

@@ -1,0 +1,684 @@
+"""The Art Society table: your wall, the others' walls, the museum, the lot, your bid cards.
+
+Everything is done by keys: arrows move a cursor (the ghost of the tile being
+placed, the bid card, the painting to pick, the shape to add to the lot),
+Enter does it. The screen sends only what `view.legal` allows and refuses a
+ghost on a wrong spot before anything is sent, saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ..eventlog import SCROLL_HINT, EventLog
+from ..style import short_name
+from .end import ArtSocietyEnd, ArtSocietyHelp
+from .look import FRAME_LEGEND, GENRES, chip, genre_text, mini_text, wall_text
+from .narrate import narrate
+from .placing import Option, ghost, nearest, place_options, problem
+
+if TYPE_CHECKING:
+    from ..app import ModernArtApp
+
+CONNECTION_LABEL = {
+    "connecting": ("connecting…", "yellow"),
+    "connected": ("● online", "green"),
+    "reconnecting": ("reconnecting…", "bold red"),
+    "closed": ("offline", "bold red"),
+    "replaced": ("opened elsewhere", "bold red"),
+}
+MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
+
+
+class ArtSocietyTable(Screen[None]):
+    """Renders Art Society views; the same entry points as the Modern Art table."""
+
+    CSS_PATH = Path(__file__).parent / "artsociety.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move('left')", "Move", show=False),
+        Binding("right", "move('right')", show=False),
+        Binding("up", "move('up')", show=False),
+        Binding("down", "move('down')", show=False),
+        Binding("enter", "confirm", "OK"),
+        Binding("tab", "next_tile", "Other tile"),
+        Binding("t", "turn", "Turn decor"),
+        Binding("a", "assist", "Assistant"),
+        Binding("x", "exchange", "Exchange"),
+        Binding("e", "excess", "Excess"),
+        Binding("1", "decor(1)", "Decor 1"),
+        Binding("2", "decor(2)", "2", show=False),
+        Binding("3", "decor(3)", "3", show=False),
+        Binding("n", "act('decline')", "No decor"),
+        Binding("l", "act('discard')", "Lose decor"),
+        Binding("d", "act('done')", "Done"),
+        Binding("backspace", "unchoose", "Undo shape"),
+        Binding("w", "cycle_wall", "Walls"),
+        Binding("f1", "help", "Help"),
+        Binding("pageup", "log(-1)", "Log ↑", show=False),
+        Binding("pagedown", "log(1)", "Log ↓", show=False),
+        Binding("L", "leave", "Leave"),
+    ]
+
+    def __init__(self, room: str | None = None, seat: int | None = None) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+        self.view: dict[str, Any] = {}
+        self.room_info: dict[str, Any] = {}
+        self.connection = "connected"
+        self._ready = False
+        self._early: list[Callable[[], None]] = []
+        self.cursor = (4, 4)  # the ghost's top-left corner (column, row)
+        self.choice = 0  # which placement option the ghost shows
+        self.exchanging = False
+        self.pointer = 0  # the bid card, the lot painting or the shape under the cursor
+        self.chosen: list[str] = []  # shapes chosen for the lot so far (A9)
+        self.watching: int | None = None  # whose wall is shown full size (None: yours)
+        self.error = ""
+
+    @property
+    def modern_app(self) -> ModernArtApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="as-status")
+        with Horizontal(id="as-top"):
+            with Vertical(id="as-left"):
+                yield Static(id="as-wall")
+                yield Static(id="as-others")
+            with Vertical(id="as-right"):
+                yield Static(id="as-museum")
+                yield Static(id="as-panel")
+                yield Static(id="as-you")
+                yield EventLog(id="as-log")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#as-others").border_title = "Other walls (w: full size)"
+        self.query_one("#as-museum").border_title = "Museum: prestige → multiplier"
+        self.query_one("#as-you").border_title = "Your bid cards"
+        log = self.query_one(EventLog)
+        log.border_title = "Events"
+        log.border_subtitle = SCROLL_HINT
+        log.can_focus = False  # the arrows belong to the ghost
+        self._ready = True
+        for deferred in self._early:
+            deferred()
+        self._early.clear()
+        self._draw()
+
+    # ------------------------------------------------------------ the app's entry points
+
+    @property
+    def closing(self) -> bool:
+        return self._closing or self._closed
+
+    @property
+    def names(self) -> list[str]:
+        return [s.get("name", "?") for s in self.view.get("seats") or []]
+
+    @property
+    def legal(self) -> dict[str, Any]:
+        return self.view.get("legal") or {}
+
+    @property
+    def game_running(self) -> bool:
+        view = self.view
+        return (
+            view.get("you") is not None
+            and view.get("status") == "playing"
+            and not view.get("finished")
+        )
+
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]], logged: bool = True) -> None:
+        if self.closing:
+            return
+        if not self._ready:
+            self._early.append(lambda: self.show(view, events, logged))
+            return
+        previous, self.view = self.view, view
+        if logged:
+            self.add_history(events)
+        self._new_decision(previous, view)
+        self.error = ""
+        self._draw()
+        self.refresh_bindings()
+        if self._decision_starts(previous, view):
+            self.modern_app.your_turn()
+        for event in events:
+            if event.get("type") == "game_end":
+                self.app.push_screen(ArtSocietyEnd(event, self.names, view))
+
+    def add_history(self, events: list[dict[str, Any]]) -> None:
+        if self.closing:
+            return
+        if not self._ready:
+            self._early.append(lambda: self.add_history(events))
+            return
+        log = self.query_one(EventLog)
+        for event in events:
+            line = narrate(event, self.names, self.view.get("you"))
+            if line:
+                bold = event.get("type") in ("reveal", "round_end", "game_end", "bonus")
+                log.add_note(line, "bold" if bold else "")
+
+    def show_room(self, room: dict[str, Any], you: int | None) -> None:
+        """A waiting room: who sits where (the game has not started)."""
+        if self.closing:
+            return
+        if not self._ready:
+            self._early.append(lambda: self.show_room(room, you))
+            return
+        self.room_info = room
+        if self.view.get("status") not in (None, "waiting"):
+            return
+        seated = room.get("seated") or []
+        names = ", ".join(n or "(free)" for n in seated)
+        self.query_one("#as-panel", Static).update(
+            Text(f"Waiting room: {names}\nThe game starts when the host starts it.")
+        )
+
+    def set_connection(self, state: str, detail: str = "") -> None:
+        self.connection = state
+        if self._ready:
+            self._draw_status()
+            if state == "reconnecting":
+                self.note(f"Connection lost ({detail}); reconnecting…", "bold red")
+
+    def show_error(self, message: str) -> None:
+        self.error = message
+        if self._ready:
+            self._draw_panel()
+
+    def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
+        if self._ready:
+            self.query_one(EventLog).add_chat(sender, text, watching)
+
+    def note(self, text: str, style: str = "dim") -> None:
+        if self._ready:
+            self.query_one(EventLog).add_note(text, style)
+
+    # ------------------------------------------------------------ state of the cursor
+
+    @staticmethod
+    def _decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        you = view.get("you")
+        if you is None or not view.get("legal"):
+            return False
+        was = you in (previous.get("to_act") or []) and previous.get("legal")
+        return you in (view.get("to_act") or []) and not was
+
+    def _new_decision(self, previous: dict[str, Any], view: dict[str, Any]) -> None:
+        """A new view: keep the cursor where it makes sense, start new ghosts on a legal spot."""
+        legal, before = view.get("legal") or {}, previous.get("legal") or {}
+        if set(legal) != set(before) or legal.get("place") != before.get("place"):
+            self.exchanging = self.exchanging and "exchange" in legal
+            self.choice = 0
+            self._settle_ghost()
+        if "pick" in legal and "pick" not in before:
+            self.pointer = 0
+        if "bid" in legal and "bid" not in before:
+            self.pointer = 0
+        if "shapes" not in legal:
+            self.chosen = []
+        elif "shapes" not in before:
+            self.pointer = 0
+
+    def options(self) -> list[Option]:
+        return place_options(self.view, self.exchanging)
+
+    def current(self) -> Option | None:
+        options = self.options()
+        return options[self.choice % len(options)] if options else None
+
+    def _size(self) -> tuple[int, int]:
+        layout = self.view.get("wall") or {}
+        return layout.get("cols", 10), layout.get("rows", 10)
+
+    def _settle_ghost(self) -> None:
+        option = self.current()
+        if option is not None:
+            self.cursor = nearest(option, *self.cursor, *self._size())
+
+    # ------------------------------------------------------------ drawing
+
+    def _draw(self) -> None:
+        self._draw_status()
+        self._draw_wall()
+        self._draw_others()
+        self._draw_museum()
+        self._draw_panel()
+        self._draw_you()
+
+    def _draw_status(self) -> None:
+        view = self.view
+        label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
+        text = Text()
+        text.append(" Art Society ", style="bold reverse")
+        text.append(f" {self.modern_app.player_name}", style="bold")
+        if not view or view.get("status") == "waiting":
+            text.append(" · waiting room")
+        elif view.get("finished"):
+            text.append(" · game over")
+        elif view.get("phase") == "setup":
+            text.append(" · setup")
+        else:
+            text.append(f" · round {view.get('round')}")
+        you = view.get("you")
+        if view and you is None:
+            text.append(" · watching", style="italic")
+        elif view.get("seats"):
+            total = view["seats"][you]["score"]["total"]
+            text.append(f" · score {total}")
+        if self._decision_starts({}, view):
+            text.append(" ")
+            text.append(" YOUR TURN ", style="bold black on yellow")
+        text.append("  ")
+        text.append(label, style=style)
+        text.append("  F1 help", style="dim")
+        self.query_one("#as-status", Static).update(text)
+
+    def _draw_wall(self) -> None:
+        widget = self.query_one("#as-wall", Static)
+        view = self.view
+        seats = view.get("seats") or []
+        if not seats:
+            widget.update("")
+            return
+        you = view.get("you")
+        shown = self.watching if self.watching is not None else (you if you is not None else 0)
+        seat = seats[shown]
+        layout = view.get("wall") or {"cols": 10, "rows": 10}
+        the_ghost = None
+        if shown == you:
+            option = self.current()
+            if option is not None:
+                ok = problem(view, option, *self.cursor) is None
+                the_ghost = ghost(option, *self.cursor, ok)
+        widget.update(wall_text(layout, seat.get("wall") or [], the_ghost))
+        title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
+        widget.border_title = f"{title} · {seat['score']['total']} pts"
+        widget.border_subtitle = "> eyeline  * star" if shown == you else "w: next wall"
+
+    def _draw_others(self) -> None:
+        widget = self.query_one("#as-others", Static)
+        view = self.view
+        seats = view.get("seats") or []
+        you = view.get("you")
+        layout = view.get("wall") or {"cols": 10, "rows": 10}
+        grid = Table.grid(padding=(0, 1))
+        cells: list[Text] = []
+        for s, seat in enumerate(seats):
+            if s == you:
+                continue
+            block = Text()
+            marker = "▶" if s in (view.get("to_act") or []) else " "
+            block.append(marker, style="bold yellow")
+            block.append(short_name(seat.get("name", "?"), 10) + "\n", style="bold")
+            block.append_text(mini_text(layout, seat.get("wall") or []))
+            block.append(f"\n{seat['score']['total']:>3} pts")
+            extra = f" x{seat['excess']}" if seat.get("excess") else ""
+            if seat.get("assistant"):
+                extra += " +A"
+            block.append(extra, style="red")
+            cells.append(block)
+        for _ in cells:
+            grid.add_column()
+        if cells:
+            grid.add_row(*cells)
+        widget.update(grid)
+
+    def _draw_museum(self) -> None:
+        view = self.view
+        prestige = view.get("prestige") or {}
+        mult = view.get("multipliers") or {}
+        text = Text()
+        for i, genre in enumerate(GENRES):
+            if i:
+                text.append("\n" if i == 2 else "   ")
+            text.append_text(genre_text(genre))
+            text.append(f" {prestige.get(genre, 0):>2} → ")
+            text.append(f"×{mult.get(genre, '?')}", style="bold")
+        decor = view.get("decor") or [0, 0, 0]
+        text.append("\nDecor left: ")
+        for size, count in enumerate(decor, 1):
+            text.append(f"+{size}", style="bold magenta")
+            text.append(f":{count} ")
+        text.append(f"· museum {len(view.get('museum') or [])}", style="dim")
+        self.query_one("#as-museum", Static).update(text)
+
+    def _name(self, seat: object) -> str:
+        names = self.names
+        if seat == self.view.get("you"):
+            return "You"
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    def _draw_panel(self) -> None:
+        widget = self.query_one("#as-panel", Static)
+        view = self.view
+        if not view:
+            return
+        legal = self.legal
+        text = Text()
+        phase = view.get("phase")
+        widget.border_title = {
+            "setup": "Setup",
+            "prepare": "Choosing the lot",
+            "bid": "Bidding for the pick order",
+            "pick": "Picking",
+            "place": "Placing",
+            "over": "Game over",
+        }.get(str(phase), "Table")
+        # The lot (or the shapes to choose from)
+        if "shapes" in legal:
+            self._shape_lines(text, legal["shapes"])
+        else:
+            lot = view.get("lot") or []
+            picking = "pick" in legal
+            for i, painting in enumerate(lot):
+                mine = picking and i == self.pointer % len(lot)
+                text.append("▶ " if mine else "  ", style="bold yellow")
+                text.append_text(chip(painting))
+                text.append("\n")
+        # The bids and the pick order
+        order = view.get("order") or []
+        bids = view.get("bids")
+        if bids and order:
+            text.append("Order: ", style="bold")
+            picker = (view.get("turn") or {}).get("seat")
+            for i, s in enumerate(order):
+                if i:
+                    text.append(" ")
+                style = "bold reverse" if s == picker else ""
+                text.append(f"{self._name(s)} {bids[s]}", style=style)
+            text.append("\n")
+        elif phase == "bid":
+            waiting = [self._name(s) for s in view.get("to_act") or []]
+            text.append("Waiting for bids: " + ", ".join(waiting) + "\n", style="dim")
+        # What to do now
+        text.append_text(self._prompt())
+        if self.error:
+            text.append("\n" + self.error, style="bold red")
+        widget.update(text)
+
+    def _shape_lines(self, text: Text, shapes: dict[str, Any]) -> None:
+        piles = list(shapes.get("piles") or {})
+        per_line = 5
+        for i, name in enumerate(piles):
+            w, _, h = name.partition("x")
+            label = f"{w}×{h}:{shapes['piles'][name]:<2}"
+            style = "bold reverse" if i == self.pointer % len(piles) else ""
+            text.append(label, style=style)
+            text.append("\n" if i % per_line == per_line - 1 or i == len(piles) - 1 else " ")
+        chosen = " ".join(s.replace("x", "×") for s in self.chosen) or "—"
+        left = shapes.get("count", 0) - len(self.chosen)
+        text.append(f"Lot: {chosen} ({left} more)\n", style="bold")
+
+    def _prompt(self) -> Text:
+        view, legal = self.view, self.legal
+        you = view.get("you")
+        if view.get("finished"):
+            return Text("The game is over (scores on the end screen).", style="bold")
+        if not legal:
+            waiting = [self._name(s) for s in view.get("to_act") or []]
+            return Text("Waiting for " + (", ".join(waiting) or "the server") + "…", style="dim")
+        turn = view.get("turn") or {}
+        if "shapes" in legal:
+            return Text("You choose the lot: ←→ shape, Enter adds it, ⌫ undo", style="bold yellow")
+        if "bid" in legal:
+            return Text(
+                "Lay a bid card (←→, Enter): the highest picks first; it is gone for the game.",
+                style="bold yellow",
+            )
+        if "pick" in legal:
+            return Text("Pick a painting: ↑↓, Enter.", style="bold yellow")
+        if "decor" in legal:
+            sizes = "/".join(str(s) for s in legal["decor"])
+            more = " (several pieces)" if turn.get("multi") else ""
+            return Text(
+                f"Frame bonus: {turn.get('bonus')} shield(s){more}. Take decor {sizes}, n: none.",
+                style="bold yellow",
+            )
+        option = self.current()
+        text = Text()
+        if option is not None:
+            text.append("Place ", style="bold yellow")
+            text.append_text(chip(option.tile) if option.tile else Text(option.name))
+            text.append("\n")
+            cols, _ = self._size()
+            from .look import cell_of
+
+            cell = cell_of(*self.cursor, cols)
+            reason = problem(view, option, *self.cursor)
+            if reason is None:
+                text.append(f"{cell}: fits. Enter hangs it.", style="bold green")
+            else:
+                text.append(f"{cell}: {reason}", style="bold red")
+            keys = ["arrows move"]
+            if len(self.options()) > 1:
+                keys.append("Tab other")
+            if option.source == "decor" and option.tile.get("shields", 1) > 1:
+                keys.append("t turn")
+            text.append("\n" + ", ".join(keys), style="dim")
+        elif self.exchanging:
+            text.append("No museum painting can be hung.", style="red")
+        hints = []
+        if "assist" in legal:
+            hints.append("a: to assistant")
+        if "exchange" in legal and not self.exchanging:
+            hints.append("x: museum exchange")
+        if self.exchanging:
+            hints.append("x: back")
+        if "excess" in legal:
+            hints.append("e: excess (−3)")
+        if "discard" in legal:
+            hints.append("l: lose it")
+        if "done" in legal:
+            hints.append("d: done, keep the assistant's tile")
+        if "excess" in legal and not self.exchanging:
+            text.append("\nIt fits nowhere on your wall.", style="bold red")
+        if hints:
+            text.append("\n" + " · ".join(hints), style="yellow")
+        del you
+        return text
+
+    def _draw_you(self) -> None:
+        view = self.view
+        you = view.get("you")
+        widget = self.query_one("#as-you", Static)
+        if you is None:
+            widget.display = False
+            return
+        hand = view.get("hand") or []
+        text = Text()
+        bidding = "bid" in self.legal
+        for i, card in enumerate(hand):
+            here = bidding and i == self.pointer % len(hand)
+            text.append(f"{card:>2}", style="bold reverse" if here else "bold")
+            text.append(" ")
+        if not hand:
+            text.append("none left")
+        if view.get("my_bid") is not None:
+            text.append(f" · laid {view['my_bid']}", style="bold")
+        me = (view.get("seats") or [])[you]
+        text.append("\nAssistant: ")
+        assistant = me.get("assistant")
+        text.append_text(chip(assistant) if assistant else Text("empty", style="dim"))
+        text.append(f" · excess {me.get('excess', 0)}")
+        widget.update(text)
+        widget.border_subtitle = FRAME_LEGEND
+
+    # ------------------------------------------------------------ keys
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer only what can be done now."""
+        legal = self.legal
+        if action == "act":
+            return parameters[0] in legal
+        if action == "decor":
+            return parameters[0] in (legal.get("decor") or [])
+        if action == "assist":
+            return "assist" in legal
+        if action == "exchange":
+            return "exchange" in legal
+        if action == "excess":
+            return "excess" in legal
+        if action == "turn":
+            option = self.current()
+            return option is not None and option.source == "decor" and len(self.options()) > 1
+        if action == "next_tile":
+            return len(self.options()) > 1 and not self.check_action("turn", ())
+        if action == "unchoose":
+            return bool(self.chosen)
+        if action == "cycle_wall":
+            return len(self.view.get("seats") or []) > 1
+        if action == "confirm":
+            return bool(legal)
+        return True
+
+    def _send(self, action: dict[str, Any]) -> None:
+        self.error = ""
+        self.modern_app.act(action)
+
+    def action_move(self, direction: str) -> None:
+        dx, dy = MOVES[direction]
+        legal = self.legal
+        lists = (
+            ("bid", legal.get("bid")),
+            ("pick", legal.get("pick")),
+            ("shapes", list((legal.get("shapes") or {}).get("piles") or [])),
+        )
+        for _, items in lists:
+            if items:
+                step = dx or dy
+                if "shapes" in legal and dy:
+                    step = dy * 5
+                self.pointer = (self.pointer + step) % len(items)
+                self._draw_panel()
+                self._draw_you()
+                return
+        if self.current() is None:
+            return
+        cols, rows = self._size()
+        col, row = self.cursor
+        self.cursor = (min(max(col + dx, 0), cols - 1), min(max(row + dy, 0), rows - 1))
+        self._draw_wall()
+        self._draw_panel()
+
+    def action_confirm(self) -> None:
+        legal = self.legal
+        if "bid" in legal:
+            self._send({"type": "bid", "card": legal["bid"][self.pointer % len(legal["bid"])]})
+        elif "pick" in legal:
+            lot = legal["pick"]
+            self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})
+        elif "shapes" in legal:
+            shapes = legal["shapes"]
+            piles = list(shapes["piles"])
+            name = piles[self.pointer % len(piles)]
+            if self.chosen.count(name) >= shapes["piles"][name]:
+                self.show_error(f"The {name.replace('x', '×')} pile has no more paintings.")
+                return
+            self.chosen.append(name)
+            if len(self.chosen) >= shapes["count"]:
+                chosen, self.chosen = self.chosen, []
+                self._send({"type": "shapes", "shapes": chosen})
+            self._draw_panel()
+        else:
+            option = self.current()
+            if option is None:
+                self.app.bell()
+                return
+            reason = problem(self.view, option, *self.cursor)
+            if reason is not None:
+                self.app.bell()
+                self.show_error(f"Not there: {reason}")
+                return
+            cols, _ = self._size()
+            from .look import cell_of
+
+            self._send(option.action(cell_of(*self.cursor, cols)))
+
+    def action_next_tile(self) -> None:
+        if len(self.options()) > 1:
+            self.choice = (self.choice + 1) % len(self.options())
+            self._draw_wall()
+            self._draw_panel()
+
+    def action_turn(self) -> None:
+        option = self.current()
+        if option is not None and option.source == "decor":
+            self.action_next_tile()
+
+    def action_act(self, kind: str) -> None:
+        if kind not in self.legal:
+            self.app.bell()
+            return
+        self._send({"type": kind})
+
+    def action_assist(self) -> None:
+        self.action_act("assist")
+
+    def action_excess(self) -> None:
+        self.action_act("excess")
+
+    def action_decor(self, size: int) -> None:
+        if size not in (self.legal.get("decor") or []):
+            self.app.bell()
+            return
+        self._send({"type": "decor", "size": size})
+
+    def action_exchange(self) -> None:
+        if "exchange" not in self.legal:
+            self.app.bell()
+            return
+        self.exchanging = not self.exchanging
+        self.choice = 0
+        self._settle_ghost()
+        self._draw_wall()
+        self._draw_panel()
+
+    def action_unchoose(self) -> None:
+        if self.chosen:
+            self.chosen.pop()
+            self._draw_panel()
+
+    def action_cycle_wall(self) -> None:
+        seats = self.view.get("seats") or []
+        you = self.view.get("you")
+        order = [s for s in range(len(seats)) if s != you] + ([you] if you is not None else [])
+        if not order:
+            return
+        current = self.watching if self.watching is not None else you
+        nxt = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
+        self.watching = None if nxt == you else nxt
+        self._draw_wall()
+
+    def action_help(self) -> None:
+        self.app.push_screen(ArtSocietyHelp())
+
+    def action_log(self, pages: int) -> None:
+        self.query_one(EventLog).page(pages)
+
+    def action_leave(self) -> None:
+        from ..confirm import Confirm
+
+        if not self.game_running:
+            self.modern_app.leave_room()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.modern_app.leave_room()
+
+        self.app.push_screen(Confirm("Leave this game?", "Your seat is kept."), answer)

@@ -1,0 +1,69 @@
+"""The client's games: for each game name (`GameInfo.name`, a room's `game`), its table
+screen and its words. The app picks the table by the room's game; the lobby offers every
+game listed here. Adding a game's table: a `GameTable` subclass (see `tui/gametable.py`
+for the contract) and one entry in `CLIENT_GAMES`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.resources import files
+
+from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
+
+from .gametable import GameTable
+
+
+@dataclass(frozen=True)
+class ClientGame:
+    """One game as the client shows it."""
+
+    name: str  # the registry name (GameInfo.name)
+    table: Callable[[], type[GameTable]]  # its table screen class, imported when first needed
+    keys_help: str = ""  # Markdown: the table's keys, shown by F1 after the rules
+
+    @property
+    def info(self) -> GameInfo:
+        return get_game(self.name)
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    def rules_text(self) -> str:
+        """F1's text: the game's rules (GameInfo.rules) and the table's keys."""
+        return self.info.rules + ("\n\n" + self.keys_help if self.keys_help else "")
+
+
+def _modernart_table() -> type[GameTable]:
+    from .table import TableScreen
+
+    return TableScreen
+
+
+def _serengeti_table() -> type[GameTable]:
+    from .serengeti import SerengetiTable
+
+    return SerengetiTable
+
+
+class _ModernArt(ClientGame):
+    def rules_text(self) -> str:
+        # The client's own rules.md tells Modern Art with the table's keys woven in.
+        return files("modernart.tui").joinpath("rules.md").read_text(encoding="utf-8")
+
+
+CLIENT_GAMES: dict[str, ClientGame] = {
+    "modernart": _ModernArt("modernart", _modernart_table),
+}
+
+
+def client_game(name: str | None) -> ClientGame:
+    """The client's game `name` (None: Modern Art, as a server without games sends);
+    KeyError for a game this client has no table for."""
+    return CLIENT_GAMES[name or DEFAULT_GAME]
+
+
+def playable(name: str | None) -> bool:
+    """Whether this client has a table for the game `name`."""
+    return (name or DEFAULT_GAME) in CLIENT_GAMES

@@ -1,0 +1,487 @@
+"""What every game's table shares: the status line, connection state, chat, the event log's
+keys, the waiting room, leaving and the turn clock; `GameTable` is the base of each table.
+
+The contract for a game's table screen (registered in `tui/games.py`):
+
+- subclass `GameTable`; `compose` yields a `Static(id="status")` first, an event log with
+  `id="log"` (an `EventLog`, or a subclass telling the game's events) and ends with
+  `chat_line()` then `Footer(compact=True)`;
+- put `*TABLE_BINDINGS` after the game's own keys in `BINDINGS` (the footer keeps that
+  order), and answer `check_action` for the game's actions before calling `super()`;
+- implement `draw(previous, view, events)`: redraw the game's widgets for a new view
+  (PROTOCOL.md `update.view`; a waiting room's view has only `seats`, `status`, `you`,
+  `host`, `room`) and show end-of-game screens when `events` hold the end;
+- implement `tell(events)`: write events to the log in plain words;
+- override `focus_default()` (where the focus rests), `progress(view)` ("round 2/4") and `purse(view)` ("$ 80") for the status line,
+  `show_error` if the game has a better place for refusals than the log, and
+  `focus_for(legal)` to move the focus where the decision is made.
+
+A table never imports the app: it asks it through the messages of `tui/messages.py`
+(`SendToServer`, `PlayerAct`, `LeaveRoom`, `SaveRecord`, `Alert`). The app calls
+`show`, `add_history`, `show_room`, `add_chat`, `note`, `show_error` and `set_connection`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Input, Static
+
+from .confirm import Confirm
+from .eventlog import EventLog
+from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
+
+CONNECTION_LABEL = {
+    "connecting": ("connecting…", "yellow"),
+    "connected": ("● online", "green"),
+    "reconnecting": ("reconnecting…", "bold red"),
+    "closed": ("offline", "bold red"),
+    "replaced": ("opened elsewhere", "bold red"),
+}
+REPLACED_NOTE = (
+    "{name} is now open in another window on this server (one name is one player). "
+    "This window stopped: quit it with Ctrl+Q, or play under another name."
+)
+WARN_AT_S = 10  # a turn clock turns red and warns this many seconds before the end
+
+# Every table's keys, after its own game keys (see the module docstring).
+TABLE_BINDINGS: list[BindingType] = [
+    Binding("t", "chat", "Chat"),
+    Binding("b", "add_bot", "Add bot"),
+    Binding("s", "start", "Start game"),
+    Binding("s", "save", "Save record"),
+    Binding("pageup", "log(-1)", "Log ↑"),
+    Binding("pagedown", "log(1)", "Log ↓", show=False),
+    Binding("L", "leave", "Leave"),
+    Binding("escape", "cancel_chat", show=False),
+]
+
+
+def chat_line() -> Horizontal:
+    """The one-line chat entry, hidden until `t`."""
+    return Horizontal(
+        Static(Text("Chat> ", style="bold cyan"), id="chat-prompt"),
+        Input(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
+        id="chat-line",
+    )
+
+
+def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
+    """A seat's name for sentences ("you" for the player's own)."""
+    if seat == you and you is not None:
+        return "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "?"
+
+
+def seat_status(info: dict[str, Any]) -> Text:
+    """The short "on" column of a players table: bot, connected or off."""
+    if info.get("free"):
+        return Text("")
+    if info.get("bot"):
+        return Text("bot", style="cyan")
+    if info.get("connected", True):
+        return Text("●", style="green")
+    return Text("off", style="red")
+
+
+class ClockWarning(Message):
+    """Your decision's clock is about to run out."""
+
+
+class TurnClock(Static):
+    """A turn game's decision clock (`view.deadline_ms`): who decides and how long is left;
+    yours in yellow, red with a warning in the last seconds. `then` says what the server
+    does for you when it runs out."""
+
+    def __init__(self, then: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.then = then
+        self.view: dict[str, Any] = {}
+        self._deadline: float | None = None
+        self._warned: float | None = None
+        self._timer: Timer | None = None
+
+    def show(self, view: dict[str, Any]) -> None:
+        self.view = view
+        deadline_ms = view.get("deadline_ms")
+        if deadline_ms is None or view.get("finished"):
+            self._deadline = None
+            if self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+        else:
+            self._deadline = time.monotonic() + deadline_ms / 1000
+            if self._timer is None:
+                self._timer = self.set_interval(1.0, self._draw)
+        self._draw()
+
+    def line(self) -> Text | None:
+        if self._deadline is None:
+            return None
+        view = self.view
+        seconds = math.ceil(max(0.0, self._deadline - time.monotonic()))
+        if view.get("you") in (view.get("to_act") or []) and view.get("legal"):
+            hurry = seconds <= WARN_AT_S
+            if hurry and self._warned != self._deadline:
+                self._warned = self._deadline
+                self.post_message(ClockWarning())
+            then = f"; then {self.then}" if self.then else ""
+            return Text(
+                f"You: {seconds} s left{then}",
+                style="bold reverse red" if hurry else "bold yellow",
+            )
+        names = [s.get("name", "?") for s in view.get("seats") or []]
+        who = ", ".join(seat_name(names, s) for s in view.get("to_act") or [])
+        return Text(f"{who or 'Next'}: {seconds} s left to decide", style="dim")
+
+    def _draw(self) -> None:
+        line = self.line()
+        self.display = line is not None
+        self.update(line or "")
+
+
+class GameTable(Screen[None]):
+    """The base of every game's table: see the module docstring for the contract."""
+
+    GAME_TITLE: ClassVar[str] = "?"  # the status line's first words
+
+    def __init__(
+        self,
+        room: str | None = None,
+        seat: int | None = None,
+        *,
+        player: str = "You",
+        local: bool = False,
+    ) -> None:
+        super().__init__()
+        self.room = room
+        self.seat = seat
+        self.player = player  # the player's name
+        self.local = local  # a game against bots in this process: leaving ends it
+        self.view: dict[str, Any] = {}
+        self.room_info: dict[str, Any] = {}
+        self._ready = False
+        self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
+        self.connection = "connected"
+
+    # ------------------------------------------------------------- the hooks
+
+    def draw(
+        self, previous: dict[str, Any], view: dict[str, Any], events: list[dict[str, Any]]
+    ) -> None:
+        """Redraw the game's widgets for `view` (see the module docstring)."""
+        raise NotImplementedError
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """Write `events` to the log in plain words."""
+        raise NotImplementedError
+
+    def progress(self, view: dict[str, Any]) -> str:
+        """Where the game is, for the status line: "round 2/4"."""
+        return ""
+
+    def purse(self, view: dict[str, Any]) -> tuple[str, str] | None:
+        """Your money for the status line: (prefix, amount), or None when hidden."""
+        return None
+
+    def focus_for(self, legal: dict[str, Any]) -> None:
+        """Move the focus to where the decision in `legal` is made."""
+
+    def end_screens(
+        self, previous: dict[str, Any], events: list[dict[str, Any]]
+    ) -> list[ModalScreen[Any]]:
+        """Screens to show, one after the other, for `events` (a round's or the game's end);
+        a screen dismissed with "save" or "quit" does that (`after_game_over`)."""
+        return []
+
+    # --------------------------------------------------------------- drawing
+
+    def on_mount(self) -> None:
+        self.query_one("#log").border_title = "Events"
+        self.query_one("#chat-line").display = False
+        self.query_one("#chat", Input).cursor_blink = False
+        self.draw_status()
+        self._ready = True
+        for deferred in self._early:
+            deferred()
+        self._early.clear()
+
+    @property
+    def closing(self) -> bool:
+        """The screen is being taken down (the app quits): news has nowhere to go."""
+        return self._closing or self._closed
+
+    def _later(self, call: Callable[[], None]) -> bool:
+        """True if the screen cannot take news now (closing, or kept for `on_mount`)."""
+        if self.closing:
+            return True
+        if not self._ready:
+            self._early.append(call)
+            return True
+        return False
+
+    @property
+    def names(self) -> list[str]:
+        return [s.get("name", "?") for s in self.view.get("seats") or []]
+
+    @property
+    def legal(self) -> dict[str, Any]:
+        return self.view.get("legal") or {}
+
+    def show(self, view: dict[str, Any], events: list[dict[str, Any]], logged: bool = True) -> None:
+        """Show a new view and tell its events; `logged` False: the events are not written
+        to the log (a `history` answer on its way holds them)."""
+        if self._later(lambda: self.show(view, events, logged)):
+            return
+        previous, self.view = self.view, view
+        if logged:
+            self.add_history(events)
+        self.draw(previous, view, events)
+        self.draw_status()
+        self.focus_for(self.legal)
+        self.refresh_bindings()
+        if self.decision_starts(previous, view):
+            self.post_message(Alert("turn"))
+        screens = self.end_screens(previous, events)
+        if screens:
+            self._show_in_turn(screens)
+
+    def _show_in_turn(self, screens: list[ModalScreen[Any]]) -> None:
+        first, rest = screens[0], screens[1:]
+
+        def after(choice: Any) -> None:
+            self.after_game_over(choice)
+            if rest:
+                self._show_in_turn(rest)
+
+        self.app.push_screen(first, after)
+
+    def add_history(self, events: list[dict[str, Any]]) -> None:
+        """Events for the log (live, or a `history` answer)."""
+        if self._later(lambda: self.add_history(events)):
+            return
+        self.tell(events)
+
+    @staticmethod
+    def decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        """Your turn has just come (a real-time phase, Modern Art's open auction, is no turn)."""
+        you = view.get("you")
+        if you is None or view.get("phase") == "open" or not view.get("legal"):
+            return False
+        was_yours = you in (previous.get("to_act") or []) and previous.get("legal")
+        return you in (view.get("to_act") or []) and not was_yours
+
+    def draw_status(self) -> None:
+        """Who you are, where, how far the game is, your money, your turn, the line."""
+        view = self.view
+        label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
+        title = f" {self.GAME_TITLE} "
+        text = Text()
+        text.append(title, style="bold reverse")
+        text.append(" ")
+        text.append(self.player, style="bold")
+        if view.get("status") == "waiting" or not view:
+            text.append(" · waiting room")
+        elif view.get("finished"):
+            text.append(" · game over")
+        elif view:
+            text.append(f" · {self.progress(view)}")
+        purse = self.purse(view) if view else None
+        if view.get("you") is None and view:
+            text.append(" · watching", style="italic")
+        elif purse is not None:
+            text.append(f" · {purse[0]}")
+            text.append(purse[1], style="bold green")
+        if self.decision_starts({}, view):  # your turn now (shouting is not a turn)
+            text.append(" ")
+            text.append(" YOUR TURN ", style="bold black on yellow")
+        text.append("  ")
+        text.append(label, style=style)
+        text.append("  F1 help", style="dim")
+        room = self.room_info.get("name") or view.get("room") or self.room
+        room = f" · room {room}" if room else ""
+        if room and len(text) + len(room) <= self.size.width:  # the name only where it fits
+            name_end = len(title) + 1 + len(self.player)
+            text = Text.assemble(text[:name_end], room, text[name_end:])
+        self.query_one("#status", Static).update(text)
+
+    def on_resize(self) -> None:
+        self.draw_status()
+
+    # ---------------------------------------------------------- the app's news
+
+    def show_room(self, room: dict[str, Any], you: int | None) -> None:
+        """A waiting room's news (PROTOCOL.md addition `room`): who sits where, who hosts."""
+        if self._later(lambda: self.show_room(room, you)):
+            return
+        before, self.room_info = self.room_info, room
+        if self.view.get("status") not in (None, "waiting"):
+            return
+        self._tell_arrivals(before, room)
+        seated = room.get("seated") or []
+        bots = room.get("bots") or [False] * len(seated)
+        connected = room.get("connected") or [True] * len(seated)
+        seats = [
+            {"name": name or "(free)", "free": not name, "bot": bot, "connected": on}
+            for name, bot, on in zip(seated, bots, connected, strict=False)
+        ]
+        view = {
+            "room": room.get("id"),
+            "status": room.get("status", "waiting"),
+            "you": you,
+            "seats": seats,
+            "legal": {},
+            "host": room.get("host"),
+        }
+        self.show(view, [])
+
+    def _tell_arrivals(self, before: dict[str, Any], room: dict[str, Any]) -> None:
+        """The waiting room's comings and goings, told in the log (not the bots of a
+        game against bots, seated before the player could read about them)."""
+        if before.get("id") != room.get("id") or self.local:
+            return
+        old, new = before.get("seated") or [], room.get("seated") or []
+        for seat, (was, now) in enumerate(zip(old, new, strict=False)):
+            if was == now:
+                continue
+            you = seat == self.seat
+            if was and not you:
+                self.note(f"{was} left the room")
+            if now and not you:
+                self.note(f"{now} took a seat", "")
+
+    def set_connection(self, state: str, detail: str = "") -> None:
+        self.connection = state
+        self.draw_status()
+        if state == "reconnecting":
+            self.note(f"Connection lost ({detail}); reconnecting…", "bold red")
+        elif state == "replaced":
+            self.note(REPLACED_NOTE.format(name=self.player), "bold red")
+
+    def show_error(self, message: str) -> None:
+        self.note(message, "bold red")
+
+    def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
+        self.query_one("#log", EventLog).add_chat(sender, text, watching)
+
+    def note(self, text: str, style: str = "dim") -> None:
+        self.query_one("#log", EventLog).add_note(text, style)
+
+    def on_clock_warning(self, message: ClockWarning) -> None:
+        self.post_message(Alert("clock"))
+
+    # --------------------------------------------------------------- actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer only what can be done now (False hides a binding)."""
+        status = self.view.get("status", "waiting")
+        host = status == "waiting" and self.view.get("host") == self.view.get("you")
+        if action == "act":
+            return parameters[0] in self.legal
+        if action in ("add_bot", "start"):
+            return host
+        if action == "save":
+            return bool(self.view.get("finished"))
+        return True
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.post_message(SendToServer(msg))
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.post_message(PlayerAct(action))
+
+    def action_act(self, kind: str) -> None:
+        if kind not in self.legal:
+            self.app.bell()
+            return
+        self.act({"type": kind})
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-line").display = True
+        self.query_one("#chat", Input).focus()
+
+    def action_cancel_chat(self) -> None:
+        line = self.query_one("#chat-line")
+        if line.display:
+            line.display = False
+            self.focus_for(self.legal)
+            if self.focused is None or self.focused.id == "chat":
+                self.focus_default()
+
+    def focus_default(self) -> None:
+        """Where the focus rests when no decision needs it (after the chat closes)."""
+        self.focus_next()
+
+    def send_chat(self, entry: Input) -> None:
+        text = entry.value.strip()
+        if text:
+            self.send({"t": "chat", "text": text})
+        entry.value = ""
+        self.action_cancel_chat()
+
+    def action_log(self, pages: int) -> None:
+        self.query_one("#log", EventLog).page(pages)
+
+    def action_add_bot(self) -> None:
+        if self.view.get("status", "waiting") != "waiting":
+            self.app.bell()
+            return
+        self.send({"t": "add_bot"})
+
+    def action_start(self) -> None:
+        if self.view.get("status", "waiting") != "waiting":
+            self.app.bell()
+            return
+        self.send({"t": "start"})
+
+    def action_save(self) -> None:
+        if not (self.view.get("finished") or self.view.get("status") == "finished"):
+            self.app.bell()
+            return
+        self.post_message(SaveRecord())
+
+    @property
+    def game_running(self) -> bool:
+        """A seat in a game not over yet: leaving it deserves a question."""
+        view = self.view
+        return (
+            view.get("you") is not None
+            and view.get("status") == "playing"
+            and not view.get("finished")
+        )
+
+    def action_leave(self) -> None:
+        if not self.game_running:
+            self.post_message(LeaveRoom())
+            return
+        detail = (
+            "Your seat is kept: the others see that you left, a bot plays for you after a "
+            "while, and you can come back by joining the room again."
+        )
+        if self.local:
+            detail = "This game against bots ends when you leave."
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.post_message(LeaveRoom())
+
+        self.app.push_screen(Confirm("Leave this game?", detail), answer)
+
+    def after_game_over(self, choice: str | None) -> None:
+        """The end screen's choice: save the record, quit, or just close it."""
+        if choice == "save":
+            self.post_message(SaveRecord())
+        elif choice == "quit":
+            self.app.exit()
