@@ -90,6 +90,14 @@ class GameInfo:
     # record naming any other card is invalid); None: the game's actions carry no cards
     check_card: Callable[[object], bool] | None = None
     bot_help: Mapping[str, str] = field(default_factory=dict)
+    # action type -> the fields (besides `type` and `seat`) that action carries: what a
+    # server reads from a client's `act` (the engine then checks the values)
+    actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The view's entries that differ from seat to seat (None: any may; a server then
+    # sends `view(seat)` whole), and optionally a fast way to get them:
+    # seat_view(state, seat, public) -> those entries of `view(seat)`, given `view(None)`
+    seat_keys: tuple[str, ...] | None = None
+    seat_view: Callable[[GameState, int, dict[str, Any]], dict[str, Any]] | None = None
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""

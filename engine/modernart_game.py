@@ -8,7 +8,7 @@ from typing import Any
 
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot
 from .cards import ARTISTS, is_card, is_deck
-from .game import Game
+from .game import ACTIONS, Game
 from .games import Action, GameInfo
 from .variant import PRESET_HELP, PRESETS, parse_variant
 
@@ -44,6 +44,29 @@ def timeout_action(game: Game, seat: int) -> Action | None:
     if "pass" in legal:
         return {"type": "pass"}
     return None
+
+
+# The view's entries that depend on the seat; everything else is the same for all.
+SEAT_KEYS = ("you", "hand", "money", "legal", "my_sealed", "seats")
+
+
+def seat_view(game: Game, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """What `view(seat)` holds in place of the spectators' entries of `public` (the
+    spectators' view, possibly with a server's fields added to each seat): built
+    without a whole `view(seat)`."""
+    money = game.money[seat]
+    seats = public["seats"]
+    if not public["finished"]:  # before the end only your own money shows (R4)
+        seats = list(seats)
+        seats[seat] = {**seats[seat], "money": money}
+    return {
+        "you": seat,
+        "hand": game.hands[seat],
+        "money": money,
+        "legal": game.legal(seat),
+        "my_sealed": game.sealed.get(seat) if game.phase == "sealed" else None,
+        "seats": seats,
+    }
 
 
 def record_header(game: Game) -> dict[str, Any]:
@@ -87,4 +110,7 @@ GAME = GameInfo(
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
     hammer={"type": "close"},
+    actions={kind: (carried,) if carried else () for kind, (carried, _) in ACTIONS.items()},
+    seat_keys=SEAT_KEYS,
+    seat_view=seat_view,
 )

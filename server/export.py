@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from modernart.engine import Record, dump_record
+from modernart.engine.games import DEFAULT_GAME
 
 from .store import Store
 
@@ -20,11 +21,12 @@ def record_of_room(store: Store, room_id: str) -> Record | None:
     extra: dict[str, Any] = {"room": stored.id, "name": stored.name, "status": stored.status}
     return Record(
         players=list(header["players"]),
-        variant=dict(header["variant"]),
-        deck=list(header["deck"]),
+        variant=header["variant"],
+        deck=header["deck"],
         first_auctioneer=header["first_auctioneer"],
         actions=stored.actions,
         extra=extra,
+        game=header.get("game", DEFAULT_GAME),
     )
 
 

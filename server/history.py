@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine import Game, Record, record_of
+from modernart.engine import Record, record_of
+from modernart.engine.games import GameState
 
 SKIPPED = frozenset({"going"})
 
@@ -32,7 +33,7 @@ class History:
         return [e for s, e in self._entries if s > seq]
 
     @classmethod
-    def replayed(cls, game: Game) -> History:
+    def replayed(cls, game: GameState) -> History:
         """After a server restart: the game's events, rebuilt from its actions when first
         needed (a restart restores every room; few are asked for their history). The
         numbers of the original updates are not stored, so they are all numbered 0:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from modernart.engine import Record, RuleError
-from modernart.engine.bots import BOT_LEVELS, DEFAULT_LEVEL
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
@@ -126,6 +126,7 @@ class Hub:
             stored.name,
             stored.settings["variant"],
             RoomOptions.from_json(stored.settings["options"]),
+            stored.settings.get("game", DEFAULT_GAME),  # rooms stored before other games
         )
         room = Room(self, stored.id, settings, stored.settings.get("password"))
         room.host = stored.members.get("host")
@@ -147,6 +148,7 @@ class Hub:
                 header["deck"],
                 header["first_auctioneer"],
                 stored.actions,
+                game=header.get("game", DEFAULT_GAME),
             ).played()
             if game.finished:
                 self.store.set_status(stored.id, FINISHED)
@@ -411,12 +413,17 @@ class Hub:
     # ----------------------------------------------------------------- lobby
 
     def send_rooms(
-        self, conn: Conn, rid: int | None, status: str | None = None, page: int = 0
+        self,
+        conn: Conn,
+        rid: int | None,
+        status: str | None = None,
+        page: int = 0,
+        game: str | None = None,
     ) -> None:
         """A page of the room list (docs/protocol.md), packed once per change for
         everyone; a client that leaves its output unread gets none."""
         if not conn.backlogged:
-            conn.send_raw(self.listing.message(status, page, rid))
+            conn.send_raw(self.listing.message(status, page, rid, game))
 
     def rooms_changed(self) -> None:
         self.listing.changed()
@@ -441,7 +448,11 @@ class Hub:
         status = get_str(msg, "status", 1, 16, default=None)
         if status not in (None, WAITING, PLAYING):
             raise BadMessage("`status` must be waiting or playing")
-        self.send_rooms(conn, rid, status, get_int(msg, "page", 0, 100_000, default=0))
+        game = get_str(msg, "game", 1, 32, default=None)
+        if game is not None and game not in GAME_NAMES:
+            raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
+        page = get_int(msg, "page", 0, 100_000, default=0)
+        self.send_rooms(conn, rid, status, page, game)
 
     def _new_room_id(self) -> str:
         while True:
@@ -655,9 +666,10 @@ class Hub:
         return room
 
     def on_add_bot(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        level = get_str(msg, "level", 1, 32, default=DEFAULT_LEVEL)
-        if level not in BOT_LEVELS:
-            raise BadMessage(f"`level` must be one of {list(BOT_LEVELS)}")
+        info = self._game_of(conn)
+        level = get_str(msg, "level", 1, 32, default=info.default_bot)
+        if level not in info.bots:
+            raise BadMessage(f"`level` must be one of {list(info.bots)}")
         room = self._hosted_waiting_room(conn)
         if room.free_seat() is None:
             raise Refused("room_full", "every seat is taken")
@@ -701,9 +713,15 @@ class Hub:
             raise Refused("not_allowed", "no game is running in this room")
         return room, seat
 
+    @staticmethod
+    def _game_of(conn: Conn) -> GameInfo:
+        """The game of the client's room (Modern Art's in the lobby), whose vocabulary
+        its messages are read with."""
+        return conn.room.info if conn.room is not None else get_game(DEFAULT_GAME)
+
     def on_act(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         try:
-            action = parse_action(msg)
+            action = parse_action(msg, self._game_of(conn))
         except CloseNotAllowed as exc:
             raise Refused("not_allowed", str(exc)) from None
         room, seat = self._playing_seat(conn)

@@ -6,8 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from modernart.engine import VariantError, parse_variant
-from modernart.engine.cards import is_deck
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .codec import BadMessage
 from .fields import get_int, get_str
@@ -24,7 +23,7 @@ class RoomOptions:
     turn_timeout_s: int = 0  # 0: no turn timeouts (see PUBLIC_TURN_TIMEOUT_S)
     bot_delay_ms: int = 1500  # a bot's thinking pause (jittered ±50%)
     takeover_s: int = 60  # an absent player's seat goes to a bot after this; 0: never
-    deck: list[str] | None = None  # --dev only
+    deck: Any = None  # --dev only: a deck of the room's game (RECORD.md)
     first_auctioneer: int | None = None  # --dev only
 
     def public(self) -> dict[str, Any]:
@@ -61,10 +60,18 @@ PUBLIC_TURN_TIMEOUT_S = 90
 
 
 def parse_options(
-    raw: object, seats: int, *, dev: bool, private: bool = True, limits: Limits | None = None
+    raw: object,
+    seats: int,
+    *,
+    dev: bool,
+    private: bool = True,
+    limits: Limits | None = None,
+    info: GameInfo | None = None,
 ) -> RoomOptions:
     """Options of `create`; BadMessage for bad values (or under the server's floors,
-    `limits`), DevOnly for dev-only keys."""
+    `limits`), DevOnly for dev-only keys. `info`: the room's game (Modern Art if None),
+    which checks a fixed deck."""
+    info = info or get_game(DEFAULT_GAME)
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
@@ -90,9 +97,11 @@ def parse_options(
             raise DevOnly(f"`options.{key}` needs a server started with --dev")
     deck = raw.get("deck")
     if deck is not None:
-        if not is_deck(deck):
-            raise BadMessage("`options.deck` must be a permutation of the 70 cards of R3")
-        options.deck = list(deck)
+        if not info.check_deck(deck):
+            if info.name == DEFAULT_GAME:
+                raise BadMessage("`options.deck` must be a permutation of the 70 cards of R3")
+            raise BadMessage(f"`options.deck` must be a shuffled deck of {info.title}")
+        options.deck = deck
     options.first_auctioneer = get_int(raw, "first_auctioneer", 0, seats - 1, default=None)
     return options
 
@@ -103,12 +112,23 @@ class RoomSettings:
     name: str
     variant: dict[str, Any]
     options: RoomOptions
+    game: str = DEFAULT_GAME
+
+    @property
+    def info(self) -> GameInfo:
+        return get_game(self.game)
 
 
 def parse_create(
     msg: dict[str, Any], host_name: str, *, dev: bool, limits: Limits | None = None
 ) -> RoomSettings:
-    seats = get_int(msg, "seats", 3, 5)
+    game = get_str(msg, "game", 1, 32, default=DEFAULT_GAME)
+    if game not in GAME_NAMES:
+        raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
+    info = get_game(game)
+    seats = get_int(msg, "seats", min(info.players), max(info.players))
+    if seats not in info.players:
+        raise BadMessage(f"`seats` must be one of {list(info.players)} for {info.title}")
     name = get_str(msg, "name", 1, 40, default=None)
     if name is None or not name.strip():
         name = f"{host_name}'s table"
@@ -118,9 +138,16 @@ def parse_create(
     if isinstance(raw_variant, dict) and not all(isinstance(k, str) for k in raw_variant):
         raise BadMessage("`variant`'s keys must be strings")
     try:
-        variant = parse_variant(raw_variant, seats).to_dict()
-    except VariantError as exc:
+        variant = info.parse_variant(raw_variant, seats)
+    except ValueError as exc:
         raise BadMessage(f"`variant`: {exc}") from None
     private = bool(msg.get("password"))
-    options = parse_options(msg.get("options"), seats, dev=dev, private=private, limits=limits)
-    return RoomSettings(seats, name, variant, options)
+    options = parse_options(
+        msg.get("options"), seats, dev=dev, private=private, limits=limits, info=info
+    )
+    if options.deck is not None:  # what only the game can tell: a deck that fits the variant
+        try:
+            info.create([f"P{i}" for i in range(seats)], variant, deck=options.deck)
+        except ValueError as exc:
+            raise BadMessage(f"`options.deck`: {exc}") from None
+    return RoomSettings(seats, name, variant, options, game)

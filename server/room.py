@@ -14,23 +14,46 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from modernart.engine import Game, RuleError, record_of
-from modernart.engine.bots import DEFAULT_LEVEL, make_bot
+from modernart.engine import RuleError, record_of
+from modernart.engine.games import GameInfo, GameState
 
 from .history import History
 from .options import RoomOptions, RoomSettings
-from .store import StoreError
+from .store import Store, StoreError
 from .updates import UpdateFrames
-
-if TYPE_CHECKING:
-    from .lobby import Hub
-    from .session import Conn, Identity
 
 log = logging.getLogger("modernart.server")
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+
+
+class RoomHost(Protocol):
+    """What a room needs of the hub that holds it (the hub implements it): the store,
+    whether the server runs with --dev, and a way to say the lobby list changed."""
+
+    store: Store
+    dev: bool
+
+    def rooms_changed(self) -> None: ...
+
+
+class Member(Protocol):
+    """A connection in a room, as the room sees it (server/session.py's `Conn`)."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_raw(self, data: bytes) -> None: ...
+
+
+class Player(Protocol):
+    """An identity sitting in a room (server/session.py's `Identity`)."""
+
+    id: str
+    name: str
+    room: Any
+    seat: int | None
 
 
 def guarded(method: Callable[..., None]) -> Callable[..., None]:
@@ -58,9 +81,9 @@ STORE_RETRY_S, STORE_RETRY_MAX_S = 1.0, 60.0
 @dataclass(eq=False)
 class Seat:
     name: str
-    identity: Identity | None = None  # a human's seat
+    identity: Player | None = None  # a human's seat
     level: str | None = None  # a bot's seat
-    conn: Conn | None = None  # the human's live connection, if any
+    conn: Member | None = None  # the human's live connection, if any
     autopilot: Any = None  # a bot playing for an absent human
     bot: Any = None  # the bot of a bot seat
     pending: asyncio.TimerHandle | None = None  # a scheduled bot move
@@ -81,9 +104,10 @@ class Seat:
 
 
 class Room:
-    def __init__(self, hub: Hub, room_id: str, settings: RoomSettings, password: Any) -> None:
+    def __init__(self, hub: RoomHost, room_id: str, settings: RoomSettings, password: Any) -> None:
         self.hub = hub
         self.id = room_id
+        self.info: GameInfo = settings.info  # the room's game: everything game-specific
         self.name = settings.name
         self.size = settings.seats
         self.variant = settings.variant
@@ -92,15 +116,14 @@ class Room:
         self.status = WAITING
         self.seats: list[Seat | None] = [None] * self.size
         self.host: int | None = 0
-        self.spectators: set[Conn] = set()
-        self.game: Game | None = None
+        self.spectators: set[Any] = set()  # `Member`s
+        self.game: GameState | None = None
         self.seq = 0
         self.history = History()  # public events, for the `history` request
         self._hammer: list[asyncio.TimerHandle] = []
         self._hammer_deadline: float | None = None
         self._turn_clock: asyncio.TimerHandle | None = None
         self._turn_deadline: float | None = None
-        self._timeout_bot = make_bot(DEFAULT_LEVEL)
         self._store_failures = 0  # actions refused by the store in a row
         self._retry: asyncio.TimerHandle | None = None
         self.paused = False  # no seated human connected (without --dev): nothing moves
@@ -114,6 +137,7 @@ class Room:
 
     def settings_json(self) -> dict[str, Any]:
         return {
+            "game": self.info.name,
             "seats": self.size,
             "variant": self.variant,
             "options": self.options.to_json(),
@@ -131,6 +155,7 @@ class Room:
         return {
             "id": self.id,
             "name": self.name,
+            "game": self.info.name,
             "seats": self.size,
             "seated": [s.name if s else None for s in self.seats],
             "bots": [bool(s and s.level) for s in self.seats],
@@ -143,8 +168,8 @@ class Room:
             "options": self.options.public(),
         }
 
-    def members(self) -> list[tuple[Conn, int | None]]:
-        out: list[tuple[Conn, int | None]] = [
+    def members(self) -> list[tuple[Any, int | None]]:
+        out: list[tuple[Any, int | None]] = [
             (s.conn, i) for i, s in enumerate(self.seats) if s and s.conn
         ]
         out.extend((c, None) for c in self.spectators)
@@ -153,7 +178,7 @@ class Room:
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s and s.identity is not None]
 
-    def seat_of(self, identity: Identity) -> int | None:
+    def seat_of(self, identity: Player) -> int | None:
         for i, s in enumerate(self.seats):
             if s and s.identity is identity:
                 return i
@@ -172,7 +197,7 @@ class Room:
         for conn, seat in self.members():
             conn.send(self.room_message(seat))
 
-    def seat_human(self, identity: Identity) -> int:
+    def seat_human(self, identity: Player) -> int:
         seat = self.free_seat()
         assert seat is not None
         self.seats[seat] = Seat(identity.name, identity=identity)
@@ -184,7 +209,7 @@ class Room:
         seat = self.free_seat() if at is None else at
         assert seat is not None
         name = name or f"{BOT_NAMES[seat]} ({level[0].upper()})"
-        self.seats[seat] = Seat(name, level=level, bot=make_bot(level))
+        self.seats[seat] = Seat(name, level=level, bot=self.info.make_bot(level))
         return seat
 
     def unseat(self, seat: int) -> None:
@@ -203,12 +228,12 @@ class Room:
         """Deal and start; stored first, so a refused write (StoreError) leaves the
         room waiting in memory as on disk."""
         players = [s.name for s in self.seats if s]
-        game = Game(
+        game = self.info.create(
             players,
             self.variant,
             deck=self.options.deck,
             seed=random.SystemRandom().getrandbits(64),
-            first_auctioneer=self.options.first_auctioneer,
+            first=self.options.first_auctioneer,
         )
         header = record_of(game).to_dict()
         header.pop("actions")
@@ -220,7 +245,7 @@ class Room:
                 self._seat_absent(i)
         self._after_change([])
 
-    def resume(self, game: Game, seq: int) -> None:
+    def resume(self, game: GameState, seq: int) -> None:
         """Carry on a stored game after a restart: nobody is connected yet."""
         self.game = game
         self.seq = seq
@@ -339,13 +364,13 @@ class Room:
             return
         self._fanout(events)
 
-    def send_view(self, conn: Conn, seat: int | None) -> None:
+    def send_view(self, conn: Member, seat: int | None) -> None:
         """A (re)joining member's private resync: the current seq, no events."""
         conn.send(self.update_message(seat, [], self.loop.time()))
 
     # --------------------------------------------------- presence and bots
 
-    def attach(self, seat: int, conn: Conn) -> None:
+    def attach(self, seat: int, conn: Member) -> None:
         s = self.seats[seat]
         assert s is not None
         s.conn = conn
@@ -398,7 +423,7 @@ class Room:
         s.takeover = None
         if s.conn is not None or self.status != PLAYING:
             return
-        s.autopilot = make_bot(DEFAULT_LEVEL)
+        s.autopilot = self.info.make_bot()
         self.notify([{"type": "autopilot", "seat": seat}])
         self._schedule_bots()
 
@@ -438,23 +463,9 @@ class Room:
         return True
 
     def default_action(self, seat: int) -> dict[str, Any] | None:
-        """The safe default when a decision times out (issue: turn timeouts)."""
+        """The safe default when a decision times out: the game's `timeout_action`."""
         assert self.game is not None
-        legal = self.game.legal(seat)
-        if "play" in legal:
-            choice = self._timeout_bot.choose(self.game.view(seat))
-            if choice and choice.get("type") == "play":
-                return choice
-            return {"type": "play", "card": legal["play"][0]}
-        if "decline" in legal:
-            return {"type": "decline"}
-        if "sealed" in legal:
-            return {"type": "sealed", "amount": 0}
-        if "price" in legal:
-            return {"type": "price", "amount": legal["price"][0]}
-        if "pass" in legal:
-            return {"type": "pass"}
-        return None
+        return self.info.timeout_action(self.game, seat)
 
     # ------------------------------------------------------------ clocks
 
@@ -465,19 +476,23 @@ class Room:
     def _update_clocks(self, events: list[dict[str, Any]]) -> None:
         game = self.game
         assert game is not None
-        if game.phase == "open" and not game.finished:
-            if not self._hammer or any(e["type"] == "bid" for e in events):
+        realtime = game.realtime() and not game.finished
+        if realtime:
+            # A new real-time window (Modern Art: an open auction, R12), or an action in
+            # it (a bid), starts the hammer's window afresh.
+            if not self._hammer or events:
                 self._start_hammer()
         else:
             self._stop_hammer()
         self._stop_turn_clock()
         timeout = self.options.turn_timeout_s
-        if timeout and game.phase != "open" and not game.finished:
+        if timeout and not realtime and not game.finished:
             self._turn_deadline = self.loop.time() + timeout
             self._turn_clock = self.loop.call_later(timeout, self._turn_timed_out)
 
     def _start_hammer(self) -> None:
-        """R12: going once at 1/3, twice at 2/3, sold when the window passes."""
+        """R12: going once at 1/3, twice at 2/3, sold (`GameInfo.hammer`) when the window
+        passes."""
         self._stop_hammer()
         window = self.options.shout_window_ms / 1000
         loop = self.loop
@@ -522,10 +537,10 @@ class Room:
 
     @guarded
     def _hammer_falls(self) -> None:
-        assert self.game is not None
+        assert self.game is not None and self.info.hammer is not None
         self._hammer = []
         self._hammer_deadline = None
-        events = self.game.apply({"type": "close"})
+        events = self.game.apply(dict(self.info.hammer))
         self._commit(events)
 
     @guarded
@@ -535,7 +550,7 @@ class Room:
         self._turn_clock = None
         self._turn_deadline = None
         for seat in list(game.to_act()):
-            if game.finished or game.phase == "open" or seat not in game.to_act():
+            if game.finished or game.realtime() or seat not in game.to_act():
                 continue
             action = self.default_action(seat)
             if action is not None:

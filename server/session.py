@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.protocol import State
@@ -18,9 +18,7 @@ from .limits import (
     Limits,
     TokenBucket,
 )
-
-if TYPE_CHECKING:
-    from .room import Room
+from .room import Room
 
 log = logging.getLogger("modernart.server")
 

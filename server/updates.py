@@ -1,62 +1,71 @@
 """An update's frames for every member of a room, built and packed once per update.
 
-`Game.view(seat)` differs from `Game.view(None)` (the spectators' view) only in
-the seat's own secrets: `you`, `hand`, `money`, `legal`, `my_sealed` and its own
-`seats[seat].money` (every seat's money once the game is over). So the public
+A view differs from the spectators' view (`view(None)`) only in the entries
+its game names in `GameInfo.seat_keys` (Modern Art: `you`, `hand`, `money`,
+`legal`, `my_sealed` and `seats`, for the seat's own money). So the public
 view, with the room's fields, is built and msgpack-packed once per update, and
-each seated member's frame is that shared part plus its own secret entries
-packed alone. tests/server/test_updates.py checks at every step of whole games
-that each frame decodes to exactly `Game.view(seat)` plus the room's fields.
+each seated member's frame is that shared part plus its own entries packed
+alone (from the game's `seat_view` when it has one, else from `view(seat)`).
+A game that names no such keys gets each seat's `view(seat)` packed whole.
+tests/server/test_updates.py checks at every step of whole games of every game
+that each frame decodes to exactly `view(seat)` plus the room's fields.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine import Game
+from modernart.engine.games import GameState, game_of
 
 from .codec import encode, encode_entries, map_header
 
-# The view's entries that depend on the seat; everything else is the same for all.
-SECRET_KEYS = ("you", "hand", "money", "legal", "my_sealed", "seats")
+# The room's own fields in each seat's entry of `view.seats` (Room.view_for).
+SEAT_FLAGS = ("connected", "bot", "autopilot")
 
 
 class UpdateFrames:
-    """`update {seq, events, view}` frames from one public view (`Game.view(None)`
-    plus the room's fields); the secret entries are filled in per seat."""
+    """`update {seq, events, view}` frames from one public view (`view(None)` plus the
+    room's fields); the per-seat entries are filled in per seat."""
 
-    def __init__(self, game: Game, seq: int, events: list, public: dict[str, Any]) -> None:
+    def __init__(self, game: GameState, seq: int, events: list, public: dict[str, Any]) -> None:
         self.game = game
+        self.info = game_of(game)
         self.public = public
-        shared = {k: v for k, v in public.items() if k not in SECRET_KEYS}
+        self._keys = self.info.seat_keys
+        self._intro = map_header(4) + encode_entries({"t": "update", "seq": seq, "events": events})
+        keys = self._keys or ()
+        shared = {k: v for k, v in public.items() if k not in keys}
         self._head = (
-            map_header(4)
-            + encode_entries({"t": "update", "seq": seq, "events": events})
+            self._intro
             + encode("view")
-            + map_header(len(shared) + len(SECRET_KEYS))
+            + map_header(len(shared) + len(keys))
             + encode_entries(shared)
         )
 
+    def _full_view(self, seat: int) -> dict[str, Any]:
+        """`view(seat)` with the room's fields of the public view."""
+        view = self.game.view(seat)
+        view["seats"] = [
+            {**mine, **{k: room[k] for k in SEAT_FLAGS if k in room}}
+            for mine, room in zip(view["seats"], self.public["seats"], strict=True)
+        ]
+        return {**self.public, **view}
+
     def secrets(self, seat: int) -> dict[str, Any]:
-        """What `Game.view(seat)` holds in place of the spectators' entries."""
-        game = self.game
-        money = game.money[seat]
-        seats = self.public["seats"]
-        if not self.public["finished"]:  # before the end only your own money shows (R4)
-            seats = list(seats)
-            seats[seat] = {**seats[seat], "money": money}
-        return {
-            "you": seat,
-            "hand": game.hands[seat],
-            "money": money,
-            "legal": game.legal(seat),
-            "my_sealed": game.sealed.get(seat) if game.phase == "sealed" else None,
-            "seats": seats,
-        }
+        """What `view(seat)` holds in place of the spectators' entries."""
+        assert self._keys is not None
+        if self.info.seat_view is not None:
+            return self.info.seat_view(self.game, seat, self.public)
+        view = self._full_view(seat)
+        return {k: view[k] for k in self._keys}
 
     def for_seat(self, seat: int) -> bytes:
+        if self._keys is None:
+            return self._intro + encode("view") + encode(self._full_view(seat))
         return self._head + encode_entries(self.secrets(seat))
 
     def for_spectators(self) -> bytes:
         public = self.public
-        return self._head + encode_entries({k: public[k] for k in SECRET_KEYS})
+        if self._keys is None:
+            return self._intro + encode("view") + encode(public)
+        return self._head + encode_entries({k: public[k] for k in self._keys})

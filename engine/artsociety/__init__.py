@@ -10,7 +10,7 @@ from typing import Any
 from ..games import Action, GameInfo
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, HeuristicBot
 from .rules import PRESET_HELP, PRESETS, parse_variant
-from .state import ArtSociety, check_deck
+from .state import ACTION_FIELDS, ArtSociety, check_deck
 
 _timeout_bot = HeuristicBot(0)
 
@@ -74,4 +74,6 @@ GAME = GameInfo(
     bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
+    actions=ACTION_FIELDS,
+    seat_keys=("you", "legal", "hand", "my_bid", "stack"),  # docs/protocol.md
 )

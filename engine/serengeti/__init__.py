@@ -65,4 +65,7 @@ GAME = GameInfo(
         "random": "passes or bids one of the lowest legal amounts at random",
         "heuristic": "values a lot by its points and barred digits; bids to pay rivals least",
     },
+    actions={"bid": ("amount",), "pass": ()},
+    # your chips, yours alone before the end (S3, S18); the payout preview is for you
+    seat_keys=("you", "chips", "legal", "seats", "payout_preview"),
 )
