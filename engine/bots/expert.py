@@ -61,6 +61,7 @@ class ExpertBot:
     # ------------------------------------------------------------ deciding
 
     def choose(self, view: dict[str, Any]) -> Action | None:
+        self.memory.observe_view(view)
         legal = view["legal"]
         if not legal:
             return None

@@ -4,7 +4,8 @@ sampled to agree with it.
 `PublicMemory` keeps what the public events tell (RECORD.md events as the
 engine returns them, or PROTOCOL.md `update` events): every card that has
 left a hand face up, and every player's money, which is hidden in views but
-follows exactly from the public payments (R4, R10, R17, R24).
+follows exactly from the public payments (R4, R10, R17, R24). Fed views
+only, it still remembers the cards they showed.
 
 `sample_world(view, memory, rng)` builds a `Game` whose `view(you)` equals
 the given view: the hidden parts (other hands, the virtual hand, the deck's
@@ -31,6 +32,28 @@ class PublicMemory:
         self.gone: Counter[str] = Counter()  # cards played, added or turned, ever
         self.money: dict[int, int] = {}  # seat -> money, for seats seen in events
         self.events = 0
+        # Without events: cards seen face up in views, summed over past rounds,
+        # and this round's (a card stays in sight until the round ends).
+        self.shown: Counter[str] = Counter()
+        self.shown_round: tuple[int, Counter[str]] = (0, Counter())
+
+    def observe_view(self, view: dict[str, Any]) -> None:
+        """Remember the cards a view shows face up: once seen they are out of every
+        hidden place for good, so even a bot given no events rules them out later."""
+        round_no, seen = self.shown_round
+        if view["round"] < round_no:  # a new game
+            self.shown = Counter()
+        elif view["round"] > round_no:
+            self.shown += seen
+        else:
+            self.shown_round = (round_no, seen | visible_cards(view))
+            return
+        self.shown_round = (view["round"], visible_cards(view))
+
+    def seen_cards(self, trusted: bool) -> Counter[str]:
+        """Cards known to have left the hands: from events if `trusted`, and views."""
+        seen = self.shown + self.shown_round[1]
+        return seen | self.gone if trusted else seen
 
     def observe(self, events: Iterable[dict[str, Any]]) -> None:
         """Take in events in order; unknown event types are ignored."""
@@ -74,12 +97,14 @@ def visible_cards(view: dict[str, Any]) -> Counter[str]:
     return seen
 
 
-def unseen_cards(view: dict[str, Any], memory: PublicMemory | None) -> Counter[str]:
+def unseen_cards(
+    view: dict[str, Any], memory: PublicMemory | None, trusted: bool = False
+) -> Counter[str]:
     """Cards the player has never seen: other hands, the virtual hand, the deck's
-    rest and (without a memory) the cards discarded in earlier rounds."""
+    rest and (without every event) some cards discarded in earlier rounds."""
     known = visible_cards(view)
     if memory is not None:
-        known |= memory.gone
+        known |= memory.seen_cards(trusted)
     known.update(view["hand"])
     return Counter(COPIES) - known
 
@@ -141,7 +166,7 @@ def sample_world(
     g.money = money
 
     # Hidden cards: other hands, then the virtual hand, then the deck's rest.
-    pool = list(unseen_cards(view, trusted).elements())
+    pool = list(unseen_cards(view, memory, trusted is not None).elements())
     rng.shuffle(pool)
     hands: list[list[str]] = []
     for s in range(g.hands_count):
