@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 import random
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 
 from modernart.engine import Game, parse_variant
 from modernart.engine.bots import make_bot
+from modernart.engine.games import get_game
+from modernart.server import updates
 from modernart.server.lobby import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import Room
@@ -34,7 +37,7 @@ def with_room_fields(view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def check_frames(game: Game, seq: int, events: list) -> None:
+def check_frames(game: Any, seq: int, events: list) -> None:
     frames = UpdateFrames(game, seq, events, with_room_fields(game.view(None)))
     for seat in range(game.n):
         expected = with_room_fields(game.view(seat))
@@ -93,3 +96,39 @@ async def test_room_frames_equal_update_message(tmp_path: pathlib.Path):
         room.stop_clocks()
     finally:
         store.close()
+
+
+def play_through(name: str, players: int, seed: int) -> None:
+    """A whole game of random bots, checking every update's frames."""
+    info = get_game(name)
+    game = info.create([f"P{i}" for i in range(players)], seed=seed)
+    bots = [info.make_bot("random", seed * 10 + i) for i in range(players)]
+    rng = random.Random(seed)
+    seq = 1
+    check_frames(game, seq, [])
+    while not game.finished:
+        seat = rng.choice(game.to_act())
+        action = bots[seat].choose(game.view(seat))
+        assert action is not None
+        seq += 1
+        check_frames(game, seq, game.apply({"seat": seat, **action}))
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("serengeti", 3), ("serengeti", 5), ("artsociety", 2), ("artsociety", 4)]
+)
+def test_frames_equal_each_seats_view_in_every_game_S3_A28(name: str, players: int):
+    """Serengeti's chips (S3) and Art Society's hands, bids and stacks stay per seat:
+    every frame of whole games equals that seat's own view (GameInfo.seat_keys)."""
+    for seed in range(2):
+        play_through(name, players, seed)
+
+
+@pytest.mark.parametrize("name", ["serengeti", "artsociety"])
+def test_a_game_naming_no_seat_keys_gets_whole_views_S3_A28(
+    name: str, monkeypatch: pytest.MonkeyPatch
+):
+    """The fallback: a game without `seat_keys` gets each seat's `view(seat)` packed whole."""
+    whole = dataclasses.replace(get_game(name), seat_keys=None)
+    monkeypatch.setattr(updates, "game_of", lambda state: whole)
+    play_through(name, 3, seed=5)
