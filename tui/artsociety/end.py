@@ -9,13 +9,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
-from modernart.engine.artsociety import GAME
+from modernart.engine.artsociety.rules import House
 
-from ..help import HelpScreen
 from .look import GENRES, genre_text
 
 KEYS = """
@@ -24,13 +23,13 @@ KEYS = """
   the painting to pick, the shape to add to the lot. **Enter** does it.
 - The ghost is green where the tile may go and red where it may not; the
   panel says why (off the wall, overlapping, touching no tile).
-- **Tab** another tile to place (the assistant's), **t** turns a decor piece,
+- **Tab** another tile to place (the assistant's), **r** turns a decor piece,
   **a** gives the tile to the assistant, **x** museum exchange, **e** excess
   (only when the painting fits nowhere), **1 2 3** take decor from a frame
   bonus, **n** no decor, **l** lose the decor piece, **d** done (keep the
   assistant's tile), **⌫** undo a chosen shape.
 - **w** shows each other wall full size in turn; **PgUp/PgDn** the event log;
-  **L** leave; **Ctrl+Q** quit.
+  **t** chat; **L** leave; **Ctrl+Q** quit.
 - On the wall: `[L]` a landscape in frame 1, `(P)` portrait frame 2, `{S}`
   still life frame 3, `<C>` city frame 4; `+2` a 2-shield decor; struck
   labels are in a faux pas (score 0); `>` marks the eyeline rows, `*` the
@@ -38,15 +37,32 @@ KEYS = """
 """
 
 
-class ArtSocietyHelp(HelpScreen):
-    """F1: the house rules as the engine states them, then the keys."""
+def house_rules(house: House | None = None) -> str:
+    """The house rules of this game (ARTSOCIETY.md), as settings of the `house` variant."""
+    h = house or House()
+    shapes = ", ".join(f"{w}×{hh}: {n}" for w, hh, n in h.shapes)
+    lines = [
+        "## House rules where the printed rules were unavailable",
+        "Each is a setting of the `house` variant (a verified value replaces it):",
+        f"- wall {h.cols} × {h.rows}; eyeline rows {', '.join(map(str, h.eyeline))}; "
+        f"star cells {', '.join(h.stars)} (A2)",
+        f"- paintings (value = width + height − 1): {shapes} (A3)",
+        f"- decor pieces of 1, 2, 3 shields: {', '.join(map(str, h.decor))} (A4)",
+        f"- multipliers for ranks 1–4: {', '.join(f'×{m}' for m in h.multipliers)} (A23)",
+        f"- eyeline bonus: the multiplier {h.eyeline_bonus} more time(s) (A25)",
+        f"- −{h.excess_penalty} per excess painting, −{h.empty_penalty} per empty cell, "
+        f"+{h.full_bonus} for a full wall (A27)",
+        f"- museum exchange: {'same genre' if h.exchange == 'same' else 'any genre'} (A16)",
+    ]
+    return "\n".join(lines) + "\n"
 
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-scroll"):
-            yield Markdown(GAME.rules + KEYS)
+
+KEYS_HELP = house_rules() + KEYS
 
 
-def score_table(scores: Sequence[dict[str, Any]], names: Sequence[str], winners: Sequence[int]) -> Table:
+def score_table(
+    scores: Sequence[dict[str, Any]], names: Sequence[str], winners: Sequence[int]
+) -> Table:
     """One column per player, one row per part of the score (A23–A27), the total last."""
     table = Table(box=None, padding=(0, 1), show_edge=False)
     table.add_column("", header_style="bold")
@@ -75,10 +91,11 @@ def score_table(scores: Sequence[dict[str, Any]], names: Sequence[str], winners:
     return table
 
 
-class ArtSocietyEnd(ModalScreen[None]):
+class ArtSocietyEnd(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
-        Binding("q", "quit_app", "Quit"),
+        Binding("s", "choose('save')", "Save record"),
+        Binding("q", "choose('quit')", "Quit"),
     ]
 
     def __init__(self, event: dict[str, Any], names: Sequence[str], view: dict[str, Any]) -> None:
@@ -92,9 +109,12 @@ class ArtSocietyEnd(ModalScreen[None]):
         names = ["You" if s == self.you else n for s, n in enumerate(self.names)]
         who = " and ".join(names[s] for s in winners) or "nobody"
         with Vertical(id="as-end"):
-            yield Static(Text(f"Game over: {who} win{'s' if who != 'You' and len(winners) == 1 else ''}", style="bold yellow"))
+            verb = "wins" if len(winners) == 1 and who != "You" else "win"
+            yield Static(Text(f"Game over: {who} {verb}", style="bold yellow"))
             yield Static(score_table(self.event.get("scores") or [], names, winners))
-            yield Static(Text("Enter: back to the table · q: quit", style="dim"))
+            yield Static(
+                Text("Enter: back to the table · s: save the record · q: quit", style="dim")
+            )
 
     def on_mount(self) -> None:
         self.query_one("#as-end").border_title = "Final scores"
@@ -102,5 +122,5 @@ class ArtSocietyEnd(ModalScreen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    def action_quit_app(self) -> None:
-        self.app.exit()
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)  # the table saves or quits (GameTable.after_game_over)

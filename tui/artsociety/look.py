@@ -17,9 +17,19 @@ from rich.text import Text
 from modernart.engine.artsociety.rules import GENRES, cell_index, cell_name
 
 GENRE_LETTER = {"portrait": "P", "landscape": "L", "still_life": "S", "city": "C"}
-GENRE_NAME = {"portrait": "portrait", "landscape": "landscape", "still_life": "still life", "city": "city"}
+GENRE_NAME = {
+    "portrait": "portrait",
+    "landscape": "landscape",
+    "still_life": "still life",
+    "city": "city",
+}
 GENRE_COLOUR = {"portrait": "red", "landscape": "green", "still_life": "yellow", "city": "blue"}
-_ON_GENRE = {"portrait": "bright_white", "landscape": "black", "still_life": "black", "city": "bright_white"}
+_ON_GENRE = {
+    "portrait": "bright_white",
+    "landscape": "black",
+    "still_life": "black",
+    "city": "bright_white",
+}
 FRAME_BRACKETS = {"f1": "[]", "f2": "()", "f3": "{}", "f4": "<>"}
 DECOR_STYLE = "bold black on magenta"
 FRAME_LEGEND = "frames [1] (2) {3} <4>"
@@ -100,7 +110,9 @@ def faux_pas(wall: list[dict[str, Any]], cols: int, rows: int) -> set[int]:
     return out
 
 
-def wall_text(layout: dict[str, Any], wall: list[dict[str, Any]], ghost: Ghost | None = None) -> Text:
+def wall_text(
+    layout: dict[str, Any], wall: list[dict[str, Any]], ghost: Ghost | None = None
+) -> Text:
     """A full-size wall: column letters, row numbers (eyeline rows marked `>`), star cells."""
     cols, rows = layout["cols"], layout["rows"]
     eyeline = set(layout.get("eyeline") or [])
@@ -173,7 +185,9 @@ def mini_text(layout: dict[str, Any], wall: list[dict[str, Any]]) -> Text:
     def colour(c: int) -> str:
         here = grid[c]
         if here is None:
-            return "bright_black" if c // cols + 1 not in (layout.get("eyeline") or []) else "yellow"
+            return (
+                "bright_black" if c // cols + 1 not in (layout.get("eyeline") or []) else "yellow"
+            )
         tile = wall[here[0]]
         return GENRE_COLOUR[tile["genre"]] if "genre" in tile else "magenta"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from modernart.engine.artsociety.rules import catalogue, DEFAULT_SHAPES
+from modernart.engine.artsociety.rules import DEFAULT_SHAPES, catalogue
 
 from .look import GENRE_NAME
 
@@ -32,9 +32,10 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str
 
     kind, seat = event.get("type"), event.get("seat")
     if kind == "placed":
-        what = "their starting painting" if event.get("tile") == "start" else painting_words(
-            str(event.get("code"))
-        )
+        if event.get("tile") == "start":
+            what = "your starting painting" if seat == you else "their starting painting"
+        else:
+            what = painting_words(str(event.get("code")))
         if event.get("tile") == "assistant":
             what += " from the assistant"
         return f"{who(seat)} hung {what} at {event.get('cell')}"

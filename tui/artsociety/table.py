@@ -8,50 +8,41 @@ ghost on a wrong spot before anything is sent, saying why.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ..eventlog import SCROLL_HINT, EventLog
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from ..style import short_name
-from .end import ArtSocietyEnd, ArtSocietyHelp
-from .look import FRAME_LEGEND, GENRES, chip, genre_text, mini_text, wall_text
+from .end import ArtSocietyEnd
+from .look import FRAME_LEGEND, GENRES, cell_of, chip, genre_text, mini_text, wall_text
 from .narrate import narrate
 from .placing import Option, ghost, nearest, place_options, problem
 
-if TYPE_CHECKING:
-    from ..app import ModernArtApp
-
-CONNECTION_LABEL = {
-    "connecting": ("connecting…", "yellow"),
-    "connected": ("● online", "green"),
-    "reconnecting": ("reconnecting…", "bold red"),
-    "closed": ("offline", "bold red"),
-    "replaced": ("opened elsewhere", "bold red"),
-}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-class ArtSocietyTable(Screen[None]):
-    """Renders Art Society views; the same entry points as the Modern Art table."""
+class ArtSocietyTable(GameTable):
+    """Renders Art Society views (the `GameTable` contract, tui/gametable.py)."""
 
+    GAME_TITLE: ClassVar[str] = "Art Society"
     CSS_PATH = Path(__file__).parent / "artsociety.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move('left')", "Move", show=False),
+        Binding("left", "move('left')", "Move", key_display="←↑↓→"),
         Binding("right", "move('right')", show=False),
         Binding("up", "move('up')", show=False),
         Binding("down", "move('down')", show=False),
         Binding("enter", "confirm", "OK"),
         Binding("tab", "next_tile", "Other tile"),
-        Binding("t", "turn", "Turn decor"),
+        Binding("r", "turn", "Turn decor"),
         Binding("a", "assist", "Assistant"),
         Binding("x", "exchange", "Exchange"),
         Binding("e", "excess", "Excess"),
@@ -63,21 +54,18 @@ class ArtSocietyTable(Screen[None]):
         Binding("d", "act('done')", "Done"),
         Binding("backspace", "unchoose", "Undo shape"),
         Binding("w", "cycle_wall", "Walls"),
-        Binding("f1", "help", "Help"),
-        Binding("pageup", "log(-1)", "Log ↑", show=False),
-        Binding("pagedown", "log(1)", "Log ↓", show=False),
-        Binding("L", "leave", "Leave"),
+        *TABLE_BINDINGS,
     ]
 
-    def __init__(self, room: str | None = None, seat: int | None = None) -> None:
-        super().__init__()
-        self.room = room
-        self.seat = seat
-        self.view: dict[str, Any] = {}
-        self.room_info: dict[str, Any] = {}
-        self.connection = "connected"
-        self._ready = False
-        self._early: list[Callable[[], None]] = []
+    def __init__(
+        self,
+        room: str | None = None,
+        seat: int | None = None,
+        *,
+        player: str = "You",
+        local: bool = False,
+    ) -> None:
+        super().__init__(room, seat, player=player, local=local)
         self.cursor = (4, 4)  # the ghost's top-left corner (column, row)
         self.choice = 0  # which placement option the ghost shows
         self.exchanging = False
@@ -86,12 +74,8 @@ class ArtSocietyTable(Screen[None]):
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
 
-    @property
-    def modern_app(self) -> ModernArtApp:
-        return self.app  # type: ignore[return-value]
-
     def compose(self) -> ComposeResult:
-        yield Static(id="as-status")
+        yield Static(id="status")
         with Horizontal(id="as-top"):
             with Vertical(id="as-left"):
                 yield Static(id="as-wall")
@@ -100,7 +84,8 @@ class ArtSocietyTable(Screen[None]):
                 yield Static(id="as-museum")
                 yield Static(id="as-panel")
                 yield Static(id="as-you")
-                yield EventLog(id="as-log")
+                yield EventLog(id="log")
+        yield chat_line()
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -108,63 +93,21 @@ class ArtSocietyTable(Screen[None]):
         self.query_one("#as-museum").border_title = "Museum: prestige → multiplier"
         self.query_one("#as-you").border_title = "Your bid cards"
         log = self.query_one(EventLog)
-        log.border_title = "Events"
         log.border_subtitle = SCROLL_HINT
         log.can_focus = False  # the arrows belong to the ghost
-        self._ready = True
-        for deferred in self._early:
-            deferred()
-        self._early.clear()
+        super().on_mount()
         self._draw()
 
-    # ------------------------------------------------------------ the app's entry points
+    # ------------------------------------------------------------ GameTable's hooks
 
-    @property
-    def closing(self) -> bool:
-        return self._closing or self._closed
-
-    @property
-    def names(self) -> list[str]:
-        return [s.get("name", "?") for s in self.view.get("seats") or []]
-
-    @property
-    def legal(self) -> dict[str, Any]:
-        return self.view.get("legal") or {}
-
-    @property
-    def game_running(self) -> bool:
-        view = self.view
-        return (
-            view.get("you") is not None
-            and view.get("status") == "playing"
-            and not view.get("finished")
-        )
-
-    def show(self, view: dict[str, Any], events: list[dict[str, Any]], logged: bool = True) -> None:
-        if self.closing:
-            return
-        if not self._ready:
-            self._early.append(lambda: self.show(view, events, logged))
-            return
-        previous, self.view = self.view, view
-        if logged:
-            self.add_history(events)
+    def draw(
+        self, previous: dict[str, Any], view: dict[str, Any], events: list[dict[str, Any]]
+    ) -> None:
         self._new_decision(previous, view)
         self.error = ""
         self._draw()
-        self.refresh_bindings()
-        if self._decision_starts(previous, view):
-            self.modern_app.your_turn()
-        for event in events:
-            if event.get("type") == "game_end":
-                self.app.push_screen(ArtSocietyEnd(event, self.names, view))
 
-    def add_history(self, events: list[dict[str, Any]]) -> None:
-        if self.closing:
-            return
-        if not self._ready:
-            self._early.append(lambda: self.add_history(events))
-            return
+    def tell(self, events: list[dict[str, Any]]) -> None:
         log = self.query_one(EventLog)
         for event in events:
             line = narrate(event, self.names, self.view.get("you"))
@@ -172,41 +115,37 @@ class ArtSocietyTable(Screen[None]):
                 bold = event.get("type") in ("reveal", "round_end", "game_end", "bonus")
                 log.add_note(line, "bold" if bold else "")
 
-    def show_room(self, room: dict[str, Any], you: int | None) -> None:
-        """A waiting room: who sits where (the game has not started)."""
-        if self.closing:
-            return
-        if not self._ready:
-            self._early.append(lambda: self.show_room(room, you))
-            return
-        self.room_info = room
-        if self.view.get("status") not in (None, "waiting"):
-            return
-        seated = room.get("seated") or []
-        names = ", ".join(n or "(free)" for n in seated)
-        self.query_one("#as-panel", Static).update(
-            Text(f"Waiting room: {names}\nThe game starts when the host starts it.")
-        )
+    def progress(self, view: dict[str, Any]) -> str:
+        return "setup" if view.get("phase") == "setup" else f"round {view.get('round')}"
 
-    def set_connection(self, state: str, detail: str = "") -> None:
-        self.connection = state
-        if self._ready:
-            self._draw_status()
-            if state == "reconnecting":
-                self.note(f"Connection lost ({detail}); reconnecting…", "bold red")
+    def purse(self, view: dict[str, Any]) -> tuple[str, str] | None:
+        """Art Society has no money: the status line shows your score as things stand."""
+        you, seats = view.get("you"), view.get("seats") or []
+        if not isinstance(you, int) or you >= len(seats) or "score" not in seats[you]:
+            return None
+        return "score ", str(seats[you]["score"]["total"])
+
+    def end_screens(
+        self, previous: dict[str, Any], events: list[dict[str, Any]]
+    ) -> list[ModalScreen[Any]]:
+        return [
+            ArtSocietyEnd(event, self.names, self.view)
+            for event in events
+            if event.get("type") == "game_end"
+        ]
 
     def show_error(self, message: str) -> None:
         self.error = message
-        if self._ready:
+        if self.is_mounted:
             self._draw_panel()
 
-    def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
-        if self._ready:
-            self.query_one(EventLog).add_chat(sender, text, watching)
+    def focus_default(self) -> None:
+        self.set_focus(None)  # keys go to the screen: arrows move the ghost
 
-    def note(self, text: str, style: str = "dim") -> None:
-        if self._ready:
-            self.query_one(EventLog).add_note(text, style)
+    @property
+    def playing(self) -> bool:
+        """A game's view (not a waiting room's)."""
+        return "phase" in self.view
 
     # ------------------------------------------------------------ state of the cursor
 
@@ -241,52 +180,23 @@ class ArtSocietyTable(Screen[None]):
         options = self.options()
         return options[self.choice % len(options)] if options else None
 
-    def _size(self) -> tuple[int, int]:
+    def _wall_size(self) -> tuple[int, int]:
         layout = self.view.get("wall") or {}
         return layout.get("cols", 10), layout.get("rows", 10)
 
     def _settle_ghost(self) -> None:
         option = self.current()
         if option is not None:
-            self.cursor = nearest(option, *self.cursor, *self._size())
+            self.cursor = nearest(option, *self.cursor, *self._wall_size())
 
     # ------------------------------------------------------------ drawing
 
     def _draw(self) -> None:
-        self._draw_status()
         self._draw_wall()
         self._draw_others()
         self._draw_museum()
         self._draw_panel()
         self._draw_you()
-
-    def _draw_status(self) -> None:
-        view = self.view
-        label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
-        text = Text()
-        text.append(" Art Society ", style="bold reverse")
-        text.append(f" {self.modern_app.player_name}", style="bold")
-        if not view or view.get("status") == "waiting":
-            text.append(" · waiting room")
-        elif view.get("finished"):
-            text.append(" · game over")
-        elif view.get("phase") == "setup":
-            text.append(" · setup")
-        else:
-            text.append(f" · round {view.get('round')}")
-        you = view.get("you")
-        if view and you is None:
-            text.append(" · watching", style="italic")
-        elif view.get("seats"):
-            total = view["seats"][you]["score"]["total"]
-            text.append(f" · score {total}")
-        if self._decision_starts({}, view):
-            text.append(" ")
-            text.append(" YOUR TURN ", style="bold black on yellow")
-        text.append("  ")
-        text.append(label, style=style)
-        text.append("  F1 help", style="dim")
-        self.query_one("#as-status", Static).update(text)
 
     def _draw_wall(self) -> None:
         widget = self.query_one("#as-wall", Static)
@@ -357,7 +267,7 @@ class ArtSocietyTable(Screen[None]):
         text.append(f"· museum {len(view.get('museum') or [])}", style="dim")
         self.query_one("#as-museum", Static).update(text)
 
-    def _name(self, seat: object) -> str:
+    def _who(self, seat: object) -> str:
         names = self.names
         if seat == self.view.get("you"):
             return "You"
@@ -400,10 +310,10 @@ class ArtSocietyTable(Screen[None]):
                 if i:
                     text.append(" ")
                 style = "bold reverse" if s == picker else ""
-                text.append(f"{self._name(s)} {bids[s]}", style=style)
+                text.append(f"{self._who(s)} {bids[s]}", style=style)
             text.append("\n")
         elif phase == "bid":
-            waiting = [self._name(s) for s in view.get("to_act") or []]
+            waiting = [self._who(s) for s in view.get("to_act") or []]
             text.append("Waiting for bids: " + ", ".join(waiting) + "\n", style="dim")
         # What to do now
         text.append_text(self._prompt())
@@ -426,11 +336,10 @@ class ArtSocietyTable(Screen[None]):
 
     def _prompt(self) -> Text:
         view, legal = self.view, self.legal
-        you = view.get("you")
         if view.get("finished"):
             return Text("The game is over (scores on the end screen).", style="bold")
         if not legal:
-            waiting = [self._name(s) for s in view.get("to_act") or []]
+            waiting = [self._who(s) for s in view.get("to_act") or []]
             return Text("Waiting for " + (", ".join(waiting) or "the server") + "…", style="dim")
         turn = view.get("turn") or {}
         if "shapes" in legal:
@@ -455,15 +364,13 @@ class ArtSocietyTable(Screen[None]):
             text.append("Place ", style="bold yellow")
             text.append_text(chip(option.tile) if option.tile else Text(option.name))
             text.append("\n")
-            cols, _ = self._size()
-            from .look import cell_of
-
+            cols, _ = self._wall_size()
             cell = cell_of(*self.cursor, cols)
             reason = problem(view, option, *self.cursor)
             if reason is None:
                 text.append(f"{cell}: fits. Enter hangs it.", style="bold green")
             else:
-                text.append(f"{cell}: {reason}", style="bold red")
+                text.append(f"Not here: {reason}", style="bold red")
             keys = ["arrows move"]
             if len(self.options()) > 1:
                 keys.append("Tab other")
@@ -489,15 +396,14 @@ class ArtSocietyTable(Screen[None]):
             text.append("\nIt fits nowhere on your wall.", style="bold red")
         if hints:
             text.append("\n" + " · ".join(hints), style="yellow")
-        del you
         return text
 
     def _draw_you(self) -> None:
         view = self.view
         you = view.get("you")
         widget = self.query_one("#as-you", Static)
-        if you is None:
-            widget.display = False
+        widget.display = you is not None and self.playing
+        if not widget.display:
             return
         hand = view.get("hand") or []
         text = Text()
@@ -544,11 +450,11 @@ class ArtSocietyTable(Screen[None]):
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":
             return bool(legal)
-        return True
+        return super().check_action(action, parameters)
 
     def _send(self, action: dict[str, Any]) -> None:
         self.error = ""
-        self.modern_app.act(action)
+        self.act(action)
 
     def action_move(self, direction: str) -> None:
         dx, dy = MOVES[direction]
@@ -569,7 +475,7 @@ class ArtSocietyTable(Screen[None]):
                 return
         if self.current() is None:
             return
-        cols, rows = self._size()
+        cols, rows = self._wall_size()
         col, row = self.cursor
         self.cursor = (min(max(col + dx, 0), cols - 1), min(max(row + dy, 0), rows - 1))
         self._draw_wall()
@@ -604,9 +510,7 @@ class ArtSocietyTable(Screen[None]):
                 self.app.bell()
                 self.show_error(f"Not there: {reason}")
                 return
-            cols, _ = self._size()
-            from .look import cell_of
-
+            cols, _ = self._wall_size()
             self._send(option.action(cell_of(*self.cursor, cols)))
 
     def action_next_tile(self) -> None:
@@ -663,22 +567,3 @@ class ArtSocietyTable(Screen[None]):
         nxt = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
         self.watching = None if nxt == you else nxt
         self._draw_wall()
-
-    def action_help(self) -> None:
-        self.app.push_screen(ArtSocietyHelp())
-
-    def action_log(self, pages: int) -> None:
-        self.query_one(EventLog).page(pages)
-
-    def action_leave(self) -> None:
-        from ..confirm import Confirm
-
-        if not self.game_running:
-            self.modern_app.leave_room()
-            return
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.modern_app.leave_room()
-
-        self.app.push_screen(Confirm("Leave this game?", "Your seat is kept."), answer)
