@@ -11,6 +11,7 @@ from importlib.resources import files
 
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
+from .artsociety.end import KEYS_HELP as ARTSOCIETY_KEYS
 from .gametable import GameTable
 
 
@@ -47,6 +48,12 @@ def _serengeti_table() -> type[GameTable]:
     return SerengetiTable
 
 
+def _artsociety_table() -> type[GameTable]:
+    from .artsociety import ArtSocietyTable
+
+    return ArtSocietyTable
+
+
 class _ModernArt(ClientGame):
     def rules_text(self) -> str:
         # The client's own rules.md tells Modern Art with the table's keys woven in.
@@ -55,6 +62,7 @@ class _ModernArt(ClientGame):
 
 CLIENT_GAMES: dict[str, ClientGame] = {
     "modernart": _ModernArt("modernart", _modernart_table),
+    "artsociety": ClientGame("artsociety", _artsociety_table, ARTSOCIETY_KEYS),
 }
 
 
