@@ -328,7 +328,39 @@ async def test_a_turn_timeout_takes_the_games_default_action(player, game: str, 
     assert events[1]["type"] == default and events[1]["seat"] == 0
 
 
+@pytest.mark.parametrize(
+    ("game", "move"), [("serengeti", {"bid", "pass"}), ("artsociety", {"placed"})]
+)
+async def test_an_absent_players_seat_is_played_by_the_games_bot_until_they_return(
+    player, url, game: str, move: set[str]
+):
+    ann, bob = await player("Ann"), await player("Bob")
+    room = await create(ann, game, 3, options={"takeover_s": 1, "first_auctioneer": 0})
+    await bob.send("join", room=room)
+    await bob.expect("joined")
+    await ann.send("add_bot", level="random")
+    await ann.send("start")
+    await ann.next_update()
+    await ann.close()  # seat 0 is to act first
+    update = await bob.until(lambda u: {"type": "autopilot", "seat": 0} in u["events"])
+    assert update["view"]["seats"][0]["autopilot"] is True
+    moved = await bob.until(
+        lambda u: any(e["type"] in move and e.get("seat") == 0 for e in u["events"])
+    )
+    assert not moved["view"]["finished"]
+    back = await Client.hello(url, "Ann", ann.token)
+    resync = await back.next_update()
+    assert resync["view"]["seats"][0]["autopilot"] is False
+    await back.close()
+
+
 # ------------------------------------------------------------------------ restart
+
+
+def game_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The game's own events, without the room's presence and clock events."""
+    presence = {"connected", "disconnected", "left", "autopilot", "timeout"}
+    return [e for e in events if e["type"] not in presence]
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
@@ -379,6 +411,10 @@ async def test_a_restart_mid_game_restores_the_game(tmp_path: pathlib.Path, game
         assert (await again.expect("room"))["room"]["game"] == game
         resync = await again.next_update()
         assert comparable(resync["view"]) == comparable(before)
+        rid = await again.send("history")  # rebuilt from the record: the game's events
+        history = (await again.expect_reply(rid))["events"]
+        live = [e for m in ann.received if m["t"] == "update" for e in m["events"]]
+        assert game_events(history) == game_events(live) != []
         final = await play_seat(again, game, 5)
         assert final["view"]["finished"]
         await again.close()
