@@ -17,9 +17,9 @@ from modernart.engine import dump_record
 
 from .client import Connection
 from .confirm import Confirm
-from .help import HelpScreen
-from .gametable import GameTable
 from .games import client_game, playable
+from .gametable import GameTable
+from .help import HelpScreen
 from .lobby import LobbyScreen
 from .local import LocalGame
 from .messages import (
@@ -69,7 +69,7 @@ class ModernArtApp(App[None]):
         self.table: GameTable | None = None
         # The game of the room being joined, watched or created (the lobby says; a room
         # summary corrects it), which picks the table screen.
-        self.game = local.game if local is not None else client_game(None).name
+        self.room_game = local.game if local is not None else client_game(None).name
         self.room: str | None = None
         self.seat: int | None = None
         self.you: str | None = None
@@ -112,8 +112,8 @@ class ModernArtApp(App[None]):
             await self.local.stop()
 
     def new_table(self, room: str | None = None, seat: int | None = None) -> GameTable:
-        """The table screen of `self.game`."""
-        table = client_game(self.game).table()
+        """The table screen of `self.room_game`."""
+        table = client_game(self.room_game).table()
         return table(room, seat, player=self.player_name, local=self.local is not None)
 
     # -------------------------------------------------------------- sending
@@ -148,7 +148,7 @@ class ModernArtApp(App[None]):
             self.ring()
 
     def on_game_chosen(self, message: GameChosen) -> None:
-        self.game = message.game
+        self.room_game = message.game
 
     def leave_room(self) -> None:
         self.send({"t": "leave"})
@@ -182,7 +182,7 @@ class ModernArtApp(App[None]):
             if self.local is not None
             else "Your seat is kept: run the same command again to come back."
         )
-        title = client_game(self.game).title
+        title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 
     def save_record(self) -> None:
@@ -202,7 +202,7 @@ class ModernArtApp(App[None]):
             return
         folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path = folder / f"{self.room_game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(dump_record(record), encoding="utf-8")
         self._tell(f"Record saved to {path}")
 
@@ -242,7 +242,7 @@ class ModernArtApp(App[None]):
         same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")
         if isinstance(msg.get("game"), str) and playable(msg["game"]):
-            self.game = msg["game"]
+            self.room_game = msg["game"]
         if self.table is None:
             self.table = self.new_table(self.room, self.seat)
             self.push_screen(self.table)
@@ -267,14 +267,14 @@ class ModernArtApp(App[None]):
         if self.table is None or not isinstance(msg.get("room"), dict):
             return
         game = msg["room"].get("game")
-        if isinstance(game, str) and game != self.game and playable(game):
+        if isinstance(game, str) and game != self.room_game and playable(game):
             self._switch_table(game)
         self.table.show_room(msg["room"], msg.get("you"))
 
     def _switch_table(self, game: str) -> None:
         """The room plays another game than the table shown (joined without the lobby
         knowing, e.g. after a reconnection): that game's table replaces it."""
-        self.game = game
+        self.room_game = game
         old = self.table
         self.table = self.new_table(self.room, self.seat)
         if old is not None and self.screen is old:
@@ -339,4 +339,4 @@ class ModernArtApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(client_game(self.game).rules_text()))
+            self.push_screen(HelpScreen(client_game(self.room_game).rules_text()))

@@ -12,9 +12,10 @@ The contract for a game's table screen (registered in `tui/games.py`):
   (PROTOCOL.md `update.view`; a waiting room's view has only `seats`, `status`, `you`,
   `host`, `room`) and show end-of-game screens when `events` hold the end;
 - implement `tell(events)`: write events to the log in plain words;
-- override `focus_default()` (where the focus rests), `progress(view)` ("round 2/4") and `purse(view)` ("$ 80") for the status line,
-  `show_error` if the game has a better place for refusals than the log, and
-  `focus_for(legal)` to move the focus where the decision is made.
+- override `progress(view)` ("round 2/4") and `purse(view)` ("$", "80") for the status
+  line, `show_error` if the game has a better place for refusals than the log,
+  `focus_for(legal)` to move the focus where a decision is made, `focus_default()` where
+  it rests otherwise, and `end_screens` for the modal screens of a round's or game's end.
 
 A table never imports the app: it asks it through the messages of `tui/messages.py`
 (`SendToServer`, `PlayerAct`, `LeaveRoom`, `SaveRecord`, `Alert`). The app calls
@@ -29,7 +30,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message

@@ -127,9 +127,9 @@ def test_your_own_moves_are_told_in_the_second_person() -> None:
 
 def test_f1_explains_every_column_marker_symbol_and_the_clock() -> None:
     """Issue 8.11, 8.7: the help names what each piece of the table means."""
-    from modernart.tui.help import rules_text
+    from modernart.tui.games import client_game
 
-    text = rules_text()
+    text = client_game("modernart").rules_text()
     for piece in ("`cards`", "`now`", "`▶`", "`A`", "`on`", "`#`", "`$`", "`bought`"):
         assert piece in text
     for symbol in ("`!` open", "`@` once around", "`?` sealed", "`$` fixed price", "`=` double"):
