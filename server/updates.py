@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine.games import GameState, game_of
+from modernart.engine.games import GameInfo, GameState, game_of
 
 from .codec import encode, encode_entries, map_header
 
@@ -27,9 +27,16 @@ class UpdateFrames:
     """`update {seq, events, view}` frames from one public view (`view(None)` plus the
     room's fields); the per-seat entries are filled in per seat."""
 
-    def __init__(self, game: GameState, seq: int, events: list, public: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        game: GameState,
+        seq: int,
+        events: list,
+        public: dict[str, Any],
+        info: GameInfo | None = None,
+    ) -> None:
         self.game = game
-        self.info = game_of(game)
+        self.info = info or game_of(game)  # `info`: the game's, or a variation of it
         self.public = public
         self._keys = self.info.seat_keys
         self._intro = map_header(4) + encode_entries({"t": "update", "seq": seq, "events": events})

@@ -10,7 +10,7 @@ from typing import Any
 from ..games import Action, GameInfo
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, HeuristicBot
 from .rules import PRESET_HELP, PRESETS, parse_variant
-from .state import ACTION_FIELDS, ArtSociety, check_deck
+from .state import ACTION_FIELDS, BID, ArtSociety, check_deck
 
 _timeout_bot = HeuristicBot(0)
 
@@ -31,6 +31,20 @@ def timeout_action(game: ArtSociety, seat: int) -> Action | None:
     if seat not in game.to_act():
         return None
     return _timeout_bot.choose(game.view(seat))
+
+
+SEAT_KEYS = ("you", "legal", "hand", "my_bid", "stack")  # docs/protocol.md
+
+
+def seat_view(game: ArtSociety, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """`view(seat)`'s SEAT_KEYS without a whole view (the walls' scores are costly)."""
+    return {
+        "you": seat,
+        "legal": game.legal(seat),
+        "hand": list(game.hands[seat]),
+        "my_bid": game.bids[seat] if game.phase == BID else None,
+        "stack": list(game.stacks[seat]),
+    }
 
 
 def record_header(game: ArtSociety) -> dict[str, Any]:
@@ -75,5 +89,6 @@ GAME = GameInfo(
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
     actions=ACTION_FIELDS,
-    seat_keys=("you", "legal", "hand", "my_bid", "stack"),  # docs/protocol.md
+    seat_keys=SEAT_KEYS,
+    seat_view=seat_view,
 )

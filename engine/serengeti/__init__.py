@@ -23,6 +23,27 @@ def timeout_action(game: SerengetiGame, seat: int) -> Action | None:
     return {"type": "pass"} if "pass" in game.legal(seat) else None
 
 
+# your chips, yours alone before the end (S3, S18); the payout preview is for you
+SEAT_KEYS = ("you", "chips", "legal", "seats", "payout_preview")
+
+
+def seat_view(game: SerengetiGame, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """`view(seat)`'s SEAT_KEYS from the spectators' view `public` (plus a server's
+    fields), without a whole `view(seat)`."""
+    chips = game.chips[seat]
+    seats = public["seats"]
+    if not public["finished"]:  # before the end only your own chips show (S3)
+        seats = list(seats)
+        seats[seat] = {**seats[seat], "chips": chips}
+    return {
+        "you": seat,
+        "chips": chips,
+        "legal": game.legal(seat),
+        "seats": seats,
+        "payout_preview": game.payout_preview(seat),
+    }
+
+
 def record_header(game: SerengetiGame) -> dict[str, Any]:
     return {
         "variant": dict(game.variant),
@@ -66,6 +87,6 @@ GAME = GameInfo(
         "heuristic": "values a lot by its points and barred digits; bids to pay rivals least",
     },
     actions={"bid": ("amount",), "pass": ()},
-    # your chips, yours alone before the end (S3, S18); the payout preview is for you
-    seat_keys=("you", "chips", "legal", "seats", "payout_preview"),
+    seat_keys=SEAT_KEYS,
+    seat_view=seat_view,
 )

@@ -12,8 +12,7 @@ import pytest
 
 from modernart.engine import Game, parse_variant
 from modernart.engine.bots import make_bot
-from modernart.engine.games import get_game
-from modernart.server import updates
+from modernart.engine.games import GameInfo, get_game
 from modernart.server.lobby import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import Room
@@ -37,8 +36,8 @@ def with_room_fields(view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def check_frames(game: Any, seq: int, events: list) -> None:
-    frames = UpdateFrames(game, seq, events, with_room_fields(game.view(None)))
+def check_frames(game: Any, seq: int, events: list, info: GameInfo | None = None) -> None:
+    frames = UpdateFrames(game, seq, events, with_room_fields(game.view(None)), info)
     for seat in range(game.n):
         expected = with_room_fields(game.view(seat))
         got = decode(frames.for_seat(seat))
@@ -98,20 +97,21 @@ async def test_room_frames_equal_update_message(tmp_path: pathlib.Path):
         store.close()
 
 
-def play_through(name: str, players: int, seed: int) -> None:
-    """A whole game of random bots, checking every update's frames."""
-    info = get_game(name)
+def play_through(name: str, players: int, seed: int, **change: Any) -> None:
+    """A whole game of random bots, checking every update's frames (built with the
+    game's GameInfo, or with `change`s to it)."""
+    info = dataclasses.replace(get_game(name), **change)
     game = info.create([f"P{i}" for i in range(players)], seed=seed)
     bots = [info.make_bot("random", seed * 10 + i) for i in range(players)]
     rng = random.Random(seed)
     seq = 1
-    check_frames(game, seq, [])
+    check_frames(game, seq, [], info)
     while not game.finished:
         seat = rng.choice(game.to_act())
         action = bots[seat].choose(game.view(seat))
         assert action is not None
         seq += 1
-        check_frames(game, seq, game.apply({"seat": seat, **action}))
+        check_frames(game, seq, game.apply({"seat": seat, **action}), info)
 
 
 @pytest.mark.parametrize(
@@ -125,10 +125,10 @@ def test_frames_equal_each_seats_view_in_every_game_S3_A28(name: str, players: i
 
 
 @pytest.mark.parametrize("name", ["serengeti", "artsociety"])
-def test_a_game_naming_no_seat_keys_gets_whole_views_S3_A28(
-    name: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("change", [{"seat_keys": None}, {"seat_view": None}])
+def test_without_a_seat_view_frames_are_built_from_whole_views_S3_A28(
+    name: str, change: dict[str, Any]
 ):
-    """The fallback: a game without `seat_keys` gets each seat's `view(seat)` packed whole."""
-    whole = dataclasses.replace(get_game(name), seat_keys=None)
-    monkeypatch.setattr(updates, "game_of", lambda state: whole)
-    play_through(name, 3, seed=5)
+    """The fallbacks: without `seat_view` the seat's entries come from `view(seat)`;
+    without `seat_keys` each seat's `view(seat)` is packed whole."""
+    play_through(name, 3, seed=5, **change)
