@@ -38,7 +38,7 @@ def play_local(args: argparse.Namespace, name: str) -> int:
         "bot_delay_ms": round(args.bot_delay * 1000),
         "shout_window_ms": round(args.shout_window * 1000),
     }
-    local = LocalGame(args.players, args.variant, args.bot_level, options=options)
+    local = LocalGame(args.players, args.variant, args.bot_level, options=options, game=args.game)
     ModernArtApp(name=name, local=local, bell=args.bell).run()
     return 0
 
@@ -116,32 +116,58 @@ def _default_name() -> str:
     return user[:24] if user.isprintable() else "You"
 
 
+def _check_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`--game`'s player counts, variants and bot levels (each game has its own); fills
+    in the game's default variant."""
+    from modernart.engine.games import get_game
+    from modernart.tui.games import playable
+
+    info = get_game(args.game)
+    if not playable(args.game):
+        parser.error(f"this client has no table for {info.title} yet: try --game modernart")
+    if args.players not in info.players:
+        counts = ", ".join(map(str, info.players))
+        parser.error(f"{info.title} is for {counts} players (--players)")
+    args.variant = args.variant or info.default_preset
+    if args.variant not in info.presets:
+        parser.error(f"{info.title}'s variants: {', '.join(info.presets)} (--variant)")
+    if args.bot_level is not None and args.bot_level not in info.bots:
+        parser.error(f"{info.title}'s bot levels: {', '.join(info.bots)} (--bot-level)")
+    if args.variant == "classic_3p_virtual" and args.players != 3:
+        parser.error("the classic_3p_virtual variant needs --players 3")
+
+
 def main(argv: list[str] | None = None) -> int:
     from modernart.engine.bots import BOT_LEVELS
-    from modernart.engine.variant import PRESETS
+    from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 
     parser = argparse.ArgumentParser(
         prog="modernart",
         description="Modern Art, online. With no command: a game against bots in this terminal.",
     )
     parser.add_argument(
+        "--game",
+        choices=GAME_NAMES,
+        default=DEFAULT_GAME,
+        help="the game against bots (default modernart)",
+    )
+    parser.add_argument(
         "--players",
         type=int,
-        choices=(3, 4, 5),
+        choices=(2, 3, 4, 5),
         default=4,
-        help="seats at the table, you included (default 4)",
+        help="seats at the table, you included (default 4; each game has its counts)",
     )
     parser.add_argument(
         "--variant",
-        choices=sorted(PRESETS),
-        default="classic",
-        help="rule preset (RULES.md R30; default classic)",
+        default=None,
+        help="rule preset (Modern Art: classic, classic_3p_virtual, japanese, RULES.md R30; "
+        "Serengeti: serengeti, don; default: the game's first)",
     )
     parser.add_argument(
         "--bot-level",
-        choices=BOT_LEVELS,
         default=None,
-        help="the bots' level (default: the server's)",
+        help=f"the bots' level (Modern Art: {', '.join(BOT_LEVELS)}; default: the server's)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
     parser.add_argument(
@@ -202,8 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("the server URL starts with ws:// or wss://")
         name = args.connect_name or args.name or _default_name()
         return connect(args.url, name, args.bell or args.connect_bell)
-    if args.variant == "classic_3p_virtual" and args.players != 3:
-        parser.error("the classic_3p_virtual variant needs --players 3")
+    _check_game(parser, args)
     return play_local(args, args.name or _default_name())
 
 

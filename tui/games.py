@@ -13,6 +13,7 @@ from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import KEYS_HELP as ARTSOCIETY_KEYS
 from .gametable import GameTable
+from .serengeti import KEYS_HELP as SERENGETI_KEYS
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class _ModernArt(ClientGame):
 
 CLIENT_GAMES: dict[str, ClientGame] = {
     "modernart": _ModernArt("modernart", _modernart_table),
+    "serengeti": ClientGame("serengeti", _serengeti_table, SERENGETI_KEYS),
     "artsociety": ClientGame("artsociety", _artsociety_table, ARTSOCIETY_KEYS),
 }
 
