@@ -20,6 +20,7 @@ from .eventlog import SCROLL_HINT, EventLog
 from .gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line, seat_status
 from .serengeti_words import (
     TIEBREAK_WORDS,
+    TRIBE_SHORT,
     TRIBE_STYLE,
     by_tribe,
     cards_text,
@@ -223,7 +224,7 @@ class AuctionBox(Vertical):
         if amount is not None:
             why = refusal(amount, self.view)
             if why:
-                note = Text(f" {amount} refused: {why}", style="bold red")
+                note = Text(f" ✗ {amount}: {why}", style="bold red")
             else:
                 note = Text(f" → pays {payout_words(amount, self.view)} · Enter bids", style="")
         elif not self.entry.amounts:
@@ -307,12 +308,12 @@ class SerengetiLog(EventLog):
 def score_table(event: dict[str, Any], names: list[str]) -> Table:
     """S15–S17 broken down: each tribe's cards → points, the tribe sum, the most-chips
     bonus, the total, and the tie-breaks' cards and chips."""
-    table = Table(box=None, padding=(0, 1), show_edge=False)
-    table.add_column("Player", no_wrap=True, max_width=12)
+    table = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False)
+    table.add_column("Player", no_wrap=True, max_width=10)
     for tribe in TRIBES:
-        table.add_column(Text(tribe[:3].capitalize(), style=TRIBE_STYLE[tribe]), justify="right")
-    for title in ("tribes", "+chips", "points", "cards", "chips"):
-        table.add_column(title, justify="right", header_style="bold")
+        table.add_column(Text(TRIBE_SHORT[tribe], style=TRIBE_STYLE[tribe]), justify="right")
+    for title in ("tribes", "+3", "total", "cards", "chips"):
+        table.add_column(title, justify="right", header_style="bold", no_wrap=True)
     winners = set(event.get("winners") or [])
     for seat, score in enumerate(event.get("scores") or []):
         cards, tribes = score.get("cards") or {}, score.get("tribes") or {}
@@ -320,7 +321,7 @@ def score_table(event: dict[str, Any], names: list[str]) -> Table:
             Text(f"{cards.get(t, 0)}→{tribes.get(t, 0)}") if cards.get(t) else Text("·", "dim")
             for t in TRIBES
         ]
-        name = Text(short_name(names[seat] if seat < len(names) else "?", 12))
+        name = Text(short_name(names[seat] if seat < len(names) else "?", 10))
         name.stylize("bold yellow" if seat in winners else "")
         table.add_row(
             name,
@@ -342,9 +343,6 @@ class SerengetiOver(ModalScreen[str]):
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
-    DEFAULT_CSS = """
-    SerengetiOver #dialog { width: auto; min-width: 60; max-width: 100%; }
-    """
 
     def __init__(self, event: dict[str, Any], names: list[str]) -> None:
         super().__init__()
@@ -363,7 +361,8 @@ class SerengetiOver(ModalScreen[str]):
             yield Static(score_table(self.event, self.names))
             yield Static(
                 Text(
-                    "A tribe of n cards scores 1+2+…+n (n→points); most chips left: +3.",
+                    "Each tribe: n cards → 1+2+…+n points. +3: most chips left (S16). "
+                    "Ties: most cards, then most chips (S17).",
                     style="dim",
                 )
             )
@@ -452,7 +451,7 @@ class SerengetiTable(GameTable):
             return
         why = refusal(amount, self.view)
         if why:
-            box.show_error(f"{amount} refused: {why}.")
+            box.show_error(f"✗ {amount}: {why}")
             self.app.bell()
             return
         self.act({"type": "bid", "amount": amount})

@@ -94,7 +94,7 @@ def refusal(amount: int, view: dict[str, Any]) -> str | None:
     digit = amount % 10
     seats = view.get("seats") or []
     if 0 <= you < len(seats) and digit in (seats[you].get("barred") or []):
-        return f"you own a card with a {digit}: no bid of yours may end in {digit}"
+        return f"you own a card with a {digit}: your bids may not end in {digit}"
     if amount not in ((view.get("legal") or {}).get("bid") or []):
         return "not a legal amount now"
     return None
@@ -185,7 +185,7 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None)
         digit = event.get("digit")
         holders = event.get("holders") or []
         if holders:
-            whose = " and ".join(_name(names, h, you).replace("You", "your") for h in holders)
+            whose = " and ".join(_name(names, h, you).replace("You", "you") for h in holders)
             why = f"ends in {digit}, held by {whose}"
         else:
             why = f"ends in {digit}, which no one else holds: all others share"

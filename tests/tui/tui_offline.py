@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 from modernart.engine import FULL_DECK, Game, RuleError
 from modernart.tui.app import ModernArtApp
 from modernart.tui.lobby import LobbyScreen
-from modernart.tui.table import TableScreen
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -50,15 +49,18 @@ def server_view(game: Game, seat: int | None, room: str = "r1") -> dict[str, Any
 
 
 class OfflineApp(ModernArtApp):
-    def __init__(self, game: Game, seat: int | None = 0) -> None:
+    """`game`: any registered game's state (engine/games.py); its table is shown."""
+
+    def __init__(self, game: Any, seat: int | None = 0) -> None:
         super().__init__(url="ws://offline/", name="Ann")
+        self.room_game = getattr(game, "game_name", "modernart")
         self.game = game
         self.me = seat
         self.seq = 0
         self.sent: list[dict[str, Any]] = []
 
     async def begin(self) -> None:
-        self.table = TableScreen("r1", self.me, player="Ann")
+        self.table = self.new_table("r1", self.me)
         await self.push_screen(self.table)
         self.push_view([])
 

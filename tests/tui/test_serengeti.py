@@ -1,0 +1,211 @@
+"""The Serengeti table (SERENGETI.md): a whole game by keys against a real in-process
+server, refusals said before anything is sent, F1's rules, and the words of the log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pathlib
+import subprocess
+import sys
+
+from rich.console import Console
+from tui_keys import log_text, text_of, until
+from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
+
+from modernart.engine.serengeti.cards import AUCTIONS
+from modernart.tui.app import ModernArtApp
+from modernart.tui.help import HelpScreen
+from modernart.tui.local import LocalGame
+from modernart.tui.serengeti import (
+    AuctionBox,
+    BidInput,
+    SerengetiOver,
+    SerengetiTable,
+    payout_grid,
+)
+from modernart.tui.serengeti_words import narrate, payout_words, ranges, refusal
+
+CLEAR = ["end", "backspace", "backspace", "backspace", "backspace"]  # empty the bid entry
+
+
+def keys_for(view: dict) -> list[str]:
+    """A whole player by keys: the lowest bid (Enter) when nobody has bid, a typed bid of
+    the second legal amount in every third auction, otherwise a pass (p)."""
+    legal = view.get("legal") or {}
+    amounts = legal.get("bid") or []
+    if "pass" not in legal:
+        return []
+    if amounts and view["auction"] % 3 == 0 and len(amounts) > 1:
+        return ["backspace", *str(amounts[1]), "enter"]
+    if amounts and view.get("high") is None:
+        return ["enter"]
+    return ["p"]
+
+
+async def test_s1_s18_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) -> None:
+    """15 auctions by key presses; at the end every chip count shows (S18), the end screen
+    breaks the score down (S15–S17) and the record saved replays to the same chips."""
+    local = LocalGame(
+        players=3,
+        bot_level="random",
+        options={"bot_delay_ms": 0},
+        dev=True,
+        data_dir=tmp_path,
+        game="serengeti",
+        variant="serengeti",
+    )
+    records = tmp_path / "records"
+    app = ModernArtApp(name="Ann", local=local, records_dir=records)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.table is not None and app.table.view.get("auction"))
+        table = app.table
+        assert isinstance(table, SerengetiTable) and table.view["you"] == 0
+        bids = 0
+        acted_on = None
+        async with asyncio.timeout(120):
+            while not isinstance(app.screen, SerengetiOver):
+                await pilot.pause(0.02)
+                if app.last_seq == acted_on:
+                    continue
+                keys = keys_for(table.view)
+                if keys:
+                    acted_on = app.last_seq
+                    bids += keys[-1] == "enter"
+                    await pilot.press(*keys)
+        assert bids > 0
+        over = app.screen
+        assert isinstance(over, SerengetiOver)
+        event = over.event
+        chips = event["chips"]
+        # S18: all chips are public now; S16: the most-chips bonus goes to the richest.
+        assert [s["chips"] for s in table.view["seats"]] == chips
+        for seat, score in enumerate(event["scores"]):
+            assert score["chips_bonus"] == (3 if chips[seat] == max(chips) else 0)
+            assert score["points"] == score["tribe_points"] + score["chips_bonus"]
+        best = max(s["points"] for s in event["scores"])
+        leaders = {s for s, score in enumerate(event["scores"]) if score["points"] == best}
+        assert set(event["winners"]) <= leaders  # S17: the tie-breaks choose among these
+        assert sum(len(s["owned"]) for s in table.view["seats"]) == 30  # S5: every card sold
+        assert f"Auction {AUCTIONS} of 15" in log_text(app)
+        await pilot.press("s")  # save the record (RECORD.md)
+        await until(pilot, lambda: any(records.glob("serengeti-*.json")))
+        (saved,) = records.glob("serengeti-*.json")
+        replayed = subprocess.run(
+            [sys.executable, "-m", "modernart.cli", "replay", str(saved)],
+            capture_output=True,
+            text=True,
+        )
+        assert replayed.returncode == 0, replayed.stderr
+        assert json.loads(replayed.stdout)["finished"] is True
+        await pilot.press("enter")
+        assert app.screen is table
+        await pilot.press("f1")  # F1: Serengeti's rules, not Modern Art's
+        assert isinstance(app.screen, HelpScreen)
+        assert "Serengeti" in app.screen.text and "Modern Art" not in app.screen.text
+
+
+async def test_s7_refused_amount_is_explained_and_not_sent() -> None:
+    """A barred digit, too many chips, not above the high bid: each says why; Enter sends
+    nothing; a legal amount goes out as a bid (S6, S7)."""
+    game = new_game()
+    play_until(game, ann_to_act(7))
+    app = offline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = app.table.view
+        barred = view["seats"][0]["barred"]
+        assert isinstance(app.focused, BidInput)
+        note = app.table.query_one("#sg-note")
+        cases = {
+            10 + barred[0]: f"your bids may not end in {barred[0]}",
+            view["chips"] + 1 if (view["chips"] + 1) % 10 not in barred else view["chips"] + 2: (
+                f"you have only {view['chips']} chips"
+            ),
+            view["high"]["amount"]: f"above the high bid, {view['high']['amount']}",
+        }
+        for amount, why in cases.items():
+            await pilot.press(*CLEAR, *str(amount))
+            assert why in text_of(note)
+            await pilot.press("enter")
+            assert why in text_of(note)
+            assert app.sent == []  # nothing went out
+        legal = view["legal"]["bid"]
+        await pilot.press(*CLEAR, "down", "down")  # ↑/↓ only legal amounts
+        assert app.focused.value == str(legal[-2])
+        assert "→ pays" in text_of(note)
+        await pilot.press("enter")
+        assert app.sent == [{"t": "act", "action": {"type": "bid", "amount": legal[-2]}}]
+        assert app.table.view["high"] == {"amount": legal[-2], "seat": 0}
+
+
+async def test_s11_turn_line_and_payout_preview_follow_the_view() -> None:
+    """The auction box names the high bidder and the legal amounts; each digit's payee
+    comes from the view's payout preview (S11)."""
+    game = new_game()
+    play_until(game, ann_to_act(7))
+    app = offline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = app.table.view
+        box = app.table.query_one(AuctionBox)
+        turn = text_of(box.query_one("#sg-turn"))
+        assert f"High bid {view['high']['amount']} ({NAMES[view['high']['seat']]})" in turn
+        assert ranges(view["legal"]["bid"]) in turn
+        preview = view["payout_preview"]
+        single = [d for d in range(10) if len(preview[d]) == 1]
+        assert single
+        # The grid's cells: one payee's name under its digit; ✗ under Ann's barred digits.
+        console = Console(width=80, record=True)
+        console.print(payout_grid(view, 76))
+        rows = console.export_text().splitlines()
+        digits_row, pays_row = rows[0], rows[1]
+        for d in range(10):
+            column = digits_row.index(str(d), 9)
+            cell = pays_row[column : column + 4].strip()
+            if d in view["seats"][0]["barred"]:
+                assert cell == "✗"
+            elif d in single:
+                assert NAMES[preview[d][0]].startswith(cell.rstrip("…"))
+
+
+def test_s7_s11_words() -> None:
+    """The words behind the entry: ranges, refusals, whom a price pays, and the log."""
+    assert ranges([2, 3, 5, 8, 9, 12]) == "2–3, 5, 8–9, 12"
+    assert ranges([]) == ""
+    game = new_game()
+    play_until(game, ann_to_act(7))
+    view = game.view(0)
+    view["to_act"] = [0]
+    digit = view["seats"][0]["barred"][0]
+    assert refusal(10 + digit, view) == (
+        f"you own a card with a {digit}: your bids may not end in {digit}"
+    )
+    assert refusal(view["legal"]["bid"][0], view) is None
+    assert refusal(5, {**view, "you": None}) == "it is not your turn"
+    preview = view["payout_preview"]
+    amount = next(a for a in view["legal"]["bid"] if len(preview[a % 10]) == 1)
+    payee = NAMES[preview[amount % 10][0]]
+    assert payout_words(amount, view) == f"{amount} to {payee}"
+    three = {**view, "payout_preview": [[1, 2, 3]] * 10}
+    assert payout_words(10, three) == "3 each to Bob, Cy, Dee; 1 to the bank"
+    assert payout_words(2, three) == "2 to the bank (too little to share among 3)"
+    sold = {
+        "type": "sold",
+        "winner": 1,
+        "price": 7,
+        "cards": ["red.2"],
+        "digit": 7,
+        "holders": [],
+        "payments": [{"from": 1, "to": s, "amount": 2} for s in (0, 2, 3)]
+        + [{"from": 1, "to": None, "amount": 1}],
+        "bank": 1,
+    }
+    line = narrate(sold, NAMES, you=0)
+    assert line is not None
+    assert line.plain == (
+        "Bob buys Red 2 for 7 · ends in 7, which no one else holds: all others share: "
+        "2 each to you, Cy, Dee; 1 to the bank"
+    )
+    early = narrate({"type": "pass", "seat": 2, "bonus": 2, "deferred": False}, NAMES, 0)
+    assert early is not None and early.plain == "Cy passes (early pass: +2 chips)"
