@@ -27,6 +27,11 @@ from .look import FRAME_LEGEND, GENRES, cell_of, chip, genre_text, mini_text, wa
 from .narrate import narrate
 from .placing import Option, ghost, nearest, place_options, problem
 
+
+class TableLog(EventLog, can_focus=False):
+    """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
+
+
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
@@ -34,6 +39,7 @@ class ArtSocietyTable(GameTable):
     """Renders Art Society views (the `GameTable` contract, tui/gametable.py)."""
 
     GAME_TITLE: ClassVar[str] = "Art Society"
+    AUTO_FOCUS = None  # no widget takes the keys: the arrows move the ghost and the cursors
     CSS_PATH = Path(__file__).parent / "artsociety.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move('left')", "Move", key_display="←↑↓→"),
@@ -84,7 +90,7 @@ class ArtSocietyTable(GameTable):
                 yield Static(id="as-museum")
                 yield Static(id="as-panel")
                 yield Static(id="as-you")
-                yield EventLog(id="log")
+                yield TableLog(id="log")
         yield chat_line()
         yield Footer(compact=True)
 
@@ -94,9 +100,9 @@ class ArtSocietyTable(GameTable):
         self.query_one("#as-you").border_title = "Your bid cards"
         log = self.query_one(EventLog)
         log.border_subtitle = SCROLL_HINT
-        log.can_focus = False  # the arrows belong to the ghost
         super().on_mount()
         self._draw()
+        self.call_after_refresh(self.focus_default)
 
     # ------------------------------------------------------------ GameTable's hooks
 
@@ -141,6 +147,10 @@ class ArtSocietyTable(GameTable):
 
     def focus_default(self) -> None:
         self.set_focus(None)  # keys go to the screen: arrows move the ghost
+
+    def on_screen_resume(self) -> None:
+        if self.query_one("#chat-line").display is False:
+            self.call_after_refresh(self.focus_default)
 
     @property
     def playing(self) -> bool:
@@ -192,11 +202,31 @@ class ArtSocietyTable(GameTable):
     # ------------------------------------------------------------ drawing
 
     def _draw(self) -> None:
+        if not self.playing:
+            self._draw_waiting()
+            return
         self._draw_wall()
         self._draw_others()
         self._draw_museum()
         self._draw_panel()
         self._draw_you()
+
+    def _draw_waiting(self) -> None:
+        """Before the game: an empty wall and who sits at the table."""
+        layout = {"cols": 10, "rows": 10, "eyeline": [5, 6], "stars": ["E5", "F6"]}
+        self.query_one("#as-wall", Static).update(wall_text(layout, []))
+        self.query_one("#as-others", Static).update("")
+        self.query_one("#as-museum", Static).update("")
+        self.query_one("#as-you").display = False
+        seats = self.view.get("seats") or []
+        text = Text("Waiting room\n", style="bold")
+        for seat in seats:
+            text.append(f"  {seat.get('name', '?')}\n", style="dim" if seat.get("free") else "")
+        if self.view.get("host") == self.view.get("you") and self.view:
+            text.append("b: add a bot · s: start the game", style="yellow")
+        panel = self.query_one("#as-panel", Static)
+        panel.border_title = "Table"
+        panel.update(text)
 
     def _draw_wall(self) -> None:
         widget = self.query_one("#as-wall", Static)
@@ -508,7 +538,7 @@ class ArtSocietyTable(GameTable):
             reason = problem(self.view, option, *self.cursor)
             if reason is not None:
                 self.app.bell()
-                self.show_error(f"Not there: {reason}")
+                self.show_error("Not sent: move the ghost to a green spot first.")
                 return
             cols, _ = self._wall_size()
             self._send(option.action(cell_of(*self.cursor, cols)))
