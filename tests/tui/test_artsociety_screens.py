@@ -1,0 +1,184 @@
+"""Exact Art Society screens against the real engine (offline): the ghost's reasons (A7, A13),
+the walls key, and snapshots of the wall, the lot, the bid, the ghost and the end screen at
+80×24 and 120×40. Update with `pytest tests/tui --snapshot-update` and look at the SVGs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from artsociety_keys import arrows, keys_for
+from artsociety_offline import NAMES, ArtSocietyOffline
+from rich.console import Console
+
+from modernart.engine.artsociety.bots import HeuristicBot
+from modernart.engine.artsociety.state import ArtSociety
+from modernart.tui.artsociety import ArtSocietyTable
+from modernart.tui.artsociety.end import ArtSocietyEnd, score_table
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def offline(seed: int = 3) -> ArtSocietyOffline:
+    return ArtSocietyOffline(ArtSociety(NAMES, seed=seed))
+
+
+async def play_until(pilot: Any, app: ArtSocietyOffline, done: Callable[[ArtSocietyTable], bool]):
+    """Key presses of the test player until `done(table)` (at most 400 decisions)."""
+    table = app.table
+    assert isinstance(table, ArtSocietyTable)
+    for turn in range(400):
+        await pilot.pause()
+        if done(table):
+            return table
+        keys, _ = keys_for(table, turn)
+        assert keys, f"nothing to do and not done: {table.view.get('phase')}"
+        await pilot.press(*keys)
+    raise AssertionError("not reached")
+
+
+def placing(table: ArtSocietyTable) -> bool:
+    return any(o.get("tile") == "picked" for o in table.legal.get("place") or [])
+
+
+def panel(table: ArtSocietyTable) -> str:
+    return str(table.query_one("#as-panel").render())
+
+
+async def test_a13_the_ghost_says_why_and_enter_sends_only_a_legal_spot() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, placing)
+        option = table.current()
+        assert option is not None and option.source == "picked"
+        start = app.engine.walls[0].tiles[0]  # the starting painting (A7)
+        sent = len(app.sent)
+        checks = [
+            ((9, 9), f"a {option.w}×{option.h} tile at J10 would leave the wall (A13)"),
+            ((start.spot.index % 10, start.spot.index // 10), "overlaps a tile (A13)"),
+            ((0, 0), f"a {option.w}×{option.h} tile at A1 shares no edge with a tile (A13)"),
+        ]
+        for goal, reason in checks:
+            await pilot.press(*arrows(table.cursor, goal), "enter")
+            assert table.cursor == goal
+            assert reason in panel(table)
+            assert "Not sent" in panel(table)
+        assert len(app.sent) == sent  # nothing left the client
+        index = app.engine.walls[0].cells_for(option.w, option.h)[0]
+        goal = (ord(index[0]) - 65, int(index[1:]) - 1)
+        await pilot.press(*arrows(table.cursor, goal))
+        assert "fits. Enter hangs it." in panel(table)
+        await pilot.press("enter")
+        assert app.sent[-1]["action"] == {"type": "place", "tile": "picked", "cell": index}
+        assert any(t.spot.cell == index for t in app.engine.walls[0].tiles)
+
+
+async def test_a7_the_starting_painting_must_cover_a_star() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable) and table.view["phase"] == "setup"
+        assert "fits" in panel(table)  # the ghost starts on a legal spot
+        await pilot.press(*arrows(table.cursor, (0, 0)), "enter")
+        assert "at A1 must cover a star cell (A7)" in panel(table)
+        assert app.sent == []
+
+
+async def test_w_shows_each_other_wall_full_size_in_turn() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable)
+        wall = table.query_one("#as-wall")
+        titles = []
+        for _ in range(4):
+            await pilot.press("w")
+            titles.append(str(wall.border_title).split(" ·")[0])
+        assert titles == ["Bob's wall", "Cy's wall", "Dee's wall", "Your wall"]
+
+
+def finished_game(seed: int = 5) -> tuple[ArtSociety, list[dict[str, Any]]]:
+    """A whole game played by bots on every seat; the last round's events."""
+    game = ArtSociety(NAMES, seed=seed)
+    bots = [HeuristicBot(s) for s in range(4)]
+    events: list[dict[str, Any]] = []
+    while not game.finished:
+        seat = game.to_act()[0]
+        new = game.apply({**bots[seat].choose(game.view(seat)), "seat": seat})
+        events = new if any(e["type"] == "round_end" for e in new) else events + new
+    return game, events
+
+
+async def test_a23_a28_end_screen_breaks_every_score_down() -> None:
+    game, events = finished_game()
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_view(events)
+        await pilot.pause()
+        end = app.screen
+        assert isinstance(end, ArtSocietyEnd)
+        assert end.event["scores"] == game.scores()
+        console = Console(width=100, color_system=None)
+        with console.capture() as shown:
+            console.print(score_table(end.event["scores"], NAMES, end.event["winners"]))
+        text = shown.get()
+        for label in ("portrait", "faux pas", "eyeline", "decor shields", "excess", "empty"):
+            assert label in text
+        totals = text.splitlines()[-1].split()
+        assert totals == ["total", *(str(s["total"]) for s in game.scores())]
+        winners = [n for s, n in enumerate(NAMES) if s in game.winners]
+        assert "Game over: " + " and ".join(winners) in str(end.query("Static").first().render())
+
+
+# ------------------------------------------------------------------ snapshots
+
+
+def reach(app: ArtSocietyOffline, done: Callable[[ArtSocietyTable], bool], extra: tuple = ()):
+    async def run(pilot: Any) -> None:
+        await play_until(pilot, app, done)
+        if extra:
+            await pilot.press(*extra(app.table) if callable(extra) else extra)
+        await pilot.pause()
+
+    return run
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_wall_setup_ghost(snap_compare, size):
+    app = offline()
+    assert snap_compare(app, terminal_size=size, run_before=reach(app, lambda t: True))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_bid(snap_compare, size):
+    app = offline()
+    run = reach(app, lambda t: "bid" in t.legal, ("right", "right"))
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_lot_pick(snap_compare, size):
+    app = offline()
+    assert snap_compare(app, terminal_size=size, run_before=reach(app, lambda t: "pick" in t.legal))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_ghost_refused(snap_compare, size):
+    app = offline()
+    run = reach(app, placing, lambda t: (*arrows(t.cursor, (0, 0)), "enter"))
+    assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_end_screen(snap_compare, size):
+    game, events = finished_game()
+    app = ArtSocietyOffline(game)
+
+    async def run(pilot: Any) -> None:
+        app.push_view(events)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=run)
