@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from modernart.engine.artsociety.rules import cell_index
+from modernart.engine.artsociety.rules import cell_index, spot_at
 from modernart.engine.artsociety.wall import Wall
 
 from .look import Ghost, cell_of
@@ -114,3 +114,23 @@ def nearest(option: Option, col: int, row: int, cols: int, rows: int) -> tuple[i
 
 def ghost(option: Option, col: int, row: int, ok: bool) -> Ghost:
     return Ghost(option.tile, option.w, option.h, col, row, ok)
+
+
+def preview(view: dict[str, Any], option: Option, col: int, row: int) -> tuple[int, int]:
+    """What hanging a painting here brings: (A18's frame matches M, paintings of its own
+    genre it would touch — a faux pas, A24). (0, 0) for decor."""
+    genre, frame = option.tile.get("genre"), option.tile.get("frame")
+    if genre is None:
+        return 0, 0
+    layout = view.get("wall") or {}
+    cols, rows = layout.get("cols", 10), layout.get("rows", 10)
+    you = view.get("you")
+    tiles = (view.get("seats") or [])[you]["wall"] if isinstance(you, int) else []
+    wall = Wall.from_view(cols, rows, tiles)
+    spot = spot_at(cols, rows, option.w, option.h).get(cell_of(col, row, cols))
+    if spot is None:
+        return 0, 0
+    touching = [tiles[i] for i in wall.neighbours(spot)]
+    frames = sum(1 for t in touching if t.get("frame") == frame)
+    same = sum(1 for t in touching if t.get("genre") == genre)
+    return frames, same

@@ -25,7 +25,7 @@ from ..style import short_name
 from .end import ArtSocietyEnd
 from .look import FRAME_LEGEND, GENRES, cell_of, chip, genre_text, mini_text, wall_text
 from .narrate import narrate
-from .placing import Option, ghost, nearest, place_options, problem
+from .placing import Option, ghost, nearest, place_options, preview, problem
 
 
 class TableLog(EventLog, can_focus=False):
@@ -319,10 +319,15 @@ class ArtSocietyTable(GameTable):
             "place": "Placing",
             "over": "Game over",
         }.get(str(phase), "Table")
+        picker = (view.get("turn") or {}).get("seat")
+        if phase in ("pick", "place") and picker is not None:
+            widget.border_title += f": {self._who(picker)}"
+        elif phase == "prepare":
+            widget.border_title += f": {self._who(view.get('auctioneer'))}"
         # The lot (or the shapes to choose from)
         if "shapes" in legal:
             self._shape_lines(text, legal["shapes"])
-        else:
+        elif phase in ("bid", "pick") or (phase == "place" and "pick" in legal):
             lot = view.get("lot") or []
             picking = "pick" in legal
             for i, painting in enumerate(lot):
@@ -353,6 +358,7 @@ class ArtSocietyTable(GameTable):
 
     def _shape_lines(self, text: Text, shapes: dict[str, Any]) -> None:
         piles = list(shapes.get("piles") or {})
+        text.append("Piles, shape:paintings left (value = w + h − 1)\n", style="dim")
         per_line = 5
         for i, name in enumerate(piles):
             w, _, h = name.partition("x")
@@ -390,6 +396,9 @@ class ArtSocietyTable(GameTable):
             )
         option = self.current()
         text = Text()
+        if option is not None and option.source == "start":
+            text.append("Hang your starting painting over a star (*). ", style="bold yellow")
+            text.append("Each empty cell costs 1 point at the end: fill your wall.\n", style="dim")
         if option is not None:
             text.append("Place ", style="bold yellow")
             text.append_text(chip(option.tile) if option.tile else Text(option.name))
@@ -399,16 +408,26 @@ class ArtSocietyTable(GameTable):
             reason = problem(view, option, *self.cursor)
             if reason is None:
                 text.append(f"{cell}: fits. Enter hangs it.", style="bold green")
+                frames, same = preview(view, option, *self.cursor)
+                if frames and option.source != "start":
+                    text.append(
+                        f" Frame bonus: decor up to {frames} shield(s).", style="bold magenta"
+                    )
+                if same:
+                    text.append(" Faux pas: touches its genre!", style="bold red")
             else:
                 text.append(f"Not here: {reason}", style="bold red")
             keys = ["arrows move"]
             if len(self.options()) > 1:
                 keys.append("Tab other")
             if option.source == "decor" and option.tile.get("shields", 1) > 1:
-                keys.append("t turn")
+                keys.append("r turn")
             text.append("\n" + ", ".join(keys), style="dim")
-        elif self.exchanging:
-            text.append("No museum painting can be hung.", style="red")
+        elif turn.get("picked"):
+            text.append("You hold ", style="bold yellow")
+            text.append_text(chip(turn["picked"]))
+            if self.exchanging:
+                text.append("\nNo museum painting can be hung.", style="red")
         hints = []
         if "assist" in legal:
             hints.append("a: to assistant")
@@ -530,6 +549,7 @@ class ArtSocietyTable(GameTable):
                 chosen, self.chosen = self.chosen, []
                 self._send({"type": "shapes", "shapes": chosen})
             self._draw_panel()
+            self.refresh_bindings()
         else:
             option = self.current()
             if option is None:
@@ -579,6 +599,7 @@ class ArtSocietyTable(GameTable):
         self.exchanging = not self.exchanging
         self.choice = 0
         self._settle_ghost()
+        self.refresh_bindings()
         self._draw_wall()
         self._draw_panel()
 
@@ -586,6 +607,7 @@ class ArtSocietyTable(GameTable):
         if self.chosen:
             self.chosen.pop()
             self._draw_panel()
+            self.refresh_bindings()
 
     def action_cycle_wall(self) -> None:
         seats = self.view.get("seats") or []
