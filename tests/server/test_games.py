@@ -5,7 +5,6 @@ Art Society (A1–A28) rooms on real sockets, beside Modern Art's, through GameI
 from __future__ import annotations
 
 import asyncio
-import json
 import pathlib
 from typing import Any
 
@@ -15,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 from modernart.engine import load_record, replay
 from modernart.engine.games import GAME_NAMES, get_game
 from modernart.server.app import Server
-from modernart.server.export import record_of_room
+from modernart.server.export import export_command
 
 from .test_secrecy import walk
 from .wsclient import Client
@@ -251,7 +250,7 @@ def check_common_secrecy(client: Client, others: list[Client]) -> None:
 
 @pytest.mark.parametrize(("game", "seats"), [("serengeti", 4), ("artsociety", 3)])
 async def test_a_whole_game_with_bots_on_real_sockets_keeps_every_secret_S3_A10(
-    server, player, game: str, seats: int
+    server, player, tmp_path: pathlib.Path, game: str, seats: int
 ):
     """A human (playing by `act`) and bots play a whole game; a spectator and a second
     human's window see it all; every frame is scanned for what they may not know."""
@@ -276,9 +275,11 @@ async def test_a_whole_game_with_bots_on_real_sockets_keeps_every_secret_S3_A10(
         SECRECY[game](client)
         check_common_secrecy(client, [c for c in (ann, bob, spy) if c is not client])
     winners = final["view"]["winners"]
-    record = record_of_room(server.store, room)
-    assert record is not None and record.game == game
-    result = replay(load_record(json.dumps(record.to_dict())))
+    out = tmp_path / "records"  # `modernart-server export ROOM`, the server running
+    assert export_command(server.data_dir, [room], False, out) == 0
+    record = load_record((out / f"{room}.json").read_text(encoding="utf-8"))
+    assert record.game == game and record.extra["status"] == "finished"
+    result = replay(record)
     assert result["ok"] and result["finished"] and result["winners"] == winners
     rid = await ann.send("history")
     history = await ann.expect_reply(rid)
