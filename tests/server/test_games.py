@@ -15,6 +15,7 @@ from modernart.engine import load_record, replay
 from modernart.engine.games import GAME_NAMES, get_game
 from modernart.server.app import Server
 from modernart.server.export import export_command
+from modernart.server.store import Store
 
 from .test_secrecy import walk
 from .wsclient import Client
@@ -265,11 +266,11 @@ async def test_a_whole_game_with_bots_on_real_sockets_keeps_every_secret_S3_A10(
     await spy.send("watch", room=room)
     await spy.expect("joined")
     await ann.send("start")
-    finals = await asyncio.gather(play_seat(ann, game, 1), play_seat(bob, game, 2))
+    finals = await asyncio.gather(play_seat(ann, game, 1, 120), play_seat(bob, game, 2, 120))
     final = finals[0]
     assert final["view"]["status"] == "finished"
     assert any(e["type"] == "game_end" for e in final["events"])
-    spy_final = await spy.until(lambda u: u["view"]["finished"])
+    spy_final = await spy.until(lambda u: u["view"]["finished"], timeout=60)
     assert spy_final["seq"] == final["seq"]
     for client in (ann, bob, spy):
         SECRECY[game](client)
@@ -419,5 +420,36 @@ async def test_a_restart_mid_game_restores_the_game(tmp_path: pathlib.Path, game
         final = await play_seat(again, game, 5)
         assert final["view"]["finished"]
         await again.close()
+    finally:
+        await server.stop()
+
+
+async def test_a_room_stored_before_games_had_names_is_modern_art(tmp_path: pathlib.Path):
+    """Settings and headers stored without `game` (before issue 9) are Modern Art's."""
+    store = Store(tmp_path)
+    store.add_identity("id-ann", "Ann", "token-of-ann")
+    store.mark_seated("id-ann")
+    options = {"shout_window_ms": 3000, "turn_timeout_s": 0, "bot_delay_ms": 0, "takeover_s": 0}
+    settings = {"seats": 3, "variant": {"double_payment": "split", "virtual_player": False}}
+    store.add_room(
+        "oldroom1",
+        "Old",
+        {**settings, "options": options, "password": None},
+        {
+            "host": 0,
+            "seats": [{"identity": "id-ann", "name": "Ann"}, None, None],
+        },
+    )
+    store.close()
+    server = Server(tmp_path, port=0, dev=True)
+    await server.start()
+    try:
+        ann = await Client.hello(f"ws://127.0.0.1:{server.port}/", "Ann", "token-of-ann")
+        assert (await ann.expect("joined"))["room"] == "oldroom1"
+        summary = (await ann.expect("room"))["room"]
+        assert summary["game"] == "modernart" and summary["name"] == "Old"
+        await ann.send("add_bot", level="expert")  # a Modern Art level
+        assert (await ann.expect("room"))["room"]["bots"] == [False, True, False]
+        await ann.close()
     finally:
         await server.stop()
