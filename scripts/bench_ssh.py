@@ -98,7 +98,7 @@ async def main() -> None:
 
         player.send("c")
         await player.wait_text("Create a room")
-        player.send("\r")
+        player.send("\x13")  # ctrl+s: create with the defaults (4 seats, classic)
         await player.wait_text("You host")
         player.send("bbb")
         await player.wait(lambda: any(r.status == "waiting" for r in hub.rooms.values()), "room")
@@ -119,9 +119,13 @@ async def main() -> None:
         t0 = time.monotonic()
         player.send("s")
         keyboard = KeyboardPlayer(player, 0)
+        dismissed = [-1]
 
         def finished() -> bool:
             keyboard.step(room.game)
+            if "Enter: continue" in watcher.text() and watcher.received != dismissed[-1]:
+                dismissed.append(watcher.received)  # a spectator reads each round's summary
+                watcher.send("\r")
             return room.game is not None and room.game.finished
 
         await player.wait(finished, "the game's end", timeout=3600)

@@ -37,7 +37,7 @@ from .ssh_screen import ScreenRelay
 
 log = logging.getLogger("modernart.server.ssh")
 
-DEFAULT_MAX_SESSIONS = 64
+DEFAULT_MAX_SESSIONS = 16  # ~100 MB each after a game: docs/benchmarks.md
 DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate

@@ -85,7 +85,7 @@ async def test_keys_create_a_room_against_bots_start_it_and_play_a_card(ssh, key
     assert "lobby" in term.text()
     term.send("c")
     await term.wait_text("Create a room")
-    term.send("\r")  # Enter in the name field creates (4 seats, classic)
+    term.send("\x13")  # ctrl+s creates (the defaults: Modern Art, 4 seats, classic)
     await term.wait_text("You host")
     term.send("bbb")
     await term.wait(lambda: term.text().count("(H)") + term.text().count("(R)") >= 3, "3 bots")
