@@ -11,24 +11,29 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
-from modernart.engine.games import DEFAULT_GAME
-from modernart.engine.variant import PRESET_HELP, PRESETS
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE
 from .messages import GameChosen, SendToServer
 
 
-def variant_label(variant: Any) -> str:
-    """A preset's name when the variant is one, else its two settings."""
+def game_info(name: Any) -> GameInfo | None:
+    """The registered game `name` (None: Modern Art, as from a server without games)."""
+    name = name or DEFAULT_GAME
+    return get_game(name) if name in GAME_NAMES else None
+
+
+def variant_label(variant: Any, game: str | None = None) -> str:
+    """A preset's name when the variant is one of its game's, else its settings."""
     if isinstance(variant, str):
         return variant
+    info = game_info(game)
     if isinstance(variant, dict):
-        for name, preset in PRESETS.items():
-            if preset.to_dict() == variant:
+        for name, preset in (info.presets if info else {}).items():
+            if preset == variant:
                 return name
-        return (
-            f"{variant.get('double_payment')}{'+virtual' if variant.get('virtual_player') else ''}"
-        )
+        return "+".join(str(v) for v in variant.values())
     return "?"
 
 
@@ -45,6 +50,7 @@ class LobbyScreen(Screen[None]):
         self.player = player
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
+        self._narrow = False  # the columns shown are those of a narrow screen
 
     def send(self, msg: dict[str, Any]) -> None:
         self.post_message(SendToServer(msg))
@@ -59,7 +65,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Room", "Seats", "Players", "Status", "Variant", "Lock", "Watch")
+        self._columns(table)
         table.border_title = "Rooms"
         table.focus()
         self._draw_status()
@@ -91,6 +97,24 @@ class LobbyScreen(Screen[None]):
         if state == "replaced":
             self.show_error(REPLACED_NOTE.format(name=self.player))
 
+    @property
+    def narrow(self) -> bool:
+        """Under 100 columns the game's column leaves no room for the spectators'."""
+        return self.size.width < 100
+
+    def _columns(self, table: DataTable[Any]) -> None:
+        self._narrow = self.narrow
+        table.add_columns("Room", "Game", "Seats", "Players", "Status", "Variant", "Lock")
+        if not self._narrow:
+            table.add_column("Watch")
+
+    def on_resize(self) -> None:
+        table = self.query_one(DataTable)
+        if self.narrow != self._narrow:
+            table.clear(columns=True)
+            self._columns(table)
+            self.show_rooms(self.rooms)
+
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         table = self.query_one(DataTable)
         selected = self.selected_room()
@@ -100,16 +124,20 @@ class LobbyScreen(Screen[None]):
             seated = room.get("seated") or []
             taken = sum(1 for s in seated if s)
             players = ", ".join(s for s in seated if s)
-            table.add_row(
+            info = game_info(room.get("game"))
+            variant = variant_label(room.get("variant"), room.get("game"))
+            cells = [
                 room.get("name") or str(room["id"]),
+                info.title if info else str(room.get("game")),
                 f"{taken}/{room.get('seats', len(seated))}",
-                players[:30],
+                players[:14] if self._narrow else players[:30],
                 room.get("status", "?"),
-                variant_label(room.get("variant")),
+                variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
                 "yes" if room.get("locked") else "",
-                str(room.get("spectators", 0)),
-                key=str(room["id"]),
-            )
+            ]
+            if not self._narrow:
+                cells.append(str(room.get("spectators", 0)))
+            table.add_row(*cells, key=str(room["id"]))
         if selected is not None:
             ids = [str(r["id"]) for r in self.rooms]
             if str(selected["id"]) in ids:
@@ -186,7 +214,8 @@ class PasswordDialog(ModalScreen[str]):
 
 
 class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
-    """Seats, variant preset (with its one-line explanation), password and shout window."""
+    """Game, name, seats and variant preset (the game's, each with its one-line help),
+    password, and Modern Art's shout window."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -195,15 +224,25 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
 
     def compose(self) -> ComposeResult:
         # One row per field (compact widgets), so that it fits 80×24 with room to spare.
+        info = get_game(DEFAULT_GAME)
         with Vertical(id="dialog", classes="create"):
             yield Static(Text("Create a room", style="bold"), classes="title")
+            with Horizontal(classes="field"):
+                yield Label("Game", classes="label")
+                yield Select(
+                    [(get_game(name).title, name) for name in CLIENT_GAMES],
+                    value=DEFAULT_GAME,
+                    allow_blank=False,
+                    id="game",
+                    compact=True,
+                )
             with Horizontal(classes="field"):
                 yield Label("Name", classes="label")
                 yield Input(id="name", max_length=40, placeholder="(optional)", compact=True)
             with Horizontal(classes="field"):
                 yield Label("Seats", classes="label")
                 yield Select(
-                    [(str(n), n) for n in (3, 4, 5)],
+                    [(str(n), n) for n in info.players],
                     value=4,
                     allow_blank=False,
                     id="seats",
@@ -212,22 +251,23 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="field"):
                 yield Label("Variant", classes="label")
                 yield Select(
-                    [(name, name) for name in PRESETS],
-                    value="classic",
+                    [(name, name) for name in info.presets],
+                    value=info.default_preset,
                     allow_blank=False,
                     id="variant",
                     compact=True,
                 )
-            yield Static(PRESET_HELP["classic"], id="variant-help", classes="help")
+            yield Static(info.preset_help[info.default_preset], id="variant-help", classes="help")
             with Horizontal(classes="field"):
                 yield Label("Password", classes="label")
                 yield Input(id="password", password=True, placeholder="(none)", compact=True)
-            with Horizontal(classes="field"):
+            with Horizontal(classes="field", id="shout-row"):
                 yield Label("Shout window", classes="label")
                 yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
             yield Static(
                 "Seconds without a new bid before the hammer falls (open auctions).",
                 classes="help",
+                id="shout-help",
             )
             yield Static(id="create-error")
             with Horizontal(classes="buttons"):
@@ -241,11 +281,34 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
     def on_mount(self) -> None:
         for field in self.query(Input):
             field.cursor_blink = False
-        self.query_one("#name", Input).focus()
+        self.query_one("#game", Select).focus()
+
+    @property
+    def game(self) -> GameInfo:
+        value = self.query_one("#game", Select).value
+        return get_game(value if isinstance(value, str) else DEFAULT_GAME)
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "variant" and isinstance(event.value, str):
-            self.query_one("#variant-help", Static).update(PRESET_HELP.get(event.value, ""))
+        info = self.game
+        if event.select.id == "game":
+            self._offer(info)
+        elif event.select.id == "variant" and isinstance(event.value, str):
+            self.query_one("#variant-help", Static).update(info.preset_help.get(event.value, ""))
+
+    def _offer(self, info: GameInfo) -> None:
+        """The chosen game's player counts and presets; the shout window is Modern Art's."""
+        seats = self.query_one("#seats", Select)
+        count = seats.value if seats.value in info.players else min(4, max(info.players))
+        seats.set_options([(str(n), n) for n in info.players])
+        seats.value = count
+        variant = self.query_one("#variant", Select)
+        variant.set_options([(name, name) for name in info.presets])
+        variant.value = info.default_preset
+        self.query_one("#variant-help", Static).update(info.preset_help[info.default_preset])
+        open_auctions = info.hammer is not None
+        self.query_one("#shout-row").display = open_auctions
+        self.query_one("#shout-help").display = open_auctions
+        self.query_one("#create-error", Static).update("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_create()
@@ -257,6 +320,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             self.action_cancel()
 
     def action_create(self) -> None:
+        info = self.game
         seats = self.query_one("#seats", Select).value
         variant = self.query_one("#variant", Select).value
         if variant == "classic_3p_virtual" and seats != 3:
@@ -264,16 +328,19 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 Text("The virtual player needs exactly 3 seats.", style="bold red")
             )
             return
-        shout = self.query_one("#shout", Input).value
         msg: dict[str, Any] = {"t": "create", "seats": seats, "variant": variant}
+        if info.name != DEFAULT_GAME:
+            msg["game"] = info.name
         name = self.query_one("#name", Input).value.strip()
         if name:
             msg["name"] = name
         password = self.query_one("#password", Input).value
         if password:
             msg["password"] = password
-        seconds = int(shout) if shout.isdigit() else 3
-        msg["options"] = {"shout_window_ms": max(1, min(60, seconds)) * 1000}
+        if info.hammer is not None:
+            shout = self.query_one("#shout", Input).value
+            seconds = int(shout) if shout.isdigit() else 3
+            msg["options"] = {"shout_window_ms": max(1, min(60, seconds)) * 1000}
         self.dismiss(msg)
 
     def action_cancel(self) -> None:

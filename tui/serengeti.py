@@ -112,7 +112,7 @@ class AuctionBox(Vertical):
     DEFAULT_CSS = """
     AuctionBox { height: auto; border: round ansi_yellow; padding: 0 1;
                  border-title-color: ansi_bright_white; }
-    AuctionBox #sg-turn-line { height: 1; }
+    AuctionBox #sg-turn-line { height: auto; }
     AuctionBox #sg-turn { width: 1fr; }
     AuctionBox #sg-clock { width: auto; }
     AuctionBox #sg-entry { height: 1; }
@@ -206,7 +206,8 @@ class AuctionBox(Vertical):
             amounts = legal.get("bid") or []
             text.append(" · ")
             if amounts:
-                text.append(f"Your turn: bid {ranges(amounts)}, or p to pass", style="bold")
+                offer = ranges(amounts, 4)
+                text.append(f"Your turn: bid {offer} or p to pass", style="bold")
             else:
                 text.append("Your turn: no legal bid (S7), p to pass", style="bold")
         elif turn:
@@ -226,7 +227,7 @@ class AuctionBox(Vertical):
             if why:
                 note = Text(f" ✗ {amount}: {why}", style="bold red")
             else:
-                note = Text(f" → pays {payout_words(amount, self.view)} · Enter bids", style="")
+                note = Text(f" Enter bids {amount}: pays {payout_words(amount, self.view)}")
         elif not self.entry.amounts:
             note = Text(" no amount is legal (S7): pass", style="dim")
         self.query_one("#sg-note", Static).update(note)
@@ -288,7 +289,8 @@ class SerengetiPlayers(Static):
 
     def _draw(self) -> None:
         width = self.content_size.width
-        self.update(players_table(self.view, max(8, min(20, width - 52)) if width else 10))
+        # Names get what the cards leave: a player may own a dozen cards in six tribes.
+        self.update(players_table(self.view, max(8, min(20, width - 64)) if width else 10))
 
     def on_resize(self) -> None:
         if self.view:

@@ -64,8 +64,8 @@ def by_tribe(codes: Sequence[str]) -> Text:
     return text
 
 
-def ranges(amounts: Sequence[int]) -> str:
-    """Ascending amounts in short: "8–9, 11, 14–19"."""
+def ranges(amounts: Sequence[int], limit: int = 0) -> str:
+    """Ascending amounts in short: "8–9, 11, 14–19"; past `limit` runs (if given), "…"."""
     parts: list[str] = []
     start = prev = None
     for a in [*amounts, None]:
@@ -75,6 +75,8 @@ def ranges(amounts: Sequence[int]) -> str:
         if a is not None and start is None:
             start = a
         prev = a
+    if limit and len(parts) > limit:
+        parts = [*parts[:limit], "…"]
     return ", ".join(parts)
 
 

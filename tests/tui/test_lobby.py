@@ -25,10 +25,10 @@ async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_pa
         await bob.send("create", seats=3, name="Bob's table")
         await until(pilot, lambda: len(app.lobby.rooms) == 1)  # pushed, not asked for
         row = app.lobby.query_one(DataTable).get_row_at(0)
-        assert row[0] == "Bob's table" and row[1] == "1/3" and row[3] == "waiting"
+        assert row[:3] == ["Bob's table", "Modern Art", "1/3"] and row[4] == "waiting"
         await pilot.press("c")
         assert isinstance(app.screen, CreateRoomDialog)
-        await pilot.press(*"Ann's", "tab", "enter", "down", "enter")  # name; seats 4 → 5
+        await pilot.press("tab", *"Ann's", "tab", "enter", "down", "enter")  # name; seats 4 → 5
         assert app.screen.query_one("#seats", Select).value == 5
         await pilot.press("ctrl+s")
         await until(pilot, lambda: app.table is not None and app.seat == 0)
@@ -85,7 +85,7 @@ async def test_locked_room_asks_for_its_password(url, raw, tmp_path):
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
-        assert app.lobby.query_one(DataTable).get_row_at(0)[5] == "yes"
+        assert app.lobby.query_one(DataTable).get_row_at(0)[6] == "yes"
         await pilot.press("j")
         assert isinstance(app.screen, PasswordDialog)
         await pilot.press(*"roses", "enter")
@@ -111,3 +111,44 @@ async def test_chat_in_a_waiting_room(url, raw, tmp_path):
         await bob.send("chat", text="hello Ann")
         log = app.table.query_one("#log")
         await until(pilot, lambda: "<Bob> hello Ann" in " ".join(s.text for s in log.lines))
+
+
+async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw, tmp_path):
+    """The lobby names each room's game; the create dialog offers the chosen game's player
+    counts and presets (with their help) and the room gets the game's table."""
+    from modernart.engine.games import get_game
+    from modernart.tui.serengeti import SerengetiTable
+
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        bob = await raw("Bob")
+        await bob.send("create", seats=3, name="Savanna", game="serengeti", variant="don")
+        await until(pilot, lambda: len(app.lobby.rooms) == 1)
+        row = app.lobby.query_one(DataTable).get_row_at(0)
+        assert row[:3] == ["Savanna", "Serengeti", "1/3"] and row[5] == "don"
+        await pilot.press("c")
+        dialog = app.screen
+        assert isinstance(dialog, CreateRoomDialog) and dialog.focused.id == "game"
+        await pilot.press("enter", "down", "enter")  # Modern Art → Serengeti
+        serengeti = get_game("serengeti")
+        variant = dialog.query_one("#variant", Select)
+        assert variant.value == serengeti.default_preset
+        assert [v for _, v in variant._options] == list(serengeti.presets)
+        help_line = text_of(dialog.query_one("#variant-help"))
+        assert help_line == serengeti.preset_help[serengeti.default_preset]
+        assert not dialog.query_one("#shout-row").display  # no open auctions in Serengeti
+        await pilot.press("tab", *"Plains", "tab", "tab", "enter", "down", "enter")  # don
+        assert variant.value == "don"
+        assert text_of(dialog.query_one("#variant-help")) == serengeti.preset_help["don"]
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.table, SerengetiTable) and app.seat == 0)
+        await until(pilot, lambda: app.table.room_info.get("name") == "Plains")
+        assert app.table.room_info.get("game") == "serengeti"
+        assert app.table.room_info["seats"] == 4  # the dialog's default count, Serengeti's too
+        await pilot.press("b", "b", "b")  # three bots, then start: the first lot shows
+        await until(pilot, lambda: all(s["name"] != "(free)" for s in app.table.view["seats"]))
+        await pilot.press("s")
+        await until(pilot, lambda: app.table.view.get("auction") == 1)
+        assert app.table.view["variant"] == {"payout": "majority"}
+        assert "Lot:" in text_of(app.table.query_one("#sg-lot"))

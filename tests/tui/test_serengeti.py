@@ -133,7 +133,7 @@ async def test_s7_refused_amount_is_explained_and_not_sent() -> None:
         legal = view["legal"]["bid"]
         await pilot.press(*CLEAR, "down", "down")  # ↑/↓ only legal amounts
         assert app.focused.value == str(legal[-2])
-        assert "→ pays" in text_of(note)
+        assert f"Enter bids {legal[-2]}: pays" in text_of(note)
         await pilot.press("enter")
         assert app.sent == [{"t": "act", "action": {"type": "bid", "amount": legal[-2]}}]
         assert app.table.view["high"] == {"amount": legal[-2], "seat": 0}
@@ -151,7 +151,7 @@ async def test_s11_turn_line_and_payout_preview_follow_the_view() -> None:
         box = app.table.query_one(AuctionBox)
         turn = text_of(box.query_one("#sg-turn"))
         assert f"High bid {view['high']['amount']} ({NAMES[view['high']['seat']]})" in turn
-        assert ranges(view["legal"]["bid"]) in turn
+        assert ranges(view["legal"]["bid"], 4) in turn
         preview = view["payout_preview"]
         single = [d for d in range(10) if len(preview[d]) == 1]
         assert single
@@ -173,6 +173,7 @@ def test_s7_s11_words() -> None:
     """The words behind the entry: ranges, refusals, whom a price pays, and the log."""
     assert ranges([2, 3, 5, 8, 9, 12]) == "2–3, 5, 8–9, 12"
     assert ranges([]) == ""
+    assert ranges([1, 3, 5, 7, 9, 11], limit=4) == "1, 3, 5, 7, …"
     game = new_game()
     play_until(game, ann_to_act(7))
     view = game.view(0)

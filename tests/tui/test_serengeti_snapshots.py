@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tui_offline import GAMES_ROOMS, OfflineLobbyApp
 from tui_serengeti import ann_to_act, new_game, offline, play_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -61,3 +62,17 @@ def test_s15_s17_end_screen(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby_of_three_games(snap_compare, size):
+    """Each room's game and its variant in that game's words."""
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=GAMES_ROOMS)
+    assert snap_compare(app, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_create_dialog_for_serengeti(snap_compare, size):
+    """The game chosen first: Serengeti's counts and presets, no shout window."""
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann")
+    assert snap_compare(app, terminal_size=size, press=["c", "enter", "down", "enter", "tab"])

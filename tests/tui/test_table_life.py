@@ -303,7 +303,8 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
         assert {str(b.label) for b in dialog.query(Button)} == {"Create", "Cancel"}
         labels = {str(label.content) for label in dialog.query("Label")}
         assert "Shout window" in labels
-        await pilot.press(*"Ann's", "tab")  # name, then seats
+        assert dialog.focused.id == "game"  # the game first: it decides the other fields
+        await pilot.press("tab", *"Ann's", "tab")  # Modern Art; name, then seats
         assert dialog.focused.id == "seats"
         await pilot.press("enter", "up", "enter", "tab")  # 4 → 3 seats; variant
         assert dialog.focused.id == "variant"

@@ -121,6 +121,43 @@ def play_until(
     raise AssertionError(f"no {event_type} event")
 
 
+GAMES_ROOMS: list[dict[str, Any]] = [
+    {
+        "id": "s1",
+        "game": "serengeti",
+        "name": "Market day",
+        "seats": 3,
+        "seated": ["Gil", None, None],
+        "status": "waiting",
+        "variant": {"payout": "majority"},
+        "spectators": 0,
+        "locked": False,
+    },
+    {
+        "id": "m1",
+        "game": "modernart",
+        "name": "Friday night",
+        "seats": 4,
+        "seated": ["Ann", "Bob", None, None],
+        "status": "waiting",
+        "variant": {"double_payment": "split", "virtual_player": False},
+        "spectators": 0,
+        "locked": False,
+    },
+    {
+        "id": "a1",
+        "game": "artsociety",
+        "name": "Salon",
+        "seats": 2,
+        "seated": ["Hal", "Ida"],
+        "status": "playing",
+        "variant": "house",
+        "spectators": 1,
+        "locked": False,
+    },
+]
+
+
 class OfflineLobbyApp(ModernArtApp):
     """The lobby screen with a fixed room list (what a server would push)."""
 
@@ -157,8 +194,12 @@ class OfflineLobbyApp(ModernArtApp):
         },
     ]
 
+    def __init__(self, *args: Any, rooms: list[dict[str, Any]] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.rooms = self.ROOMS if rooms is None else rooms
+
     async def begin(self) -> None:
         self.lobby = LobbyScreen("Ann")
         await self.push_screen(self.lobby)
         self.lobby.set_connection("connected")
-        self.lobby.show_rooms(self.ROOMS)
+        self.lobby.show_rooms(self.rooms)
