@@ -210,3 +210,67 @@ def test_s7_s11_words() -> None:
     )
     early = narrate({"type": "pass", "seat": 2, "bonus": 2, "deferred": False}, NAMES, 0)
     assert early is not None and early.plain == "Cy passes (early pass: +2 chips)"
+
+
+def test_modernart_game_flag_checks_each_games_counts_variants_and_levels(
+    monkeypatch, capsys
+) -> None:
+    """`modernart --game serengeti` starts Serengeti's local game with its defaults;
+    another game's counts, variants or bot levels are refused with a sentence."""
+    import pytest
+
+    from modernart import cli
+
+    started: list[LocalGame] = []
+    monkeypatch.setattr(cli, "play_local", lambda args, name: started.append(args) or 0)
+    assert cli.main(["--game", "serengeti", "--players", "3"]) == 0
+    (args,) = started
+    assert (args.game, args.players, args.variant) == ("serengeti", 3, "serengeti")
+    for argv, words in (
+        (["--game", "serengeti", "--players", "2"], "Serengeti is for 3, 4, 5 players"),
+        (["--game", "serengeti", "--variant", "classic"], "Serengeti's variants: serengeti, don"),
+        (["--game", "serengeti", "--bot-level", "expert"], "Serengeti's bot levels"),
+        (["--variant", "don"], "Modern Art's variants"),
+    ):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        assert words in capsys.readouterr().err
+    assert cli.main([]) == 0 and started[-1].variant == "classic"  # Modern Art as before
+
+
+async def test_turn_clock_says_who_decides_and_what_happens_when_it_runs_out() -> None:
+    """Serengeti's turn timeout passes for you (docs/protocol.md): the clock says so."""
+    game = new_game()
+    play_until(game, ann_to_act(7))
+    app = offline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = {**app.table.view, "deadline_ms": 30_000}
+        app.push_view([], view)
+        await pilot.pause()
+        clock = app.table.query_one("#sg-clock")
+        assert clock.display and "You: 30 s left; then you pass" in text_of(clock)
+        app.push_view([], {**view, "legal": {}, "to_act": [1], "deadline_ms": 20_000})
+        await pilot.pause()
+        assert "Bob: 20 s left to decide" in text_of(clock)
+        app.push_view([], {**view, "deadline_ms": None})
+        await pilot.pause()
+        assert not clock.display
+
+
+async def test_a_room_of_another_game_gets_its_table(url, raw, tmp_path) -> None:
+    """Joined without the lobby knowing the game (as after a reconnection): the room's
+    summary names Serengeti and its table replaces Modern Art's."""
+    from modernart.tui.tokens import TokenStore
+
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="Dunes", game="serengeti")
+    room = (await bob.wait_for("joined"))["room"]
+    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
+        app.send({"t": "join", "room": room})
+        await until(pilot, lambda: isinstance(app.table, SerengetiTable))
+        await until(pilot, lambda: app.screen is app.table and app.table.room_info.get("id"))
+        assert [s["name"] for s in app.table.view["seats"]][:2] == ["Bob", "Ann"]
+        assert len(app.screen_stack) == 3  # the default screen, the lobby, one table
