@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
     from modernart.tui.app import ModernArtApp
 
     tokens = SessionTokens(config.get("token"))
-    ModernArtApp(config["url"], config["name"], tokens=tokens).run()  # type: ignore[arg-type]
+    ModernArtApp(config["url"], name=config["name"], tokens=tokens).run()  # type: ignore[arg-type]
     return 0
 
 

@@ -398,3 +398,23 @@ async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
     finally:
         for _, writer in flood:
             writer.close()
+
+
+async def test_agent_forwarding_is_refused(ssh, key, tmp_path):
+    gate = await ssh()
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        gate.port,
+        username="alice",
+        client_keys=[key],
+        known_hosts=None,
+        config=None,
+        agent_path=str(tmp_path / "no-agent.sock"),
+        agent_forwarding=True,
+    )
+    term = await open_terminal(conn)
+    await term.wait_text("Rooms")
+    (session,) = gate.sessions
+    assert session.chan is not None
+    assert session.chan.get_agent_path() is None and session.keeper.conn.get_agent_path() is None
+    assert session.chan.get_x11_display() is None
