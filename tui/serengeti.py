@@ -40,6 +40,7 @@ KEYS_HELP = """## Keys at the Serengeti table
 | digits, ↑ ↓ | type a bid; ↑ and ↓ step through the legal amounts only |
 | Enter | bid the amount in the entry (a refused amount says why, under the entry) |
 | `p` | pass (final for this auction; a first decision earns 2 chips, S8) |
+| `e` | the scoring again, once the game is over |
 | `t` | chat · PgUp/PgDn scroll the events · `L` leave · F1 this help |
 
 **The auction box**: the lot (and the tribe points it would add to yours), the high bid,
@@ -160,7 +161,9 @@ class AuctionBox(Vertical):
             if you is not None:
                 lot.append(f"  (+{gain} pts for you)", style="dim")
         elif view.get("finished"):
-            lot.append("The game is over.", style="bold")
+            winners = [names[w] for w in view.get("winners") or [] if w < len(names)]
+            lot.append(f"Game over: {' and '.join(winners)} won.", style="bold")
+            lot.append(" e shows the scoring again.", style="dim")
         else:
             lot.append("Waiting for the host to start the game.", style="dim")
         self.query_one("#sg-lot", Static).update(lot)
@@ -290,7 +293,7 @@ class SerengetiPlayers(Static):
     def _draw(self) -> None:
         width = self.content_size.width
         # Names get what the cards leave: a player may own a dozen cards in six tribes.
-        self.update(players_table(self.view, max(8, min(20, width - 64)) if width else 10))
+        self.update(players_table(self.view, max(8, min(20, width - 66)) if width else 10))
 
     def on_resize(self) -> None:
         if self.view:
@@ -383,11 +386,23 @@ class SerengetiTable(GameTable):
     GAME_TITLE = "Serengeti"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
+        Binding("e", "scores", "Scoring"),
         *TABLE_BINDINGS,
     ]
     DEFAULT_CSS = """
     SerengetiTable #log { height: 1fr; min-height: 3; }
     """
+
+    def __init__(
+        self,
+        room: str | None = None,
+        seat: int | None = None,
+        *,
+        player: str = "You",
+        local: bool = False,
+    ) -> None:
+        super().__init__(room, seat, player=player, local=local)
+        self._told_start = False  # the log has begun the game's story
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -417,7 +432,14 @@ class SerengetiTable(GameTable):
         return [SerengetiOver(e, self.names) for e in events if e.get("type") == "game_end"]
 
     def tell(self, events: list[dict[str, Any]]) -> None:
-        self.query_one(SerengetiLog).add_events(events, self.names, self.view.get("you"))
+        view = self.view
+        if not self._told_start and view.get("auction") and view.get("status") == "playing":
+            self._told_start = True
+            # The first auction begins with the game (no event): tell it like the others.
+            if view["auction"] == 1 and not any(e.get("type") == "auction" for e in events):
+                first = {"type": "auction", "number": 1, "start": view.get("start")}
+                events = [{**first, "cards": view.get("lot") or []}, *events]
+        self.query_one(SerengetiLog).add_events(events, self.names, view.get("you"))
 
     def progress(self, view: dict[str, Any]) -> str:
         return f"auction {view.get('auction')}/{view.get('auctions', AUCTIONS)}"
@@ -440,6 +462,21 @@ class SerengetiTable(GameTable):
             self.query_one(AuctionBox).show_error(message)
         else:
             self.note(message, "bold red")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scores":
+            return bool(self.view.get("scores"))
+        return super().check_action(action, parameters)
+
+    def action_scores(self) -> None:
+        """The end screen again, from the finished view (the same scores as `game_end`)."""
+        view = self.view
+        if not view.get("scores"):
+            self.app.bell()
+            return
+        keys = ("scores", "winners", "tiebreak")
+        end = {"type": "game_end", **{k: view.get(k) for k in keys}}
+        self.app.push_screen(SerengetiOver(end, self.names), self.after_game_over)
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()

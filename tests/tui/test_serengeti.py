@@ -87,7 +87,8 @@ async def test_s1_s18_whole_game_against_bots_with_keys_only(tmp_path: pathlib.P
         leaders = {s for s, score in enumerate(event["scores"]) if score["points"] == best}
         assert set(event["winners"]) <= leaders  # S17: the tie-breaks choose among these
         assert sum(len(s["owned"]) for s in table.view["seats"]) == 30  # S5: every card sold
-        assert f"Auction {AUCTIONS} of 15" in log_text(app)
+        told = log_text(app)
+        assert told.index("Auction 1 of 15") < told.index(f"Auction {AUCTIONS} of 15")
         await pilot.press("s")  # save the record (RECORD.md)
         await until(pilot, lambda: any(records.glob("serengeti-*.json")))
         (saved,) = records.glob("serengeti-*.json")
@@ -100,6 +101,11 @@ async def test_s1_s18_whole_game_against_bots_with_keys_only(tmp_path: pathlib.P
         assert json.loads(replayed.stdout)["finished"] is True
         await pilot.press("enter")
         assert app.screen is table
+        await pilot.press("e")  # the scoring again, from the finished view
+        assert (
+            isinstance(app.screen, SerengetiOver) and app.screen.event["scores"] == event["scores"]
+        )
+        await pilot.press("escape")
         await pilot.press("f1")  # F1: Serengeti's rules, not Modern Art's
         assert isinstance(app.screen, HelpScreen)
         assert "Serengeti" in app.screen.text and "Modern Art" not in app.screen.text
