@@ -182,3 +182,58 @@ def test_snapshot_end_screen(snap_compare, size):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run)
+
+
+def cannot_hang(genre: str = "landscape") -> tuple[ArtSociety, str, str]:
+    """Seat 0 holds a 5×5 that fits nowhere beside its starting painting at E4 (A14); the
+    museum holds a 2×2 of its genre (A16). Returns the game, the 5×5 and the museum code."""
+    game = ArtSociety(NAMES, seed=7)
+    for seat in range(4):
+        game.apply({"type": "place", "tile": "start", "cell": "E4", "seat": seat})
+    big = next(c for c in game.piles["5x5"] if game.paintings[c].genre == genre)
+    small = next(c for c in game.piles["2x2"] if game.paintings[c].genre == genre)
+    game.piles["2x2"].remove(small)
+    game.museum.append(small)  # as if it went unpicked in an earlier round (A20)
+    game.piles["5x5"].remove(big)
+    game.piles["5x5"].append(big)  # the top of its pile
+    game.apply({"type": "shapes", "seat": game.auctioneer, "shapes": ["5x5"] + ["2x2"] * 4})
+    for seat in range(4):
+        game.apply({"type": "bid", "seat": seat, "card": 20 if seat == 0 else 1})
+    game.apply({"type": "pick", "seat": 0, "painting": big})
+    return game, big, small
+
+
+async def test_a14_a16_exchange_by_keys_when_the_painting_fits_nowhere() -> None:
+    game, big, small = cannot_hang()
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable)
+        assert "It fits nowhere on your wall." in panel(table)
+        assert "x: museum exchange" in panel(table) and "e: excess" in panel(table)
+        await pilot.press("x")
+        option = table.current()
+        assert option is not None and option.kind == "exchange" and option.source == small
+        assert "fits. Enter hangs it." in panel(table)
+        cell = option.cells[0]
+        await pilot.press(*arrows(table.cursor, (ord(cell[0]) - 65, int(cell[1:]) - 1)), "enter")
+        assert app.sent[-1]["action"] == {"type": "exchange", "painting": small, "cell": cell}
+        assert big in game.museum and any(t.code == small for t in game.walls[0].tiles)
+
+
+async def test_a17_excess_by_key_then_the_decor_is_placed_with_the_ghost() -> None:
+    game, big, _ = cannot_hang()
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable)
+        await pilot.press("e")
+        assert game.excess[0] == [big]
+        option = table.current()
+        assert option is not None and option.source == "decor"  # A17's 1-shield piece
+        assert "l: lose it" in panel(table) and "a: to assistant" in panel(table)
+        await pilot.press("enter")
+        assert app.sent[-1]["action"]["tile"] == "decor"
+        assert any(t.code == "d1" for t in game.walls[0].tiles)
