@@ -35,7 +35,7 @@ def server_view(game: ArtSociety, seat: int | None, room: str = "r1") -> dict[st
 class ArtSocietyOffline(ModernArtApp):
     def __init__(self, game: ArtSociety, seat: int | None = 0, bots: bool = True) -> None:
         super().__init__(url="ws://offline/", name="Ann")
-        self.game = "artsociety"
+        self.game = self.room_game = "artsociety"  # the room's game (F1, the table)
         self.engine = game
         self.me = seat
         self.bots = {s: HeuristicBot(s) for s in range(game.n) if s != seat} if bots else {}

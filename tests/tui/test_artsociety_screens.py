@@ -237,3 +237,15 @@ async def test_a17_excess_by_key_then_the_decor_is_placed_with_the_ghost() -> No
         await pilot.press("enter")
         assert app.sent[-1]["action"]["tile"] == "decor"
         assert any(t.code == "d1" for t in game.walls[0].tiles)
+
+
+async def test_f1_labels_the_house_rules_and_lists_them() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        text = app.screen.text  # the help screen's Markdown
+        assert "House rules where the printed rules were unavailable" in text
+        for setting in ("wall 10 × 10", "star cells E5, F6", "48, 36, 24", "×5, ×3, ×2, ×1"):
+            assert setting in text
+        assert "Keys at the Art Society table" in text
