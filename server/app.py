@@ -25,6 +25,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
 from .limits import Limits
 from .lobby import Hub, error
@@ -79,6 +80,8 @@ class Server:
         max_per_address: int | None = None,
         trust_proxy: bool = False,
         limits: Limits | None = None,
+        bot_workers: int | None = None,
+        bot_budget_s: float = DEFAULT_BUDGET_S,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.host = host
@@ -89,6 +92,8 @@ class Server:
         self.limits = limits.replace(max_per_address=max_per_address)
         self.max_per_address = self.limits.max_per_address
         self.trust_proxy = trust_proxy
+        self.bot_workers = bot_workers  # None: one fewer than the cores (server/botpool.py)
+        self.bot_budget_s = bot_budget_s
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
@@ -103,7 +108,8 @@ class Server:
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
         self.store = Store(self.data_dir)
-        self.hub = Hub(self.store, dev=self.dev, limits=self.limits)
+        bots = BotPool(self.bot_workers, self.bot_budget_s)
+        self.hub = Hub(self.store, dev=self.dev, limits=self.limits, bots=bots)
         self.hub.load()
         self._ws = await serve(
             self._handler,

@@ -14,6 +14,7 @@ import sys
 import platformdirs
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
+from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
 from .limits import Limits
 from .ssh import SshGate, SshSettings
@@ -82,6 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--trust-proxy",
         action="store_true",
         help="take the client address from X-Forwarded-For (behind a reverse proxy)",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="worker processes for the expert bots' searches "
+        f"(default one fewer than the cores, here {default_workers()})",
+    )
+    parser.add_argument(
+        "--bot-budget",
+        type=float,
+        default=DEFAULT_BUDGET_S,
+        help="seconds an expert bot searches per decision (default %(default)s)",
     )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
@@ -166,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         max_per_address=args.max_per_address,
         trust_proxy=args.trust_proxy,
         limits=limits_of(args),
+        bot_workers=args.bot_workers,
+        bot_budget_s=args.bot_budget,
     )
     try:
         asyncio.run(serve_until_signalled(server, ssh_settings(args)))

@@ -22,6 +22,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
+from .botpool import BotPool
 from .codec import BadMessage, decode, encode
 from .fields import get_int, get_name, get_str, is_int
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
@@ -72,9 +73,17 @@ def hash_password(password: str, salt: str) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, *, dev: bool = False, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dev: bool = False,
+        limits: Limits | None = None,
+        bots: BotPool | None = None,
+    ) -> None:
         self.store = store
         self.dev = dev
+        self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
         self.listing = RoomList(self.rooms.values)
@@ -171,6 +180,7 @@ class Hub:
                 handle.cancel()
         for room in self.rooms.values():
             room.stop_clocks()
+        self.bots.close()
 
     def sweep(self) -> None:
         """Drop waiting rooms nobody has been connected to for a while, and close

@@ -13,12 +13,15 @@ import functools
 import logging
 import random
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from modernart.engine import RuleError, record_of
+from modernart.engine.bots.timing import shout_delay_ms
 from modernart.engine.games import GameInfo, GameState
 
+from .botpool import GRACE_S, BotPool, decide, lot_key, searches, shout_up_to
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -35,6 +38,7 @@ class RoomHost(Protocol):
 
     store: Store
     dev: bool
+    bots: BotPool  # worker processes for searching bots (server/botpool.py)
 
     def rooms_changed(self) -> None: ...
 
@@ -88,6 +92,9 @@ class Seat:
     bot: Any = None  # the bot of a bot seat
     pending: asyncio.TimerHandle | None = None  # a scheduled bot move
     takeover: asyncio.TimerHandle | None = None
+    thinking: asyncio.Future[Any] | None = None  # a searching bot's decision in a worker
+    think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
+    open_cap: tuple[tuple[Any, ...], int] | None = None  # (lot, cap) searched for R12
 
     @property
     def connected(self) -> bool:
@@ -127,6 +134,8 @@ class Room:
         self._store_failures = 0  # actions refused by the store in a row
         self._retry: asyncio.TimerHandle | None = None
         self.paused = False  # no seated human connected (without --dev): nothing moves
+        self._changed_at = 0.0  # loop time of the last action (bots' reaction times)
+        self._plain_bot: Any = None  # the game's default bot: a searching bot's stand-in
         self.address: str | None = None  # the creator's address (per-address limits)
 
     @property
@@ -314,7 +323,8 @@ class Room:
             except StoreError as exc:  # the stored actions end the game on a restart too
                 log.error("room %s: %s", self.id, exc)
         self._fanout(events)
-        self._schedule_bots()
+        self._changed_at = self.loop.time()
+        self._schedule_bots(changed=True)
 
     def view_for(self, seat: int | None, now: float) -> dict[str, Any]:
         """The engine's view for that seat plus the room's own facts (PROTOCOL.md)."""
@@ -427,16 +437,27 @@ class Room:
         self.notify([{"type": "autopilot", "seat": seat}])
         self._schedule_bots()
 
-    def _schedule_bots(self) -> None:
+    def _schedule_bots(self, *, changed: bool = False) -> None:
+        """Plan a move for every bot whose decision the game waits for.
+
+        Turn-based decisions wait the room's `bot_delay_ms` (jittered). In a
+        real-time window (R12) a bot decides at once and shouts after a human
+        reaction time (engine/bots/timing.py); an action in the window (`changed`)
+        cancels the planned shouts: each bot decides again on the new state."""
         game = self.game
         if game is None or game.finished or self.paused:
             return
+        realtime = game.realtime()
         delay_ms = self.options.bot_delay_ms
         for seat in game.to_act():
             s = self.seats[seat]
-            if s is None or s.brain() is None or s.pending is not None:
+            if s is None or s.brain() is None or s.thinking is not None:
                 continue
-            delay = delay_ms * random.uniform(0.5, 1.5) / 1000 if delay_ms else 0
+            if s.pending is not None:
+                if not (realtime and changed):
+                    continue
+                s.pending.cancel()
+            delay = delay_ms * random.uniform(0.5, 1.5) / 1000 if delay_ms and not realtime else 0
             s.pending = self.loop.call_later(delay, self._bot_turn, seat)
 
     @guarded
@@ -448,8 +469,121 @@ class Room:
         brain = s.brain()
         if brain is None or game.finished or seat not in game.to_act():
             return
-        action = brain.choose(game.view(seat))
+        view = game.view(seat)
+        if not searches(brain):
+            self._play(seat, brain.choose(view))
+        elif game.realtime() and s.open_cap is not None and s.open_cap[0] == lot_key(view):
+            self._play(seat, shout_up_to(view, s.open_cap[1]))
+        else:
+            self._think(seat, view)
+
+    def _think(self, seat: int, view: dict[str, Any]) -> None:
+        """A searching bot's decision goes to a worker process; the loop carries on.
+        No worker free: the bot plays as the game's default bot at once."""
+        s = self.seats[seat]
+        assert s is not None and s.level is not None
+        pool = self.hub.bots
+        if not pool.free():
+            pool.stats.fallback += 1
+            self._play_plainly(seat)
+            return
+        limit = pool.budget_s + GRACE_S
+        deadline_ms = self._deadline_ms(self.loop.time())
+        if deadline_ms is not None:  # answer before the clock runs out on the bot
+            limit = min(limit, max(0.05, deadline_ms / 1000 - 0.3))
+        seed = random.getrandbits(30)
+        events = self.history.since(-1)
+        future = pool.submit(decide, self.info.name, s.level, view, events, seed, pool.budget_s)
+        s.thinking = future
+        s.think_limit = self.loop.call_later(limit, self._thought_too_long, seat, future)
+        assert self.game is not None
+        moment = len(self.game.actions)
+        lot = lot_key(view) if self.game.realtime() else None
+        future.add_done_callback(lambda f: self._thought(seat, f, moment, lot))
+
+    @guarded
+    def _thought_too_long(self, seat: int, future: asyncio.Future[Any]) -> None:
+        s = self.seats[seat]
+        if s is None or s.thinking is not future:
+            return
+        s.thinking = s.think_limit = None
+        self.hub.bots.stats.late += 1
+        self._play_plainly(seat)
+
+    @guarded
+    def _thought(
+        self, seat: int, future: asyncio.Future[Any], moment: int, lot: tuple[Any, ...] | None
+    ) -> None:
+        """A worker's answer: dropped if the game moved on (or the room stopped waiting).
+        In an open auction (R12) the searched cap stays good for the whole lot."""
+        s = self.seats[seat]
+        game = self.game
+        if s is None or game is None or s.thinking is not future:
+            return  # given up on (too late, or the clocks stopped)
+        s.thinking = None
+        if s.think_limit is not None:
+            s.think_limit.cancel()
+            s.think_limit = None
+        stats = self.hub.bots.stats
+        if future.cancelled() or future.exception() is not None:
+            if not future.cancelled() and not isinstance(future.exception(), BrokenProcessPool):
+                log.error("room %s: seat %d's search failed: %r", self.id, seat, future.exception())
+            self._play_plainly(seat)
+            return
+        action, cap = future.result()
+        if cap is not None and lot is not None and game.realtime():
+            view = game.view(seat)
+            if lot_key(view) == lot:
+                stats.full += 1
+                s.open_cap = (lot, cap)
+                if seat in game.to_act():
+                    self._play(seat, shout_up_to(view, cap))
+                return
+        if game.finished or len(game.actions) != moment or seat not in game.to_act():
+            stats.stale += 1
+            self._schedule_bots()
+            return
+        stats.full += 1
+        self._play(seat, action)
+
+    def _play_plainly(self, seat: int) -> None:
+        """Decide as the game's default bot (`hard` in Modern Art): fast, on the loop."""
+        assert self.game is not None
+        if self._plain_bot is None:
+            self._plain_bot = self.info.make_bot()
+        self._play(seat, self._plain_bot.choose(self.game.view(seat)))
+
+    def _play(self, seat: int, action: dict[str, Any] | None) -> None:
+        """Send a bot's action: in a real-time window after its reaction time (R12),
+        otherwise now; a refused or missing action falls back to the safe default."""
+        game = self.game
+        assert game is not None
+        s = self.seats[seat]
+        if action is not None and game.realtime() and self.options.bot_delay_ms and s:
+            now = self.loop.time()
+            delay = shout_delay_ms(
+                s.level or "hard",
+                (now - self._changed_at) * 1000,
+                self._deadline_ms(now),
+                random.Random(),
+            )
+            s.pending = self.loop.call_later(delay / 1000, self._shout, seat, action)
+            return
         if action is None or not self._try(seat, action):
+            default = self.default_action(seat)
+            if default is not None:
+                self._try(seat, default)
+
+    @guarded
+    def _shout(self, seat: int, action: dict[str, Any]) -> None:
+        """A planned shout goes out; any change since then cancelled it (see above)."""
+        s = self.seats[seat]
+        game = self.game
+        assert s is not None and game is not None
+        s.pending = None
+        if game.finished or not game.realtime() or seat not in game.to_act():
+            return
+        if not self._try(seat, action):
             default = self.default_action(seat)
             if default is not None:
                 self._try(seat, default)
@@ -524,10 +658,10 @@ class Room:
         for s in self.seats:
             if s is None:
                 continue
-            for handle in (s.pending, s.takeover):
+            for handle in (s.pending, s.takeover, s.think_limit):
                 if handle is not None:
                     handle.cancel()
-            s.pending = s.takeover = None
+            s.pending = s.takeover = s.think_limit = s.thinking = None
 
     @guarded
     def _going(self, stage: int) -> None:

@@ -1,0 +1,148 @@
+"""Searching bots decide in worker processes, never on the event loop (issue 12).
+
+A bot with a time budget (`budget_s`, Modern Art's `expert`) searches for up to
+a second of CPU: run in the server's loop, one such bot would stall every room.
+The room hands a worker what the bot may know — its seat's view and the public
+events from the game's start (the bot's `observe`) — and the worker builds a
+fresh bot from them, decides and answers with the action. The pool is bounded
+(`--bot-workers`, default one fewer than the cores, at least one); when every
+worker is busy the room does not queue: the bot decides as the game's default
+bot (`hard`) at once. A worker that crashes breaks its executor; the pool
+starts a new one for the next decision and the rooms waiting on the broken one
+decide as `hard`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from modernart.engine.games import get_game
+
+log = logging.getLogger("modernart.server")
+
+DEFAULT_BUDGET_S = 1.0
+# A worker's answer is awaited this long past the budget (spawning a worker and
+# pickling cost a little), then the bot decides as `hard` and the answer is dropped.
+GRACE_S = 2.0
+
+
+def default_workers() -> int:
+    """One fewer than the cores (the loop keeps one), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def searches(bot: object) -> bool:
+    """A bot with a time budget searches: it must decide in a worker."""
+    return hasattr(bot, "budget_s")
+
+
+def decide(
+    game: str,
+    level: str,
+    view: dict[str, Any],
+    events: list[dict[str, Any]],
+    seed: int,
+    budget_s: float,
+) -> tuple[dict[str, Any] | None, int | None]:
+    """In a worker: a fresh bot of `level` that has observed `events` decides on `view`.
+
+    Returns the action and, in Modern Art's open auction (R12), the price cap the
+    expert searched for this lot: the room then shouts up to it without asking again.
+    """
+    bot = get_game(game).make_bot(level, seed)
+    bot.budget_s = budget_s  # type: ignore[attr-defined]
+    observe = getattr(bot, "observe", None)
+    if observe is not None:
+        observe(events)
+    action = bot.choose(view)
+    open_cap = getattr(bot, "_open_cap", None)  # (lot, cap) once an open auction was searched
+    return action, open_cap[1] if open_cap else None
+
+
+def lot_key(view: dict[str, Any]) -> tuple[Any, ...]:
+    """Tells one Modern Art open auction (R12) from the next, as the expert does."""
+    lot = view["lot"]
+    return view["round"], tuple(lot["cards"]), lot["seller"], sum(view["counts"].values())
+
+
+def shout_up_to(view: dict[str, Any], cap: int) -> dict[str, Any] | None:
+    """R12 with a known cap: the high bidder waits; the lowest bid while it is within
+    the cap, else pass (the expert's own rule once its cap is searched)."""
+    legal = view["legal"]
+    if view["high"] and view["high"]["seat"] == view["you"]:
+        return None
+    if "bid" in legal and legal["bid"][0] <= cap:
+        return {"type": "bid", "amount": legal["bid"][0]}
+    return {"type": "pass"} if "pass" in legal else None
+
+
+@dataclass
+class PoolStats:
+    """Expert decisions, by how they were made (the load test reports the shares)."""
+
+    full: int = 0  # searched in a worker with the whole budget
+    fallback: int = 0  # every worker busy: decided as `hard` at once
+    late: int = 0  # the worker's answer missed its deadline: decided as `hard`
+    stale: int = 0  # the answer came after the game moved on: dropped
+    crashed: int = 0  # lost to a worker's crash: decided as `hard`
+
+    def to_json(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+class BotPool:
+    """A bounded pool of worker processes for searching bots."""
+
+    def __init__(self, workers: int | None = None, budget_s: float = DEFAULT_BUDGET_S) -> None:
+        self.workers = workers or default_workers()
+        self.budget_s = budget_s
+        self.busy = 0  # decisions handed to a worker and not answered yet
+        self.stats = PoolStats()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def free(self) -> bool:
+        return self.busy < self.workers
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run `fn(*args)` in a worker; the future fails with BrokenProcessPool if the
+        worker dies. A broken executor is replaced before the next submission."""
+        executor = self._executor
+        if executor is None:
+            # spawn: a forked child would inherit the loop, sockets and threads.
+            context = multiprocessing.get_context("spawn")
+            executor = self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        try:
+            done = executor.submit(fn, *args)
+        except BrokenProcessPool:  # broke before its futures told us
+            self._renew(executor)
+            return self.submit(fn, *args)
+        self.busy += 1
+        future = asyncio.wrap_future(done)
+        future.add_done_callback(lambda f: self._answered(f, executor))
+        return future
+
+    def _answered(self, future: asyncio.Future[Any], executor: ProcessPoolExecutor) -> None:
+        self.busy -= 1
+        if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            self.stats.crashed += 1
+            self._renew(executor)
+
+    def _renew(self, executor: ProcessPoolExecutor) -> None:
+        if self._executor is executor:
+            log.error("a bot worker process died; starting new workers")
+            self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers; searches under way are abandoned (their rooms are stopping)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
