@@ -76,7 +76,7 @@ def score_table(
             row.append(f"{part['count']}×{part['multiplier']}={part['points']}")
         table.add_row(*row)
     rows = (
-        ("faux pas (0 pts)", "faux_pas"),
+        ("faux pas (scored 0)", "faux_pas"),
         ("eyeline", "eyeline"),
         ("decor shields", "shields"),
         ("excess", "excess"),
@@ -92,6 +92,23 @@ def score_table(
 
 
 class ArtSocietyEnd(ModalScreen[str | None]):
+    DEFAULT_CSS = """
+    ArtSocietyEnd {
+        align: center middle;
+    }
+    #as-end {
+        width: auto;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round ansi_yellow;
+        padding: 0 1;
+        background: ansi_default;
+    }
+    #as-end > Static {
+        width: auto;
+    }
+    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),

@@ -23,7 +23,17 @@ from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from ..style import short_name
 from .end import ArtSocietyEnd
-from .look import FRAME_LEGEND, GENRES, cell_of, chip, genre_text, mini_text, wall_text
+from .look import (
+    FRAME_LEGEND,
+    GENRES,
+    cell_of,
+    chip,
+    genre_text,
+    mini_text,
+    tile_label,
+    tile_style,
+    wall_text,
+)
 from .narrate import narrate
 from .placing import Option, ghost, nearest, place_options, preview, problem
 
@@ -267,10 +277,14 @@ class ArtSocietyTable(GameTable):
             block.append(short_name(seat.get("name", "?"), 10) + "\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
             block.append(f"\n{seat['score']['total']:>3} pts")
-            extra = f" x{seat['excess']}" if seat.get("excess") else ""
+            if seat.get("excess"):
+                block.append(f" x{seat['excess']}", style="red")  # excess paintings (A17)
+            # Below the fold at 80×24 (the box clips it); seen on taller terminals.
+            block.append(f"\n{seat.get('cards', 0)} cards")
             if seat.get("assistant"):
-                extra += " +A"
-            block.append(extra, style="red")
+                block.append("\nassistant ")
+                held = seat["assistant"]
+                block.append_text(Text(tile_label(held), style=tile_style(held)))
             cells.append(block)
         for _ in cells:
             grid.add_column()
