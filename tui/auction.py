@@ -11,16 +11,15 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
 
+from .gametable import WARN_AT_S, ClockWarning
 from .style import ARTIST_COLOUR, TYPE_NAME, capital, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")
-WARN_AT_S = 10  # the turn clock turns red and warns this many seconds before the end
 # What the server does for you when the turn clock runs out (docs/protocol.md).
 TIMEOUT_DEFAULT = (
     ("play", "a card is played for you"),
@@ -29,10 +28,6 @@ TIMEOUT_DEFAULT = (
     ("price", "the lowest price is set"),
     ("pass", "you pass"),
 )
-
-
-class ClockWarning(Message):
-    """Your decision's clock is about to run out."""
 
 
 class AmountInput(Input):

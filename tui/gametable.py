@@ -10,7 +10,7 @@ The contract for a game's table screen (registered in `tui/games.py`):
   order), and answer `check_action` for the game's actions before calling `super()`;
 - implement `draw(previous, view, events)`: redraw the game's widgets for a new view
   (PROTOCOL.md `update.view`; a waiting room's view has only `seats`, `status`, `you`,
-  `host`, `room`) and show end-of-game screens when `events` hold the end;
+  `host`, `room`, `legal`);
 - implement `tell(events)`: write events to the log in plain words;
 - override `progress(view)` ("round 2/4") and `purse(view)` ("$", "80") for the status
   line, `show_error` if the game has a better place for refusals than the log,

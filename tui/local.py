@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from modernart.engine import Record
+from modernart.engine.games import get_game
 from modernart.server.export import record_of_room
 
 
@@ -16,7 +17,7 @@ class LocalGame:
     """What to create once connected, and the in-process server that hosts it."""
 
     players: int = 4
-    variant: str = "classic"
+    variant: str | None = None  # a preset of the game (None: the game's default)
     bot_level: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     dev: bool = False  # tests fix the deal with options.deck (server --dev only)
@@ -57,7 +58,8 @@ class LocalGame:
         return record_of_room(self._server.store, room)
 
     def create_message(self) -> dict[str, Any]:
-        msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": self.variant}
+        variant = self.variant or get_game(self.game).default_preset
+        msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": variant}
         if self.game != "modernart":
             msg["game"] = self.game
         # Nobody waits on the player in a game against bots: no turn timeout.
