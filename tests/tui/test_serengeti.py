@@ -23,6 +23,7 @@ from modernart.tui.serengeti import (
     SerengetiOver,
     SerengetiTable,
     payout_grid,
+    players_table,
 )
 from modernart.tui.serengeti_words import narrate, payout_words, ranges, refusal
 
@@ -280,3 +281,25 @@ async def test_a_room_of_another_game_gets_its_table(url, raw, tmp_path) -> None
         await until(pilot, lambda: app.screen is app.table and app.table.room_info.get("id"))
         assert [s["name"] for s in app.table.view["seats"]][:2] == ["Bob", "Ann"]
         assert len(app.screen_stack) == 3  # the default screen, the lobby, one table
+
+
+async def test_s3_s18_chips_show_only_your_own_until_the_end_and_a_spectator_cannot_bid() -> None:
+    """The players table shows your chips and "?" for the others' (S3); a spectator sees
+    no one's chips, no bid entry, and the preview for the seat in turn."""
+    game = new_game()
+    play_until(game, ann_to_act(7))
+    for seat in (0, None):
+        app = offline(game, seat=seat)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            view = app.table.view
+            shown = [s.get("chips") for s in view["seats"]]
+            assert shown == ([game.chips[0], None, None, None] if seat == 0 else [None] * 4)
+            console = Console(width=76, record=True)
+            console.print(players_table(view))
+            header, *rows = console.export_text().splitlines()
+            end = header.index("chips") + len("chips")  # the column is right-aligned
+            cells = [row[end - 5 : end].strip() for row in rows]
+            assert cells == [str(game.chips[s]) if s == seat else "?" for s in range(4)]
+            entry = app.table.query_one("#sg-entry")
+            assert entry.display == (seat == 0)
