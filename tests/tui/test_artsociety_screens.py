@@ -249,3 +249,14 @@ async def test_f1_labels_the_house_rules_and_lists_them() -> None:
         for setting in ("wall 10 × 10", "star cells E5, F6", "48, 36, 24", "×5, ×3, ×2, ×1"):
             assert setting in text
         assert "Keys at the Art Society table" in text
+
+
+async def test_the_turn_clock_says_what_happens_when_it_runs_out() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        view = {**app.table.view, "deadline_ms": 42_000}
+        app._on_update({"t": "update", "seq": 99, "events": [], "view": view})
+        await pilot.pause()
+        clock = str(app.table.query_one("#as-clock").render())
+        assert clock.startswith("You: 4") and "s left; then a bot moves for you" in clock

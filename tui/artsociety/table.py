@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ..eventlog import SCROLL_HINT, EventLog
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..style import short_name
 from .end import ArtSocietyEnd
 from .look import (
@@ -99,6 +99,7 @@ class ArtSocietyTable(GameTable):
             with Vertical(id="as-right"):
                 yield Static(id="as-museum")
                 yield Static(id="as-panel")
+                yield TurnClock("a bot moves for you", id="as-clock")
                 yield Static(id="as-you")
                 yield TableLog(id="log")
         yield chat_line()
@@ -122,6 +123,7 @@ class ArtSocietyTable(GameTable):
         self._new_decision(previous, view)
         self.error = ""
         self._draw()
+        self.query_one(TurnClock).show(view)
 
     def tell(self, events: list[dict[str, Any]]) -> None:
         log = self.query_one(EventLog)
