@@ -260,3 +260,26 @@ async def test_the_turn_clock_says_what_happens_when_it_runs_out() -> None:
         await pilot.pause()
         clock = str(app.table.query_one("#as-clock").render())
         assert clock.startswith("You: 4") and "s left; then a bot moves for you" in clock
+
+
+async def test_a13_a_refusal_from_the_server_is_shown_and_changes_nothing() -> None:
+    """A move the server refuses (e.g. sent from a stale view) is told in the panel."""
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, placing)
+        before = app.engine.view(0)
+        app.act({"type": "place", "tile": "picked", "cell": "A1"})
+        await pilot.pause()
+        assert "shares no edge with a tile (A13)" in panel(table)
+        assert app.engine.view(0) == before
+
+
+async def test_your_placement_brings_your_own_wall_back() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, lambda t: "pick" in t.legal)
+        await pilot.press("w")
+        assert table.watching == 1
+        await pilot.press("enter")  # pick: now you place, on your own wall
+        assert table.watching is None and placing(table)
+        assert str(table.query_one("#as-wall").border_title).startswith("Your wall")

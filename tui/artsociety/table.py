@@ -186,6 +186,8 @@ class ArtSocietyTable(GameTable):
             self.exchanging = self.exchanging and "exchange" in legal
             self.choice = 0
             self._settle_ghost()
+        if "place" in legal and "place" not in before:
+            self.watching = None  # your placement: back to your own wall and its ghost
         if "pick" in legal and "pick" not in before:
             self.pointer = 0
         if "bid" in legal and "bid" not in before:
