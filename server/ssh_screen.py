@@ -226,10 +226,12 @@ class ScreenRelay:
                 text = cell.data or " "  # a lone right half shows as a blank
                 out += text.encode()
                 width = 2 if wide(text) else 1
-                for k in range(x, min(cols, x + width)):
+                # The cells it covers: a right half overwritten since is drawn after it.
+                covered = 2 if width == 2 and x + 1 < cols and line[x + 1].data == "" else 1
+                for k in range(x, x + covered):
                     before[k] = line[k]
-                x += width
-                self.at = (y, x) if x < cols else None
+                self.at = (y, x + width) if x + width < cols else None
+                x += covered
         cursor = screen.cursor
         if not cursor.hidden and self.at != (cursor.y, cursor.x):
             out += b"\x1b[%d;%dH" % (cursor.y + 1, cursor.x + 1)

@@ -193,10 +193,14 @@ async def test_any_key_plays_by_default_and_passwords_are_never_offered(ssh, key
 async def test_guests_get_a_fresh_identity_each_time(ssh):
     gate = await ssh(guests=True)
     await lobby(gate, None, "guest")
-    await lobby(gate, None, "guest")
+    second = await lobby(gate, None, "guest")
     hub = gate.server.hub
-    guests = [i for i in hub.identities.values() if i.name == "guest" and i.conn is not None]
-    assert len(guests) == 2 and guests[0].id != guests[1].id
+
+    def guests() -> list[Identity]:
+        return [i for i in hub.identities.values() if i.name == "guest" and i.conn is not None]
+
+    await second.wait(lambda: len(guests()) == 2, "both guests' hellos")
+    assert guests()[0].id != guests()[1].id
     assert gate.identities.get("guest") is None and gate.by_key == {}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pyte
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from modernart.server.ssh_screen import ScreenRelay
@@ -64,6 +64,7 @@ def shown(data: bytes) -> pyte.Screen:
 
 
 @settings(max_examples=300, deadline=None)
+@example(pieces=["日本".encode(), b"\x08", b"ab"], cuts=[])  # a wide character's half overwritten
 @given(
     st.lists(st.sampled_from(PIECES), max_size=60),
     st.lists(st.tuples(st.integers(1, 7), st.booleans()), max_size=40),
