@@ -113,8 +113,8 @@ class AuctionBox(Vertical):
     DEFAULT_CSS = """
     AuctionBox { height: auto; border: round ansi_yellow; padding: 0 1;
                  border-title-color: ansi_bright_white; }
-    AuctionBox #sg-turn-line { height: auto; }
-    AuctionBox #sg-turn { width: 1fr; }
+    AuctionBox #sg-lot-line { height: auto; }
+    AuctionBox #sg-lot { width: 1fr; }
     AuctionBox #sg-clock { width: auto; }
     AuctionBox #sg-entry { height: 1; }
     AuctionBox #sg-entry-label { width: auto; }
@@ -128,10 +128,10 @@ class AuctionBox(Vertical):
         self.view: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(id="sg-lot")
-        with Horizontal(id="sg-turn-line"):
-            yield Static(id="sg-turn")
+        with Horizontal(id="sg-lot-line"):
+            yield Static(id="sg-lot")
             yield TurnClock("you pass", id="sg-clock")
+        yield Static(id="sg-turn")
         yield Static(id="sg-grid")
         with Horizontal(id="sg-entry"):
             yield Static(Text("Your bid ", style="bold"), id="sg-entry-label")
@@ -159,13 +159,21 @@ class AuctionBox(Vertical):
             lot.append_text(cards_text(view.get("lot") or []))
             gain = lot_gain(view, you)
             if you is not None:
-                lot.append(f"  (+{gain} pts for you)", style="dim")
+                lot.append(f"  (+{gain} pts)", style="dim")
         elif view.get("finished"):
             winners = [names[w] for w in view.get("winners") or [] if w < len(names)]
             lot.append(f"Game over: {' and '.join(winners)} won.", style="bold")
             lot.append(" e shows the scoring again.", style="dim")
+        elif view.get("host") is not None and view.get("host") == you:
+            lot.append("You host: b adds a bot to a free seat, s starts the game.", style="bold")
         else:
-            lot.append("Waiting for the host to start the game.", style="dim")
+            host = view.get("host")
+            who = (
+                f"{names[host]} (the host)"
+                if host is not None and host < len(names)
+                else "the host"
+            )
+            lot.append(f"Waiting for {who} to start the game.", style="dim")
         self.query_one("#sg-lot", Static).update(lot)
         self.query_one("#sg-turn", Static).update(self._turn_line(view, names) if running else "")
         self.query_one(TurnClock).show(view)

@@ -115,7 +115,7 @@ def payout_words(amount: int, view: dict[str, Any]) -> str:
     who = ", ".join(names[s] if 0 <= s < len(names) else "?" for s in paid)
     share, bank = divmod(amount, len(paid))
     if not share:
-        return f"{amount} to the bank (too little to share among {len(paid)})"
+        return f"{amount} to the bank (too little to share)"
     words = f"{share} to {who}" if len(paid) == 1 else f"{share} each to {who}"
     return words + (f"; {bank} to the bank" if bank else "")
 

@@ -197,7 +197,7 @@ def test_s7_s11_words() -> None:
     assert payout_words(amount, view) == f"{amount} to {payee}"
     three = {**view, "payout_preview": [[1, 2, 3]] * 10}
     assert payout_words(10, three) == "3 each to Bob, Cy, Dee; 1 to the bank"
-    assert payout_words(2, three) == "2 to the bank (too little to share among 3)"
+    assert payout_words(2, three) == "2 to the bank (too little to share)"
     sold = {
         "type": "sold",
         "winner": 1,
