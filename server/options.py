@@ -25,6 +25,7 @@ class RoomOptions:
     takeover_s: int = 60  # an absent player's seat goes to a bot after this; 0: never
     deck: Any = None  # --dev only: a deck of the room's game (RECORD.md)
     first_auctioneer: int | None = None  # --dev only
+    hints: bool = True  # clients may show the hint key (issue 12); the host may say no
 
     def public(self) -> dict[str, Any]:
         """What clients may see: everything but a fixed deck (secret deck order)."""
@@ -35,6 +36,7 @@ class RoomOptions:
             "takeover_s": self.takeover_s,
             "first_auctioneer": self.first_auctioneer,
             "fixed_deck": self.deck is not None,
+            "hints": self.hints,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def parse_options(
         raw = {}
     if not isinstance(raw, dict):
         raise BadMessage("`options` must be a map")
-    unknown = set(raw) - set(OPTION_RANGES) - {"deck", "first_auctioneer"}
+    unknown = set(raw) - set(OPTION_RANGES) - {"deck", "first_auctioneer", "hints"}
     if unknown:
         raise BadMessage(f"unknown options: {sorted(map(str, unknown))}")
     options = RoomOptions(
@@ -92,6 +94,10 @@ def parse_options(
             )
         if 0 < options.takeover_s < limits.min_takeover_s:
             raise BadMessage(f"`takeover_s` must be 0 (never) or at least {limits.min_takeover_s}")
+    hints = raw.get("hints", True)
+    if not isinstance(hints, bool):
+        raise BadMessage("`options.hints` must be true or false")
+    options.hints = hints
     for key in ("deck", "first_auctioneer"):
         if raw.get(key) is not None and not dev:
             raise DevOnly(f"`options.{key}` needs a server started with --dev")

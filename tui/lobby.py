@@ -15,6 +15,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE
+from .hint import hints_allowed
 from .messages import GameChosen, SendToServer
 
 
@@ -126,6 +127,8 @@ class LobbyScreen(Screen[None]):
             players = ", ".join(s for s in seated if s)
             info = game_info(room.get("game"))
             variant = variant_label(room.get("variant"), room.get("game"))
+            if not hints_allowed(room):
+                variant += ", no hints"
             cells = [
                 room.get("name") or str(room["id"]),
                 info.title if info else str(room.get("game")),
@@ -264,6 +267,14 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="field", id="shout-row"):
                 yield Label("Shout window", classes="label")
                 yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
+                yield Label("Hints", classes="label", id="hints-label")  # the table's `?` key
+                yield Select(
+                    [("on", True), ("off", False)],
+                    value=True,
+                    allow_blank=False,
+                    id="hints",
+                    compact=True,
+                )
             yield Static(
                 "Seconds without a new bid before the hammer falls (open auctions).",
                 classes="help",
@@ -341,6 +352,8 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             shout = self.query_one("#shout", Input).value
             seconds = int(shout) if shout.isdigit() else 3
             msg["options"] = {"shout_window_ms": max(1, min(60, seconds)) * 1000}
+        if info.hammer is not None and self.query_one("#hints", Select).value is False:
+            msg.setdefault("options", {})["hints"] = False
         self.dismiss(msg)
 
     def action_cancel(self) -> None:

@@ -15,6 +15,7 @@ from .board import ValueBoard
 from .eventlog import SCROLL_HINT, EventLog
 from .gametable import TABLE_BINDINGS, GameTable, chat_line
 from .hand import Hand
+from .hint import hints_allowed, suggest
 from .ledger import Ledger, LedgerScreen
 from .players import Players
 from .summary import GameOver, RoundSummary
@@ -32,6 +33,7 @@ class TableScreen(GameTable):
         Binding("greater_than_sign", "quick_raise(4)", "Raise +5", show=False),
         *TABLE_BINDINGS,
         Binding("H", "ledger", "Purchases", show=False),
+        Binding("question_mark", "hint", "Hint"),
     ]
 
     def __init__(
@@ -123,6 +125,8 @@ class TableScreen(GameTable):
             return self.view.get("phase") == "open" and "bid" in self.legal
         if action == "ledger":
             return self.view.get("status", "waiting") != "waiting"
+        if action == "hint":
+            return hints_allowed(self.room_info) and bool(self.legal)
         return super().check_action(action, parameters)
 
     def action_quick_raise(self, extra: int) -> None:
@@ -156,6 +160,12 @@ class TableScreen(GameTable):
 
     def focus_default(self) -> None:
         self.query_one(Hand).focus()
+
+    def action_hint(self) -> None:
+        """What the hard bot would do here, from this view only (tui/hint.py). Hidden and
+        inert (`check_action`) when the host turned hints off or nothing is to decide."""
+        _, reason = suggest(self.view)
+        self.note(f"Hint: {reason}", "bold")
 
     def action_ledger(self) -> None:
         self.app.push_screen(LedgerScreen(self.ledger, self.names))

@@ -1,0 +1,48 @@
+"""The hint key (issue 12): what the `hard` bot would do from your own view, and why.
+
+Computed in the client from the view the server sent you (nothing else: a hint
+knows no more than you do). A room's host may turn hints off for everyone
+(`options.hints: false`); the table then hides the key and refuses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modernart.engine.bots.heuristic import HeuristicBot, painting_values
+from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
+
+from .style import card_name
+
+
+def hints_allowed(room: dict[str, Any]) -> bool:
+    """False only when the room's options say so (older servers send no `hints`)."""
+    return (room.get("options") or {}).get("hints", True) is not False
+
+
+def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The hard bot's action for this view (None: nothing to decide) and one line
+    saying what it is and why."""
+    action = HeuristicBot(0).choose(view)
+    if action is None:
+        return None, "Nothing to decide now."
+    values = painting_values(view)
+    kind = action["type"]
+    if kind == "play":
+        artist = ARTIST_OF[action["card"]]
+        return action, (
+            f"Play {card_name(action['card'])}: {ARTIST_NAMES[artist]} paintings look worth "
+            f"about ${values[artist]:.0f} each at this round's end."
+        )
+    worth = sum(values[ARTIST_OF[c]] for c in (view.get("lot") or {}).get("cards") or [])
+    about = f"the lot looks worth about ${worth:.0f} at this round's end"
+    if kind == "add":
+        return action, f"Add {card_name(action['card'])} to the double: {about}."
+    if kind == "decline":
+        return action, f"Decline: adding your card would sell it with this lot; {about}."
+    if kind in ("bid", "sealed", "price"):
+        verb = {"bid": "Bid", "sealed": "Bid (sealed)", "price": "Ask"}[kind]
+        return action, f"{verb} ${action['amount']}: {about}."
+    if kind == "buy":
+        return action, f"Buy at ${view.get('price')}: {about}."
+    return action, f"Pass: {about}, less than it would cost."
