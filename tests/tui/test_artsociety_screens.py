@@ -283,3 +283,28 @@ async def test_your_placement_brings_your_own_wall_back() -> None:
         await pilot.press("enter")  # pick: now you place, on your own wall
         assert table.watching is None and placing(table)
         assert str(table.query_one("#as-wall").border_title).startswith("Your wall")
+
+
+async def test_a4_a18_r_turns_a_decor_piece_before_it_is_hung() -> None:
+    game, _, _ = cannot_hang()
+    game.apply({"type": "excess", "seat": 0})  # A17: a 1-shield piece in hand
+    game.decor[0] += 1  # hand-built: the piece in hand is a 2-shield one instead (A4)
+    game.decor[1] -= 1
+    game.held = 2
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable)
+        option = table.current()
+        assert option is not None and (option.w, option.h, option.turned) == (2, 1, False)
+        await pilot.press("r")
+        option = table.current()
+        assert option is not None and (option.w, option.h, option.turned) == (1, 2, True)
+        assert "r turn" in panel(table)
+        cell = option.cells[0]
+        await pilot.press(*arrows(table.cursor, (ord(cell[0]) - 65, int(cell[1:]) - 1)), "enter")
+        action = {"type": "place", "tile": "decor", "cell": cell, "turned": True}
+        assert app.sent[-1]["action"] == action
+        hung = game.walls[0].tiles[-1]
+        assert (hung.code, hung.w, hung.h) == ("d2", 1, 2)
