@@ -11,6 +11,14 @@ this process's own queueing and decoding). By default the script starts its
 own `modernart-server --dev` on a free port with a fresh data directory and
 reports its memory per room (RSS growth at the peak / rooms).
 
+With `--bots LEVEL` (issue 12) each room is one client beside three server bots
+of that level (`add_bot`, thinking `--bot-delay-ms`): the client's act→update
+latency shows whether the server's loop stalls while bots decide, and for
+`expert` the server reports at its exit how its searches went (full budget in a
+worker, or `hard` at once because every worker was busy); the script prints
+that line and the share that got the full budget. Games still running at the
+deadline are left unfinished in this mode (a game against bots is long).
+
 The last lines are `rooms_finished_per_s: N`, `p50_ms: N`, `p99_ms: N`, `errors: N`.
 """
 
@@ -208,9 +216,10 @@ class Player:
 
 
 async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline: float) -> None:
+    clients = 1 if args.bots else SEATS
     players = [
         Player(args.url, f"L{index}-{s}", args.think_ms / 1000, stats, index * 10 + s)
-        for s in range(SEATS)
+        for s in range(clients)
     ]
     try:
         for p in players:
@@ -219,9 +228,14 @@ async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline:
         while time.monotonic() < deadline:
             host = players[0]
             options = {"shout_window_ms": args.shout_window_ms, "takeover_s": 0}
+            if args.bots:
+                options["bot_delay_ms"] = args.bot_delay_ms
             await host.send({"t": "create", "seats": SEATS, "options": options})
             room = (await host.expect("joined"))["room"]
             host.seat = 0
+            for _ in range(SEATS - clients):
+                await host.send({"t": "add_bot", "level": args.bots})
+                await host.expect("room")
             for p in players[1:]:
                 await p.send({"t": "join", "room": room})
                 p.seat = (await p.expect("joined"))["seat"]
@@ -229,7 +243,14 @@ async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline:
                 p.finished.clear()
                 p.view = None
             await host.send({"t": "start"})
-            await asyncio.gather(*(p.play() for p in players))
+            if args.bots:  # stop at the deadline: a game against bots takes minutes
+                try:
+                    async with asyncio.timeout(max(1.0, deadline - time.monotonic())):
+                        await host.play()
+                except TimeoutError:
+                    break
+            else:
+                await asyncio.gather(*(p.play() for p in players))
             stats.finished += 1
             for p in players:
                 await p.send({"t": "leave"})
@@ -279,11 +300,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(port: int, data: str, src: pathlib.Path | None = None) -> subprocess.Popen:
+def start_server(
+    port: int, data: str, src: pathlib.Path | None = None, extra: list[str] | None = None
+) -> subprocess.Popen:
     """`modernart-server --dev` on `port`; with `src`, the one of that source tree (a
-    checkout's engine/ and server/), for a baseline measured in the same conditions."""
+    checkout's engine/ and server/), for a baseline measured in the same conditions.
+    Its log (warnings, and the bot decisions at exit) goes to `data`/server.log."""
     cmd = [sys.executable, "-m", "modernart.server.cli"]
-    cmd += ["--port", str(port), "--data", data, "--dev", "--log-level", "warning"]
+    cmd += ["--port", str(port), "--data", data, "--dev", "--log-level", "info"]
+    cmd += extra or []
     env = dict(os.environ)
     if src is not None:
         shim = pathlib.Path(data) / "src"
@@ -292,7 +317,9 @@ def start_server(port: int, data: str, src: pathlib.Path | None = None) -> subpr
         for part in ("engine", "server"):
             (shim / "modernart" / part).symlink_to(src.resolve() / part)
         env["PYTHONPATH"] = str(shim)  # found before the installed (editable) package
-    proc = subprocess.Popen(cmd, env=env, cwd=data)  # not a checkout: its modernart/ would win
+    log = open(pathlib.Path(data) / "server.log", "wb")  # noqa: SIM115 (the server's life)
+    # cwd: not a checkout, whose modernart/ would win
+    proc = subprocess.Popen(cmd, env=env, cwd=data, stderr=log)
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -303,6 +330,19 @@ def start_server(port: int, data: str, src: pathlib.Path | None = None) -> subpr
     raise SystemExit("the server did not start")
 
 
+def report_bots(log: pathlib.Path) -> None:
+    """The server's log lines, with the share of expert decisions with a full budget."""
+    for line in log.read_text(errors="replace").splitlines():
+        print("server:", line, file=sys.stderr)
+        if "bot decisions:" in line:
+            counts = dict(
+                (k, int(v)) for k, v in (p.split("=") for p in line.split(": ", 2)[-1].split())
+            )
+            total = sum(counts.values())
+            if total:
+                print(f"expert_decisions: {total}  full_budget_share: {counts['full'] / total:.3f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=100, help="concurrent rooms (4 clients each)")
@@ -311,6 +351,11 @@ def main() -> int:
     parser.add_argument("--shout-window-ms", type=int, default=1000)
     parser.add_argument("--ramp", type=float, default=50, help="rooms started per second")
     parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--bots", help="one client and three server bots of this level per room (e.g. expert)"
+    )
+    parser.add_argument("--bot-delay-ms", type=int, default=1500, help="the bots' think pause")
+    parser.add_argument("--bot-workers", type=int, help="the server's --bot-workers")
     parser.add_argument("--url", help="an already running server (default: start one)")
     parser.add_argument(
         "--server-src",
@@ -324,7 +369,8 @@ def main() -> int:
     if args.url is None:
         port = free_port()
         data = tempfile.mkdtemp(prefix="modernart-load-")
-        proc = start_server(port, data, args.server_src)
+        extra = ["--bot-workers", str(args.bot_workers)] if args.bot_workers else []
+        proc = start_server(port, data, args.server_src, extra)
         args.url = f"ws://127.0.0.1:{port}/"
     peak = [0]
     base = rss_kb(proc.pid) if proc else 0
@@ -361,6 +407,7 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
             if data:
+                report_bots(pathlib.Path(data) / "server.log")
                 shutil.rmtree(data, ignore_errors=True)
 
     latencies = sorted(x for r in results for x in r.latencies)

@@ -136,6 +136,9 @@ class Server:
             return
         assert self.hub is not None and self.store is not None
         self.hub.shutdown()
+        stats = self.hub.bots.stats.to_json()
+        if any(stats.values()):  # scripts/loadtest.py reads this line
+            log.info("bot decisions: %s", " ".join(f"{k}={v}" for k, v in stats.items()))
         if self._trim is not None:
             self._trim.cancel()
         self._ws.close(close_connections=True)  # 1001 going away

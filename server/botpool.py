@@ -32,6 +32,12 @@ DEFAULT_BUDGET_S = 1.0
 # A worker's answer is awaited this long past the budget (spawning a worker and
 # pickling cost a little), then the bot decides as `hard` and the answer is dropped.
 GRACE_S = 2.0
+# Under a clock (R12's hammer, a turn timeout) the answer must be back this long
+# before it runs out, so the bot can still act; the search gets what is left after
+# a worker's overhead (pickling, building worlds), but never less than the minimum.
+ANSWER_MARGIN_S = 0.3
+WORKER_OVERHEAD_S = 0.2
+MIN_BUDGET_S = 0.05
 
 
 def default_workers() -> int:
@@ -89,10 +95,17 @@ class PoolStats:
     """Expert decisions, by how they were made (the load test reports the shares)."""
 
     full: int = 0  # searched in a worker with the whole budget
+    reduced: int = 0  # searched with less, to answer before a clock runs out
     fallback: int = 0  # every worker busy: decided as `hard` at once
     late: int = 0  # the worker's answer missed its deadline: decided as `hard`
     stale: int = 0  # the answer came after the game moved on: dropped
     crashed: int = 0  # lost to a worker's crash: decided as `hard`
+
+    def count(self, full: bool) -> None:
+        if full:
+            self.full += 1
+        else:
+            self.reduced += 1
 
     def to_json(self) -> dict[str, int]:
         return dict(self.__dict__)

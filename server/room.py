@@ -21,7 +21,17 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.bots.timing import shout_delay_ms
 from modernart.engine.games import GameInfo, GameState
 
-from .botpool import GRACE_S, BotPool, decide, lot_key, searches, shout_up_to
+from .botpool import (
+    ANSWER_MARGIN_S,
+    GRACE_S,
+    MIN_BUDGET_S,
+    WORKER_OVERHEAD_S,
+    BotPool,
+    decide,
+    lot_key,
+    searches,
+    shout_up_to,
+)
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -487,19 +497,21 @@ class Room:
             pool.stats.fallback += 1
             self._play_plainly(seat)
             return
-        limit = pool.budget_s + GRACE_S
+        budget, limit = pool.budget_s, pool.budget_s + GRACE_S
         deadline_ms = self._deadline_ms(self.loop.time())
         if deadline_ms is not None:  # answer before the clock runs out on the bot
-            limit = min(limit, max(0.05, deadline_ms / 1000 - 0.3))
+            limit = min(limit, max(0.05, deadline_ms / 1000 - ANSWER_MARGIN_S))
+            budget = min(budget, max(MIN_BUDGET_S, limit - WORKER_OVERHEAD_S))
         seed = random.getrandbits(30)
         events = self.history.since(-1)
-        future = pool.submit(decide, self.info.name, s.level, view, events, seed, pool.budget_s)
+        future = pool.submit(decide, self.info.name, s.level, view, events, seed, budget)
         s.thinking = future
         s.think_limit = self.loop.call_later(limit, self._thought_too_long, seat, future)
         assert self.game is not None
         moment = len(self.game.actions)
         lot = lot_key(view) if self.game.realtime() else None
-        future.add_done_callback(lambda f: self._thought(seat, f, moment, lot))
+        full = budget >= pool.budget_s
+        future.add_done_callback(lambda f: self._thought(seat, f, moment, lot, full))
 
     @guarded
     def _thought_too_long(self, seat: int, future: asyncio.Future[Any]) -> None:
@@ -512,7 +524,12 @@ class Room:
 
     @guarded
     def _thought(
-        self, seat: int, future: asyncio.Future[Any], moment: int, lot: tuple[Any, ...] | None
+        self,
+        seat: int,
+        future: asyncio.Future[Any],
+        moment: int,
+        lot: tuple[Any, ...] | None,
+        full: bool,
     ) -> None:
         """A worker's answer: dropped if the game moved on (or the room stopped waiting).
         In an open auction (R12) the searched cap stays good for the whole lot."""
@@ -534,7 +551,7 @@ class Room:
         if cap is not None and lot is not None and game.realtime():
             view = game.view(seat)
             if lot_key(view) == lot:
-                stats.full += 1
+                stats.count(full)
                 s.open_cap = (lot, cap)
                 if seat in game.to_act():
                     self._play(seat, shout_up_to(view, cap))
@@ -543,7 +560,7 @@ class Room:
             stats.stale += 1
             self._schedule_bots()
             return
-        stats.full += 1
+        stats.count(full)
         self._play(seat, action)
 
     def _play_plainly(self, seat: int) -> None:
