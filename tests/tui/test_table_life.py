@@ -309,6 +309,8 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
         await pilot.press("enter", "up", "enter", "tab")  # 4 → 3 seats; variant
         assert dialog.focused.id == "variant"
         await pilot.press("tab", "tab", "backspace", "8", "tab")  # password; shout window 8
+        assert dialog.focused.id == "hints"  # beside the shout window (Modern Art's hints)
+        await pilot.press("tab")
         assert dialog.focused.id == "create"
         await pilot.press("enter")
         await until(pilot, lambda: app.table is not None and app.table.room_info.get("name"))
