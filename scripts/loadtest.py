@@ -248,6 +248,8 @@ async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline:
                     async with asyncio.timeout(max(1.0, deadline - time.monotonic())):
                         await host.play()
                 except TimeoutError:
+                    if host.decision is not None:
+                        host.decision.cancel()
                     break
             else:
                 await asyncio.gather(*(p.play() for p in players))
@@ -421,7 +423,10 @@ def main() -> int:
             return float("nan")
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
 
-    print(f"rooms: {args.rooms}  connections: {args.rooms * SEATS}  procs: {args.procs}")
+    clients = 1 if args.bots else SEATS
+    print(f"rooms: {args.rooms}  connections: {args.rooms * clients}  procs: {args.procs}")
+    if args.bots:
+        print(f"bots: 3 x {args.bots} per room  bot_delay_ms: {args.bot_delay_ms}")
     print(f"think_ms: {args.think_ms}  shout_window_ms: {args.shout_window_ms}")
     print(f"elapsed_s: {elapsed:.1f}  games_finished: {finished}")
     print(f"actions_sent: {sum(r.actions for r in results)}  measured: {len(latencies)}")

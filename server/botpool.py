@@ -73,6 +73,15 @@ def decide(
     return action, open_cap[1] if open_cap else None
 
 
+def search_budget(budget_s: float, deadline_ms: int | None) -> tuple[float, float]:
+    """(the search's budget, how long to wait for its answer) for a decision taken
+    `deadline_ms` before a clock runs out (None: no clock)."""
+    if deadline_ms is None:
+        return budget_s, budget_s + GRACE_S
+    limit = min(budget_s + GRACE_S, max(MIN_BUDGET_S, deadline_ms / 1000 - ANSWER_MARGIN_S))
+    return min(budget_s, max(MIN_BUDGET_S, limit - WORKER_OVERHEAD_S)), limit
+
+
 def lot_key(view: dict[str, Any]) -> tuple[Any, ...]:
     """Tells one Modern Art open auction (R12) from the next, as the expert does."""
     lot = view["lot"]
@@ -121,17 +130,20 @@ class BotPool:
         self.stats = PoolStats()
         self._executor: ProcessPoolExecutor | None = None
 
+    def warm(self, game: str) -> None:
+        """Start a worker and import the game there before the first search needs it
+        (spawning and importing take about a second). Not counted as busy: a search
+        submitted meanwhile simply starts when the import is done."""
+        if self._executor is None:
+            self._start().submit(get_game, game)
+
     def free(self) -> bool:
         return self.busy < self.workers
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """Run `fn(*args)` in a worker; the future fails with BrokenProcessPool if the
         worker dies. A broken executor is replaced before the next submission."""
-        executor = self._executor
-        if executor is None:
-            # spawn: a forked child would inherit the loop, sockets and threads.
-            context = multiprocessing.get_context("spawn")
-            executor = self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        executor = self._executor or self._start()
         try:
             done = executor.submit(fn, *args)
         except BrokenProcessPool:  # broke before its futures told us
@@ -141,6 +153,12 @@ class BotPool:
         future = asyncio.wrap_future(done)
         future.add_done_callback(lambda f: self._answered(f, executor))
         return future
+
+    def _start(self) -> ProcessPoolExecutor:
+        # spawn: a forked child would inherit the loop, sockets and threads.
+        context = multiprocessing.get_context("spawn")
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._executor
 
     def _answered(self, future: asyncio.Future[Any], executor: ProcessPoolExecutor) -> None:
         self.busy -= 1

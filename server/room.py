@@ -21,17 +21,7 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.bots.timing import shout_delay_ms
 from modernart.engine.games import GameInfo, GameState
 
-from .botpool import (
-    ANSWER_MARGIN_S,
-    GRACE_S,
-    MIN_BUDGET_S,
-    WORKER_OVERHEAD_S,
-    BotPool,
-    decide,
-    lot_key,
-    searches,
-    shout_up_to,
-)
+from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -228,7 +218,10 @@ class Room:
         seat = self.free_seat() if at is None else at
         assert seat is not None
         name = name or f"{BOT_NAMES[seat]} ({level[0].upper()})"
-        self.seats[seat] = Seat(name, level=level, bot=self.info.make_bot(level))
+        bot = self.info.make_bot(level)
+        self.seats[seat] = Seat(name, level=level, bot=bot)
+        if searches(bot):
+            self.hub.bots.warm(self.info.name)
         return seat
 
     def unseat(self, seat: int) -> None:
@@ -497,11 +490,8 @@ class Room:
             pool.stats.fallback += 1
             self._play_plainly(seat)
             return
-        budget, limit = pool.budget_s, pool.budget_s + GRACE_S
-        deadline_ms = self._deadline_ms(self.loop.time())
-        if deadline_ms is not None:  # answer before the clock runs out on the bot
-            limit = min(limit, max(0.05, deadline_ms / 1000 - ANSWER_MARGIN_S))
-            budget = min(budget, max(MIN_BUDGET_S, limit - WORKER_OVERHEAD_S))
+        # Under a clock the answer must come before it runs out on the bot.
+        budget, limit = search_budget(pool.budget_s, self._deadline_ms(self.loop.time()))
         seed = random.getrandbits(30)
         events = self.history.since(-1)
         future = pool.submit(decide, self.info.name, s.level, view, events, seed, budget)

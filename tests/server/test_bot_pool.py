@@ -16,7 +16,7 @@ import pytest
 from modernart.engine import Game
 from modernart.engine.bots.timing import MIN_REACTION_MS
 from modernart.server.app import Server
-from modernart.server.botpool import BotPool, decide
+from modernart.server.botpool import GRACE_S, MIN_BUDGET_S, BotPool, decide, search_budget
 
 from .conftest import deck_with
 from .wsclient import Client
@@ -182,3 +182,16 @@ async def test_r12_bots_shout_no_sooner_than_a_human_reaction_time(make_server):
         assert all(m["t"] != "error" for m in ann.received)
     finally:
         await ann.close()
+
+
+def test_under_a_clock_the_search_gets_the_time_left():
+    # No clock: the whole budget, and up to GRACE_S more to answer.
+    assert search_budget(1.0, None) == (1.0, 1.0 + GRACE_S)
+    # R12's hammer in 3 s: plenty of time, the whole budget.
+    budget, limit = search_budget(1.0, 3000)
+    assert budget == 1.0 and limit == 2.7
+    # In 1 s: answer 0.3 s before it, searching for what is left after the overhead.
+    budget, limit = search_budget(1.0, 1000)
+    assert limit == 0.7 and abs(budget - 0.5) < 1e-9
+    # Almost out of time: the smallest search, still answered before the clock.
+    assert search_budget(1.0, 100) == (MIN_BUDGET_S, MIN_BUDGET_S)
