@@ -86,6 +86,9 @@ class GameInfo:
     default_bot: str
     # the action the server applies when a real-time window passes (None: no real time)
     hammer: Action | None = None
+    # shown beside the title wherever a game is chosen (lobby, F1), e.g. Art Society's
+    # "house rules where the printed rules were unavailable"; "" for none
+    caveat: str = ""
     # check_card(code) -> True if `code` is one of this game's card codes (RECORD.md: a
     # record naming any other card is invalid); None: the game's actions carry no cards
     check_card: Callable[[object], bool] | None = None

@@ -25,6 +25,11 @@ def game_info(name: Any) -> GameInfo | None:
     return get_game(name) if name in GAME_NAMES else None
 
 
+def game_choice(info: GameInfo) -> str:
+    """A game as the create dialog offers it: its title, and its caveat if it has one."""
+    return f"{info.title} ({info.caveat})" if info.caveat else info.title
+
+
 def variant_label(variant: Any, game: str | None = None) -> str:
     """A preset's name when the variant is one of its game's, else its settings."""
     if isinstance(variant, str):
@@ -75,7 +80,7 @@ class LobbyScreen(Screen[None]):
     def _draw_status(self) -> None:
         label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
         text = Text.assemble(
-            (" Modern Art ", "bold reverse"),
+            (" modernart ", "bold reverse"),
             " lobby · you are ",
             (self.player, "bold"),
             "  ",
@@ -90,6 +95,10 @@ class LobbyScreen(Screen[None]):
             if self.rooms
             else ("No rooms yet: press c to create one.")
         )
+        games = {room.get("game") for room in self.rooms}
+        for info in filter(None, map(game_info, games)):
+            if info.caveat:  # the starred games of the Game column
+                hint += f"\n*{info.title}: {info.caveat}"
         self.query_one("#lobby-hint", Static).update(Text(hint, style="dim"))
 
     def set_connection(self, state: str, detail: str = "") -> None:
@@ -131,7 +140,7 @@ class LobbyScreen(Screen[None]):
                 variant += ", no hints"
             cells = [
                 room.get("name") or str(room["id"]),
-                info.title if info else str(room.get("game")),
+                (info.title + ("*" if info.caveat else "")) if info else str(room.get("game")),
                 f"{taken}/{room.get('seats', len(seated))}",
                 players[:14] if self._narrow else players[:30],
                 room.get("status", "?"),
@@ -233,7 +242,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="field"):
                 yield Label("Game", classes="label")
                 yield Select(
-                    [(get_game(name).title, name) for name in CLIENT_GAMES],
+                    [(game_choice(get_game(name)), name) for name in CLIENT_GAMES],
                     value=DEFAULT_GAME,
                     allow_blank=False,
                     id="game",

@@ -67,6 +67,7 @@ def replay_fields(game: ArtSociety) -> dict[str, Any]:
 GAME = GameInfo(
     name="artsociety",
     title="Art Society",
+    caveat="house rules where the printed rules were unavailable",
     players=(2, 3, 4),
     presets={name: house.to_dict() for name, house in PRESETS.items()},
     preset_help=PRESET_HELP,
