@@ -138,12 +138,15 @@ def _check_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
 
 
 def main(argv: list[str] | None = None) -> int:
-    from modernart.engine.bots import BOT_LEVELS
+    from modernart.engine.bots import BOT_HELP, BOT_LEVELS
     from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 
+    levels = "\n".join(f"  {level:<10} {line}" for level, line in BOT_HELP.items())
     parser = argparse.ArgumentParser(
         prog="modernart",
         description="Modern Art, online. With no command: a game against bots in this terminal.",
+        epilog=f"Modern Art's bot levels (--bot-level, add_bot):\n{levels}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--game",

@@ -1,0 +1,31 @@
+"""Modern Art's bot levels as players meet them (issue 12): `add_bot` takes each level
+(and `heuristic` as `hard`), `modernart --help` lists each with its one-line
+description (engine/bots BOT_HELP)."""
+
+from __future__ import annotations
+
+import pytest
+
+from modernart.cli import main
+from modernart.engine.bots import BOT_HELP
+
+
+async def test_add_bot_takes_every_level_and_names_it(player):
+    ann = await player("Ann")
+    await ann.send("create", seats=5)
+    await ann.expect("room")
+    for seat, level in enumerate(("easy", "normal", "expert", "heuristic"), start=1):
+        await ann.send("add_bot", level=level)
+        room = (await ann.expect("room"))["room"]
+        assert room["bots"][seat] and room["seated"][seat].endswith(f"({level[0].upper()})")
+    await ann.send("add_bot", level="grandmaster")
+    error = await ann.expect_error("bad_message")
+    assert "expert" in error["message"]
+
+
+def test_modernart_help_lists_each_level_with_its_line(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for level, line in BOT_HELP.items():
+        assert f"{level:<10} {line}" in out
