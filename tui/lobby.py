@@ -26,8 +26,8 @@ def game_info(name: Any) -> GameInfo | None:
 
 
 def game_choice(info: GameInfo) -> str:
-    """A game as the create dialog offers it: its title, and its caveat if it has one."""
-    return f"{info.title} ({info.caveat})" if info.caveat else info.title
+    """A game as the lobby names it: its title, starred if it has a caveat (told below)."""
+    return info.title + ("*" if info.caveat else "")
 
 
 def variant_label(variant: Any, game: str | None = None) -> str:
@@ -140,7 +140,7 @@ class LobbyScreen(Screen[None]):
                 variant += ", no hints"
             cells = [
                 room.get("name") or str(room["id"]),
-                (info.title + ("*" if info.caveat else "")) if info else str(room.get("game")),
+                game_choice(info) if info else str(room.get("game")),
                 f"{taken}/{room.get('seats', len(seated))}",
                 players[:14] if self._narrow else players[:30],
                 room.get("status", "?"),
@@ -324,7 +324,10 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
         variant = self.query_one("#variant", Select)
         variant.set_options([(name, name) for name in info.presets])
         variant.value = info.default_preset
-        self.query_one("#variant-help", Static).update(info.preset_help[info.default_preset])
+        help_line = info.preset_help[info.default_preset]
+        if info.caveat and info.caveat not in help_line:
+            help_line = f"*{info.caveat}. {help_line}"
+        self.query_one("#variant-help", Static).update(help_line)
         open_auctions = info.hammer is not None
         self.query_one("#shout-row").display = open_auctions
         self.query_one("#shout-help").display = open_auctions
