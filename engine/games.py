@@ -119,7 +119,7 @@ class GameInfo:
 
 # name -> the module whose `GAME` describes it; imported on first use.
 _PACKAGES: dict[str, str] = {
-    "modernart": "modernart.engine.modernart_game",
+    "modernart": "modernart.engine.modernart",
     "serengeti": "modernart.engine.serengeti",
     "artsociety": "modernart.engine.artsociety",
 }

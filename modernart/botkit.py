@@ -244,12 +244,12 @@ async def run_level_bot(
 
     Decisions run in a thread so the connection keeps answering pings while the
     expert searches; open-auction shouts wait for the level's reaction time
-    (engine/bots/timing.py). Returns the final view."""
+    (engine/modernart/bots/timing.py). Returns the final view."""
     import random
 
-    from modernart.engine.bots import make_bot
-    from modernart.engine.bots.expert import ExpertBot
-    from modernart.engine.bots.timing import shout_delay_ms
+    from modernart.engine.modernart.bots import make_bot
+    from modernart.engine.modernart.bots.expert import ExpertBot
+    from modernart.engine.modernart.bots.timing import shout_delay_ms
 
     bot: Any = ExpertBot(budget_s=budget_s) if level == "expert" and budget_s else make_bot(level)
     rng = random.Random()

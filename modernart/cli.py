@@ -138,8 +138,8 @@ def _check_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
 
 
 def main(argv: list[str] | None = None) -> int:
-    from modernart.engine.bots import BOT_HELP, BOT_LEVELS
     from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
+    from modernart.engine.modernart.bots import BOT_HELP, BOT_LEVELS
 
     levels = "\n".join(f"  {level:<10} {line}" for level, line in BOT_HELP.items())
     parser = argparse.ArgumentParser(

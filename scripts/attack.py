@@ -42,7 +42,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Frame, Opcode
 
-from modernart.engine.bots import make_bot
+from modernart.engine.modernart.bots import make_bot
 
 # Which event shows that a seat's action was applied (and who did it).
 EVENT_OF = {

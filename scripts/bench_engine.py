@@ -15,9 +15,10 @@ import random
 import time
 from collections.abc import Callable
 
-from modernart.engine import Game, record_of
-from modernart.engine.bots.random_bot import choose_from_legal
+from modernart.engine import record_of
 from modernart.engine.games import GameState, get_game
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots.random_bot import choose_from_legal
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 CLOSE = {"type": "close"}

@@ -48,7 +48,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import DATA_OPCODES, Frame
 
-from modernart.engine.bots import make_bot
+from modernart.engine.modernart.bots import make_bot
 
 SEATS = 4
 # Which event shows that a seat's action was applied.

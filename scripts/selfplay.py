@@ -17,9 +17,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from modernart.engine import Game
-from modernart.engine.bots.selfplay import play_out
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameState, get_game
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots.selfplay import play_out
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -57,7 +57,7 @@ def percentile(values: list[float], share: float) -> float:
 def make(info: Any, level: str, seed: int, budget: float | None, worlds: int | None) -> Any:
     """A bot of `level`; Modern Art's expert with the given budget per decision."""
     if info.name == "modernart" and level == "expert" and (budget or worlds):
-        from modernart.engine.bots.expert import DEFAULT_BUDGET_S, ExpertBot
+        from modernart.engine.modernart.bots.expert import DEFAULT_BUDGET_S, ExpertBot
 
         return ExpertBot(seed, budget_s=budget or DEFAULT_BUDGET_S, max_worlds=worlds)
     return info.make_bot(level, seed)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from modernart.engine import RuleError, record_of
-from modernart.engine.bots.timing import shout_delay_ms
 from modernart.engine.games import GameInfo, GameState
+from modernart.engine.modernart.bots.timing import MIN_REACTION_MS, shout_delay_ms
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
 from .history import History
@@ -443,25 +443,33 @@ class Room:
     def _schedule_bots(self, *, changed: bool = False) -> None:
         """Plan a move for every bot whose decision the game waits for.
 
-        Turn-based decisions wait the room's `bot_delay_ms` (jittered). In a
-        real-time window (R12) a bot decides at once and shouts after a human
-        reaction time (engine/bots/timing.py); an action in the window (`changed`)
-        cancels the planned shouts: each bot decides again on the new state."""
+        Bots think the room's `bot_delay_ms` (jittered), then decide. In a real-time
+        window (R12) of a room whose bots think like people (`_human_shouts`) a bot
+        decides at once and shouts after a reaction time (the game's bots' timing);
+        an action in the window (`changed`) cancels the planned shouts: each bot
+        decides again on the new state."""
         game = self.game
         if game is None or game.finished or self.paused:
             return
-        realtime = game.realtime()
+        human = self._human_shouts()
         delay_ms = self.options.bot_delay_ms
         for seat in game.to_act():
             s = self.seats[seat]
             if s is None or s.brain() is None or s.thinking is not None:
                 continue
             if s.pending is not None:
-                if not (realtime and changed):
+                if not (human and changed):
                     continue
                 s.pending.cancel()
-            delay = delay_ms * random.uniform(0.5, 1.5) / 1000 if delay_ms and not realtime else 0
+            delay = 0 if human else delay_ms * random.uniform(0.5, 1.5) / 1000
             s.pending = self.loop.call_later(delay, self._bot_turn, seat)
+
+    def _human_shouts(self) -> bool:
+        """In a real-time window, do bots shout with human reaction times? Only when the
+        room's bots think at least as long as a quick human reacts: a room that asks for
+        faster bots (`--dev`, tests: 0) gets them, as in turn-based play."""
+        assert self.game is not None
+        return self.game.realtime() and self.options.bot_delay_ms >= MIN_REACTION_MS
 
     @guarded
     def _bot_turn(self, seat: int) -> None:
@@ -566,7 +574,7 @@ class Room:
         game = self.game
         assert game is not None
         s = self.seats[seat]
-        if action is not None and game.realtime() and self.options.bot_delay_ms and s:
+        if action is not None and s is not None and self._human_shouts():
             now = self.loop.time()
             delay = shout_delay_ms(
                 s.level or "hard",

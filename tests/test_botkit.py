@@ -13,8 +13,8 @@ import pytest
 
 from modernart import cli
 from modernart.botkit import BotClient, safe_action
-from modernart.engine.bots import make_bot
-from modernart.engine.bots.worlds import PublicMemory
+from modernart.engine.modernart.bots import make_bot
+from modernart.engine.modernart.bots.worlds import PublicMemory
 
 EXAMPLE = pathlib.Path(__file__).parent.parent / "examples" / "simple_bot.py"
 FAST = {"shout_window_ms": 100, "bot_delay_ms": 0}

@@ -19,9 +19,13 @@ def test_built_wheel_holds_the_namespace_and_imports(tmp_path: Path) -> None:
     )
     (wheel,) = tmp_path.glob("modernart-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "modernart/engine/game.py" in names
+    for game in ("modernart", "serengeti", "artsociety"):  # every game's engine and rules
+        assert f"modernart/engine/{game}/__init__.py" in names
+        assert f"modernart/engine/{game}/rules.md" in names
+    assert "modernart/engine/modernart/bots/__init__.py" in names
     assert "modernart/server/__init__.py" in names
     assert "modernart/tui/__init__.py" in names
+    assert "modernart/tui/artsociety/artsociety.tcss" in names
     # No bare top-level `engine`, `server` or `tui` packages.
     tops = {n.split("/")[0] for n in names if not n.startswith("modernart-")}
     assert tops == {"modernart"}
@@ -29,6 +33,8 @@ def test_built_wheel_holds_the_namespace_and_imports(tmp_path: Path) -> None:
     zipfile.ZipFile(wheel).extractall(site)
     code = (
         "import modernart.engine, modernart.server, modernart.tui, modernart.cli;"
+        "from modernart.tui.games import CLIENT_GAMES;"
+        "[(g.table(), g.rules_text()) for g in CLIENT_GAMES.values()];"
         "print(modernart.engine.__file__)"
     )
     out = subprocess.run(

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
+from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from .gametable import WARN_AT_S, ClockWarning
 from .style import ARTIST_COLOUR, TYPE_NAME, capital, lot_name

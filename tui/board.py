@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from modernart.engine.cards import ARTISTS, CARDS_TO_END_ROUND, ROUNDS
+from modernart.engine.modernart.cards import ARTISTS, CARDS_TO_END_ROUND, ROUNDS
 
 from .style import artist_text
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.resources import files
 
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
@@ -55,14 +54,9 @@ def _artsociety_table() -> type[GameTable]:
     return ArtSocietyTable
 
 
-class _ModernArt(ClientGame):
-    def rules_text(self) -> str:
-        # The client's own rules.md tells Modern Art with the table's keys woven in.
-        return files("modernart.tui").joinpath("rules.md").read_text(encoding="utf-8")
-
-
 CLIENT_GAMES: dict[str, ClientGame] = {
-    "modernart": _ModernArt("modernart", _modernart_table),
+    # Modern Art's rules text (engine/modernart/rules.md) has the table's keys woven in.
+    "modernart": ClientGame("modernart", _modernart_table),
     "serengeti": ClientGame("serengeti", _serengeti_table, SERENGETI_KEYS),
     "artsociety": ClientGame("artsociety", _artsociety_table, ARTSOCIETY_KEYS),
 }

@@ -16,7 +16,13 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, CARD_ORDER, CARDS_TO_END_ROUND, TYPE_OF
+from modernart.engine.modernart.cards import (
+    ARTIST_NAMES,
+    ARTIST_OF,
+    CARD_ORDER,
+    CARDS_TO_END_ROUND,
+    TYPE_OF,
+)
 
 from .style import card_chip, card_name, ordinal
 

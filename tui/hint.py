@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine.bots.heuristic import HeuristicBot, painting_values
-from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF
+from modernart.engine.modernart.bots.heuristic import HeuristicBot, painting_values
+from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from .style import card_name
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, CARDS_TO_END_ROUND
+from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF, CARDS_TO_END_ROUND
 
 from .style import card_name, lot_name, ordinal
 

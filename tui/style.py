@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from modernart.engine.cards import ARTIST_NAMES, ARTIST_OF, TYPE_OF
+from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF, TYPE_OF
 
 # Artist colours in board order (R1); the foreground used on top of each.
 ARTIST_COLOUR: dict[str, str] = {

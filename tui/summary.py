@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from modernart.engine.cards import ARTISTS
+from modernart.engine.modernart.cards import ARTISTS
 
 from .style import artist_text, paintings
 

@@ -18,9 +18,10 @@ from typing import Any
 
 import pytest
 
-from modernart.engine import FULL_DECK, Game, RuleError
-from modernart.engine.bots.random_bot import choose_from_legal
-from modernart.engine.cards import ARTIST_OF, DEAL
+from modernart.engine import RuleError
+from modernart.engine.modernart import FULL_DECK, Game
+from modernart.engine.modernart.bots.random_bot import choose_from_legal
+from modernart.engine.modernart.cards import ARTIST_OF, DEAL
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
 

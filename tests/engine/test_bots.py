@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modernart.engine import Game
-from modernart.engine.bots import BOT_LEVELS, make_bot
-from modernart.engine.bots.heuristic import painting_values
-from modernart.engine.bots.selfplay import play_out
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots import BOT_LEVELS, make_bot
+from modernart.engine.modernart.bots.heuristic import painting_values
+from modernart.engine.modernart.bots.selfplay import play_out
 
 # The expert searches for up to a second a move: tests/engine/test_bots_expert.py
 # plays it with a small budget.

@@ -10,12 +10,12 @@ from collections import Counter
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from modernart.engine import Game
-from modernart.engine.bots import make_bot
-from modernart.engine.bots.expert import ExpertBot
-from modernart.engine.bots.selfplay import play_out
-from modernart.engine.bots.worlds import PublicMemory, sample_world
-from modernart.engine.cards import COPIES
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots import make_bot
+from modernart.engine.modernart.bots.expert import ExpertBot
+from modernart.engine.modernart.bots.selfplay import play_out
+from modernart.engine.modernart.bots.worlds import PublicMemory, sample_world
+from modernart.engine.modernart.cards import COPIES
 
 VARIANTS = ["classic", "japanese"]
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from modernart.engine import Game
-from modernart.engine.bots import BOT_HELP, BOT_LEVELS, BOTS, DEFAULT_LEVEL, make_bot
-from modernart.engine.bots.selfplay import play_out
-from modernart.engine.bots.timing import HAMMER_MARGIN_MS, MIN_REACTION_MS, shout_delay_ms
 from modernart.engine.games import get_game
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots import BOT_HELP, BOT_LEVELS, BOTS, DEFAULT_LEVEL, make_bot
+from modernart.engine.modernart.bots.selfplay import play_out
+from modernart.engine.modernart.bots.timing import HAMMER_MARGIN_MS, MIN_REACTION_MS, shout_delay_ms
 
 
 def _wins(hero: str, rivals: str, games: int = 60) -> float:

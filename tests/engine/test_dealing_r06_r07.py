@@ -3,7 +3,7 @@
 import pytest
 from engine_helpers import NAMES, cyclic, new_game, one, run_plays, scripted_game
 
-from modernart.engine import FULL_DECK, Game, SetupError
+from modernart.engine.modernart import FULL_DECK, Game, SetupError
 
 
 @pytest.mark.parametrize(("n", "k"), [(3, 10), (4, 9), (5, 8)])

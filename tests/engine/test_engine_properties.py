@@ -10,7 +10,8 @@ from engine_helpers import NAMES, random_step
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modernart.engine import Game, RuleError, dump_record, load_record, record_of, replay
+from modernart.engine import RuleError, dump_record, load_record, record_of, replay
+from modernart.engine.modernart import Game
 
 SETUPS = [
     (3, "classic"),

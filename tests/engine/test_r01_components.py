@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from modernart.engine import (
+from modernart.engine.modernart import (
     ARTIST_NAMES,
     ARTISTS,
     AUCTION_TYPES,

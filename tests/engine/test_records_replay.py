@@ -7,17 +7,8 @@ import sys
 import pytest
 from engine_helpers import random_game
 
-from modernart.engine import (
-    ARTISTS,
-    FULL_DECK,
-    Game,
-    RecordError,
-    RuleError,
-    dump_record,
-    load_record,
-    record_of,
-    replay,
-)
+from modernart.engine import RecordError, RuleError, dump_record, load_record, record_of, replay
+from modernart.engine.modernart import ARTISTS, FULL_DECK, Game
 
 PLAY_FIRST = {"seat": 0, "type": "play", "card": "lite_metal.open"}
 KEYS = {"ok", "finished", "actions_applied", "round", "money", "winners", "tokens"}

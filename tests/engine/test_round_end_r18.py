@@ -14,7 +14,7 @@ from engine_helpers import (
     scripted_game,
 )
 
-from modernart.engine import ARTISTS, FULL_DECK
+from modernart.engine.modernart import ARTISTS, FULL_DECK
 
 FOUR_KRYPTO = ["krypto.open", "krypto.once_around", "krypto.sealed", "krypto.open"]
 

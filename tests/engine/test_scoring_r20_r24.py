@@ -4,7 +4,7 @@ from collections import Counter
 
 from engine_helpers import cyclic, new_game, of_type, one, play_through, run_plays, scripted_game
 
-from modernart.engine import ARTISTS, FULL_DECK
+from modernart.engine.modernart import ARTISTS, FULL_DECK
 
 LM, YO, CP, KG, KR = ARTISTS
 

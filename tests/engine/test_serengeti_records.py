@@ -7,8 +7,8 @@ import sys
 import pytest
 from serengeti_helpers import NAMES, act, new_game, win_at
 
-from modernart.engine.cards import FULL_DECK as MODERN_ART_DECK
 from modernart.engine.games import game_of, get_game
+from modernart.engine.modernart.cards import FULL_DECK as MODERN_ART_DECK
 from modernart.engine.records import (
     Record,
     RecordError,

@@ -2,7 +2,14 @@
 
 import pytest
 
-from modernart.engine import FULL_DECK, PRESETS, Game, Variant, VariantError, parse_variant
+from modernart.engine.modernart import (
+    FULL_DECK,
+    PRESETS,
+    Game,
+    Variant,
+    VariantError,
+    parse_variant,
+)
 
 CLASSIC = {"double_payment": "split", "virtual_player": False}
 JAPANESE = {"double_payment": "second_takes_all", "virtual_player": False}

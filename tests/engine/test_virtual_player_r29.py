@@ -2,7 +2,7 @@
 
 from engine_helpers import act, assert_refused, new_game, of_type, one, play_through
 
-from modernart.engine import ARTISTS
+from modernart.engine.modernart import ARTISTS
 
 KR_THREE = [["krypto.open"], ["krypto.sealed"], ["krypto.once_around"]]
 

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from modernart.engine.cards import FULL_DECK
+from modernart.engine.modernart.cards import FULL_DECK
 
 from .wsclient import Client
 

@@ -1,13 +1,13 @@
 """Modern Art's bot levels as players meet them (issue 12): `add_bot` takes each level
 (and `heuristic` as `hard`), `modernart --help` lists each with its one-line
-description (engine/bots BOT_HELP)."""
+description (engine/modernart/bots BOT_HELP)."""
 
 from __future__ import annotations
 
 import pytest
 
 from modernart.cli import main
-from modernart.engine.bots import BOT_HELP
+from modernart.engine.modernart.bots import BOT_HELP
 
 
 async def test_add_bot_takes_every_level_and_names_it(player):

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from modernart.engine import Game
-from modernart.engine.bots.timing import MIN_REACTION_MS
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.bots.timing import MIN_REACTION_MS
 from modernart.server.app import Server
 from modernart.server.botpool import GRACE_S, MIN_BUDGET_S, BotPool, decide, search_budget
 
@@ -195,3 +195,24 @@ def test_under_a_clock_the_search_gets_the_time_left():
     assert limit == 0.7 and abs(budget - 0.5) < 1e-9
     # Almost out of time: the smallest search, still answered before the clock.
     assert search_budget(1.0, 100) == (MIN_BUDGET_S, MIN_BUDGET_S)
+
+
+async def test_r14_an_answer_for_a_state_the_game_has_left_is_dropped(make_server):
+    # Sealed bids (R14) come in together: the random bot bids while the expert searches,
+    # so the expert's answer is for a state the game has left; it searches again.
+    srv = await make_server(bot_workers=1, bot_budget_s=0.3)
+    assert srv.hub is not None
+    ann = await hello(srv, "Ann")
+    try:
+        deck = deck_with(["krypto.sealed", "krypto.open", "yoko.open"])
+        await bot_room(ann, ["expert", "random"], deck=deck, first_auctioneer=0)
+        await ann.act(type="play", card="krypto.sealed")
+        await ann.until(lambda u: u["view"]["phase"] == "sealed")
+        await ann.act(type="sealed", amount=0)
+        reveal = await ann.until(lambda u: any(e["type"] == "reveal" for e in u["events"]), 30)
+        bids = next(e["bids"] for e in reveal["events"] if e["type"] == "reveal")
+        stats = srv.hub.bots.stats
+        assert stats.stale >= 1 and stats.full >= 1  # dropped once, then searched again
+        assert len(bids) == 3  # the expert's sealed bid is in
+    finally:
+        await ann.close()

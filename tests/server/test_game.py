@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from modernart.engine import load_record, replay
-from modernart.engine.cards import FULL_DECK
+from modernart.engine.modernart.cards import FULL_DECK
 from modernart.server.export import record_of_room
 
 from .conftest import deck_with

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from modernart.engine.bots import BOT_LEVELS
+from modernart.engine.modernart.bots import BOT_LEVELS
 from modernart.server.app import Server
 
 from .wsclient import Client
@@ -194,7 +194,7 @@ async def test_watching_a_running_game_gives_the_spectator_view(player):
 
 
 async def test_create_echoes_variant_and_public_options_but_not_the_deck(player):
-    from modernart.engine.cards import FULL_DECK
+    from modernart.engine.modernart.cards import FULL_DECK
 
     ann = await player("Ann")
     options = {"deck": list(FULL_DECK), "first_auctioneer": 2, "shout_window_ms": 700}

@@ -16,8 +16,8 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from modernart.engine import Game
-from modernart.engine.cards import FULL_DECK
+from modernart.engine.modernart import Game
+from modernart.engine.modernart.cards import FULL_DECK
 from modernart.server.app import Server
 
 from .wsclient import Client

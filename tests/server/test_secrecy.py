@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from modernart.engine.cards import is_card
+from modernart.engine.modernart.cards import is_card
 
 from .wsclient import Client, autoplay
 

@@ -10,9 +10,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from modernart.engine import Game, parse_variant
-from modernart.engine.bots import make_bot
 from modernart.engine.games import GameInfo, get_game
+from modernart.engine.modernart import Game, parse_variant
+from modernart.engine.modernart.bots import make_bot
 from modernart.server.lobby import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import Room

@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from modernart.engine.bots import make_bot
+from modernart.engine.modernart.bots import make_bot
 
 TIMEOUT = 10.0
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from tui_offline import NAMES, OfflineApp, OfflineLobbyApp, hand_deck, play_until
 
-from modernart.engine import Game
+from modernart.engine.modernart import Game
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from modernart.engine import FULL_DECK, Game, RuleError
+from modernart.engine import RuleError
+from modernart.engine.modernart import FULL_DECK, Game
 from modernart.tui.app import ModernArtApp
 from modernart.tui.lobby import LobbyScreen
 
@@ -19,7 +20,7 @@ NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
 def hand_deck(hands: list[list[str]], players: int = 4) -> list[str]:
     """A deck that deals exactly `hands` (seat by seat, round 1) and the rest in canonical order."""
-    from modernart.engine.cards import DEAL
+    from modernart.engine.modernart.cards import DEAL
 
     k = DEAL[players][0]
     top: list[str] = []
@@ -99,7 +100,7 @@ def play_until(
     auctions are closed (as the server's hammer would) after a few shouts.
     `seen` collects the events of the steps before.
     """
-    from modernart.engine.bots import make_bot
+    from modernart.engine.modernart.bots import make_bot
 
     bots = [make_bot("random", seed + s) for s in range(game.n)]
     shouts = 0

@@ -11,7 +11,7 @@ from typing import Any
 from textual.pilot import Pilot
 from tui_keys import until
 
-from modernart.engine import FULL_DECK
+from modernart.engine.modernart import FULL_DECK
 from modernart.tui.app import ModernArtApp
 from modernart.tui.tokens import TokenStore
 

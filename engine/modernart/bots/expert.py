@@ -4,7 +4,7 @@ For a decision it lists a few candidate actions (every distinct card to play,
 a handful of amounts around the hard bot's valuation, pass/buy, for an open
 auction a handful of price caps), then, until its time budget runs out,
 samples a world consistent with its view and public memory
-(engine/bots/worlds.py) and plays each candidate out in that same world with
+(engine/modernart/bots/worlds.py) and plays each candidate out in that same world with
 hard bots in every seat to the end of the round (the game's end in round 4).
 A candidate scores the bot's money minus its rivals' (the mean of their
 average and their best); the best average wins. Every candidate meets the

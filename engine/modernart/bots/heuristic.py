@@ -48,7 +48,7 @@ def painting_values(view: dict[str, Any], extra: dict[str, int] | None = None) -
 
 class HeuristicBot:
     """The `hard` level: bids up to a share of a lot's value; prices and plays to earn
-    from others. `easy` and `normal` (engine/bots/levels.py) override parts of it."""
+    from others. `easy` and `normal` (engine/modernart/bots/levels.py) override parts of it."""
 
     level = "hard"
     price_share = 0.75  # R15: a fixed price at this share of the lot's value

@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
 from .cards import (
     ARTIST_OF,
     ARTISTS,
@@ -30,7 +31,6 @@ from .cards import (
     is_card,
     is_deck,
 )
-from .errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
 from .variant import Variant, parse_variant
 
 Action = dict[str, Any]

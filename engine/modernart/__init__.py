@@ -6,11 +6,26 @@ from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
+from ..games import Action, GameInfo
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot
-from .cards import ARTISTS, is_card, is_deck
-from .game import ACTIONS, Game
-from .games import Action, GameInfo
-from .variant import PRESET_HELP, PRESETS, parse_variant
+from .cards import ARTIST_NAMES, ARTISTS, AUCTION_TYPES, CARD_CODES, FULL_DECK, is_card, is_deck
+from .game import ACTIONS, Game, SetupError
+from .variant import PRESET_HELP, PRESETS, Variant, VariantError, parse_variant
+
+__all__ = [
+    "ARTISTS",
+    "ARTIST_NAMES",
+    "AUCTION_TYPES",
+    "CARD_CODES",
+    "FULL_DECK",
+    "GAME",
+    "PRESETS",
+    "Game",
+    "SetupError",
+    "Variant",
+    "VariantError",
+    "parse_variant",
+]
 
 _timeout_bot = make_bot(DEFAULT_LEVEL)
 
@@ -98,7 +113,7 @@ GAME = GameInfo(
         "Reiner Knizia's auction game: art dealers put paintings up for auction in five "
         "ways, buy from each other, and sell to the bank after each of four rounds."
     ),
-    rules=files("modernart.tui").joinpath("rules.md").read_text(encoding="utf-8"),
+    rules=files("modernart.engine.modernart").joinpath("rules.md").read_text(encoding="utf-8"),
     new_state=new_state,
     parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
     check_deck=is_deck,
