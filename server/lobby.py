@@ -115,6 +115,7 @@ class Hub:
             "act": self.on_act,
             "sync": self.on_sync,
             "history": self.on_history,
+            "rename": self.on_rename,
         }
 
     # ------------------------------------------------------------ lifecycle
@@ -712,6 +713,18 @@ class Hub:
         data = encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
         for member, _ in room.members():
             member.send_raw(data)
+
+    def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """A new name for the identity, chosen in the lobby (a seat keeps the name it
+        was taken with, so everyone at a table knows who is who)."""
+        name = get_name(msg)
+        identity = conn.identity
+        assert identity is not None  # handlers run after hello
+        if conn.room is not None:
+            raise Refused("not_allowed", "leave the room to change your name")
+        self.store.rename_identity(identity.id, name)  # stored first (StoreError: unchanged)
+        identity.name = name
+        conn.send(_reply({"t": "renamed", "name": name}, rid))
 
     # ------------------------------------------------------------------ play
 

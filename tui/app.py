@@ -238,6 +238,18 @@ class ModernArtApp(App[None]):
         elif self.local is None and self.table is None:
             self.send({"t": "rooms"})
 
+    def _on_renamed(self, msg: dict[str, Any]) -> None:
+        name = msg.get("name")
+        if not isinstance(name, str):
+            return
+        if self.tokens is not None and self.url:
+            self.tokens.rename(self.url, self.player_name, name)
+        self.player_name = name
+        if self.connection is not None:
+            self.connection.name = name  # reconnections say hello with the new name
+        if self.lobby is not None:
+            self.lobby.set_player(name)
+
     def _on_joined(self, msg: dict[str, Any]) -> None:
         same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")

@@ -49,6 +49,7 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("c", "create", "Create"),
         Binding("r", "refresh", "Refresh"),
+        Binding("n", "rename", "Name"),
     ]
 
     def __init__(self, player: str = "You") -> None:
@@ -100,6 +101,19 @@ class LobbyScreen(Screen[None]):
             if info.caveat:  # the starred games of the Game column
                 hint += f"\n*{info.title}: {info.caveat}"
         self.query_one("#lobby-hint", Static).update(Text(hint, style="dim"))
+
+    def set_player(self, name: str) -> None:
+        """The server took our new name."""
+        self.player = name
+        self._draw_status()
+        self.show_error("")
+
+    def action_rename(self) -> None:
+        def chosen(name: str | None) -> None:
+            if name and name.strip() and name.strip() != self.player:
+                self.send({"t": "rename", "name": name.strip()})
+
+        self.app.push_screen(NameDialog(self.player), chosen)
 
     def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
@@ -214,6 +228,30 @@ class PasswordDialog(ModalScreen[str]):
         with Vertical(id="dialog"):
             yield Label("This room has a password:")
             yield Input(id="password", password=True)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss("")
+
+
+class NameDialog(ModalScreen[str]):
+    """Your player name, changed in the lobby (a seat keeps the name it was taken with)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, current: str) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Your name (1–24 characters), Enter to keep it:")
+            yield Input(self.current, id="player-name", max_length=24)
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False

@@ -56,6 +56,14 @@ class TokenStore:
         data.setdefault(url, {})[name] = token
         self._save(data)
 
+    def rename(self, url: str, old: str, new: str) -> None:
+        """The identity kept for `old` on `url` is now called `new` (a lobby rename)."""
+        data = self._load()
+        names = data.get(url, {})
+        if old in names and old != new:
+            names[new] = names.pop(old)
+            self._save(data)
+
     def identities(self) -> list[tuple[str, str]]:
         """Every (server URL, name) with a kept token, sorted."""
         return sorted((url, name) for url, names in self._load().items() for name in names)

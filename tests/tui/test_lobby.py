@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Select
 from tui_keys import text_of, until
 
 from modernart.tui.app import ModernArtApp
-from modernart.tui.lobby import CreateRoomDialog, PasswordDialog
+from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
 from modernart.tui.tokens import TokenStore
 
 
@@ -152,3 +152,27 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
         await until(pilot, lambda: app.table.view.get("auction") == 1)
         assert app.table.view["variant"] == {"payout": "majority"}
         assert "Lot:" in text_of(app.table.query_one("#sg-lot"))
+
+
+async def test_n_renames_you_in_the_lobby_and_the_token_follows(url, raw, tmp_path):
+    """Issue 11: a name (an SSH user name too) is changeable in the lobby."""
+    app = make_app(url, tmp_path, name="alice")
+    tokens = TokenStore(tmp_path / "tokens.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        await until(pilot, lambda: tokens.get(url, "alice") is not None)
+        token = tokens.get(url, "alice")
+        await pilot.press("n")
+        assert isinstance(app.screen, NameDialog)
+        await pilot.press("ctrl+u", *"Alice B", "enter")
+        await until(pilot, lambda: app.player_name == "Alice B")
+        assert "you are Alice B" in text_of(app.lobby.query_one("#status"))
+        assert tokens.get(url, "Alice B") == token and tokens.get(url, "alice") is None
+        await pilot.press("n", "ctrl+u", "enter")  # an empty name keeps the old one
+        assert app.screen is app.lobby and app.player_name == "Alice B"
+        bob = await raw("Bob")
+        await bob.send("create", seats=3, name="Bob's")
+        await until(pilot, lambda: len(app.lobby.rooms) == 1)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.seat == 1)
+        await until(pilot, lambda: "Alice B" in str(app.table.view.get("seats")))
