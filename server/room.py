@@ -77,6 +77,8 @@ def guarded(method: Callable[..., None]) -> Callable[..., None]:
 
 # Bots' names: short enough for an 80-column table; the letter says the level.
 BOT_NAMES = ("Otto", "Vera", "Hugo", "Mila", "Ines")
+# The mark after a bot's name is its level's first letter, but for expert (easy has E).
+LEVEL_MARKS = {"expert": "X"}
 # After an action the store refused, clocks and bots wait this long before trying
 # again, doubling per failure in a row up to the maximum.
 STORE_RETRY_S, STORE_RETRY_MAX_S = 1.0, 60.0
@@ -217,7 +219,7 @@ class Room:
     def seat_bot(self, level: str, at: int | None = None, name: str | None = None) -> int:
         seat = self.free_seat() if at is None else at
         assert seat is not None
-        name = name or f"{BOT_NAMES[seat]} ({level[0].upper()})"
+        name = name or f"{BOT_NAMES[seat]} ({LEVEL_MARKS.get(level, level[0].upper())})"
         bot = self.info.make_bot(level)
         self.seats[seat] = Seat(name, level=level, bot=bot)
         if searches(bot):

@@ -114,7 +114,7 @@ def describe(view: dict[str, Any]) -> Text:
         if you is not None and you == view.get("host"):
             lines.append(
                 Text(
-                    "You host: b adds a bot, s starts when all seats are taken.",
+                    "You host: b adds a bot (B: its level), s starts when all seats are taken.",
                     style="bold yellow",
                 )
             )

@@ -37,6 +37,9 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from modernart.engine.games import DEFAULT_GAME, get_game
+
+from .botpick import BotLevelDialog
 from .confirm import Confirm
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
@@ -58,6 +61,7 @@ WARN_AT_S = 10  # a turn clock turns red and warns this many seconds before the 
 TABLE_BINDINGS: list[BindingType] = [
     Binding("t", "chat", "Chat"),
     Binding("b", "add_bot", "Add bot"),
+    Binding("B", "pick_bot", "Bot level…"),
     Binding("s", "start", "Start game"),
     Binding("s", "save", "Save record"),
     Binding("pageup", "log(-1)", "Log ↑"),
@@ -155,6 +159,7 @@ class TurnClock(Static):
 class GameTable(Screen[None]):
     """The base of every game's table: see the module docstring for the contract."""
 
+    GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
     GAME_TITLE: ClassVar[str] = "?"  # the status line's first words
 
     def __init__(
@@ -390,7 +395,7 @@ class GameTable(Screen[None]):
         host = status == "waiting" and self.view.get("host") == self.view.get("you")
         if action == "act":
             return parameters[0] in self.legal
-        if action in ("add_bot", "start"):
+        if action in ("add_bot", "pick_bot", "start"):
             return host
         if action == "save":
             return bool(self.view.get("finished"))
@@ -439,6 +444,18 @@ class GameTable(Screen[None]):
             self.app.bell()
             return
         self.send({"t": "add_bot"})
+
+    def action_pick_bot(self) -> None:
+        """B: choose the level (the game's bots, each with its one line)."""
+        if self.view.get("status", "waiting") != "waiting":
+            self.app.bell()
+            return
+
+        def chosen(level: str | None) -> None:
+            if level:
+                self.send({"t": "add_bot", "level": level})
+
+        self.app.push_screen(BotLevelDialog(get_game(self.GAME)), chosen)
 
     def action_start(self) -> None:
         if self.view.get("status", "waiting") != "waiting":

@@ -165,7 +165,9 @@ class AuctionBox(Vertical):
             lot.append(f"Game over: {' and '.join(winners)} won.", style="bold")
             lot.append(" e shows the scoring again.", style="dim")
         elif view.get("host") is not None and view.get("host") == you:
-            lot.append("You host: b adds a bot to a free seat, s starts the game.", style="bold")
+            lot.append(
+                "You host: b adds a bot (B picks its level), s starts the game.", style="bold"
+            )
         else:
             host = view.get("host")
             who = (
@@ -391,6 +393,7 @@ class SerengetiOver(ModalScreen[str]):
 class SerengetiTable(GameTable):
     """Serengeti at 80×24, keyboard only: type or step a bid and press Enter, or `p`."""
 
+    GAME = "serengeti"
     GAME_TITLE = "Serengeti"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),

@@ -14,10 +14,11 @@ async def test_add_bot_takes_every_level_and_names_it(player):
     ann = await player("Ann")
     await ann.send("create", seats=5)
     await ann.expect("room")
-    for seat, level in enumerate(("easy", "normal", "expert", "heuristic"), start=1):
+    marks = {"easy": "E", "normal": "N", "expert": "X", "heuristic": "H"}  # easy ≠ expert
+    for seat, level in enumerate(marks, start=1):
         await ann.send("add_bot", level=level)
         room = (await ann.expect("room"))["room"]
-        assert room["bots"][seat] and room["seated"][seat].endswith(f"({level[0].upper()})")
+        assert room["bots"][seat] and room["seated"][seat].endswith(f"({marks[level]})")
     await ann.send("add_bot", level="grandmaster")
     error = await ann.expect_error("bad_message")
     assert "expert" in error["message"]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pathlib
 
-from textual.widgets import DataTable, Select
+from textual.widgets import DataTable, OptionList, Select
 from tui_keys import text_of, until
 
 from modernart.tui.app import ModernArtApp
+from modernart.tui.botpick import BotLevelDialog
 from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
 from modernart.tui.tokens import TokenStore
 
@@ -176,3 +177,24 @@ async def test_n_renames_you_in_the_lobby_and_the_token_follows(url, raw, tmp_pa
         await pilot.press("enter")
         await until(pilot, lambda: app.seat == 1)
         await until(pilot, lambda: "Alice B" in str(app.table.view.get("seats")))
+
+
+async def test_B_seats_a_bot_of_the_level_picked_from_the_games_list(url, tmp_path):
+    """Issue 12: the waiting room offers each level with its one-line description."""
+    app = make_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        await pilot.press("c", "ctrl+s")
+        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        await pilot.press("B")
+        assert isinstance(app.screen, BotLevelDialog)
+        shown = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
+        assert shown[0].startswith("hard") and "random" in shown[-1]
+        assert any(s.startswith("expert") and "Searches" in s for s in shown)
+        assert not any(s.startswith("heuristic") for s in shown)  # an alias, not a level
+        await pilot.press("down", "down", "enter")  # hard, easy, normal: normal
+        await until(pilot, lambda: "(N)" in str(app.table.view.get("seats")))
+        await pilot.press("B", "escape")  # nothing seated
+        await pilot.pause()
+        seated = [s["name"] for s in app.table.view["seats"] if s["name"] != "(free)"]
+        assert len(seated) == 2

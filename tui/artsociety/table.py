@@ -48,6 +48,7 @@ MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 class ArtSocietyTable(GameTable):
     """Renders Art Society views (the `GameTable` contract, tui/gametable.py)."""
 
+    GAME = "artsociety"
     GAME_TITLE: ClassVar[str] = "Art Society"
     AUTO_FOCUS = None  # no widget takes the keys: the arrows move the ghost and the cursors
     CSS_PATH = Path(__file__).parent / "artsociety.tcss"
@@ -237,7 +238,7 @@ class ArtSocietyTable(GameTable):
         for seat in seats:
             text.append(f"  {seat.get('name', '?')}\n", style="dim" if seat.get("free") else "")
         if self.view.get("host") == self.view.get("you") and self.view:
-            text.append("b: add a bot · s: start the game", style="yellow")
+            text.append("b: add a bot (B: its level) · s: start", style="yellow")
         panel = self.query_one("#as-panel", Static)
         panel.border_title = "Table"
         panel.update(text)
