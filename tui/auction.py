@@ -56,6 +56,17 @@ class AmountInput(Input):
             # skip it, so the key reaches the screen's bindings (p, y, d, +, …).
             event.prevent_default()
 
+    def start_typing(self, digit: str) -> None:
+        """Take the focus with `digit` as the amount's first key, as if typed here
+        (the focus would select the offered amount: the next digit must not replace it)."""
+        self.select_on_focus = False
+        self.focus()
+        self.value = digit
+        self.cursor_position = len(self.value)
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self.select_on_focus = True  # the next time the focus comes, typing replaces
+
     @property
     def amount(self) -> int | None:
         return int(self.value) if self.value.isdigit() else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -117,6 +118,20 @@ class TableScreen(GameTable):
 
     def show_error(self, message: str) -> None:
         self.query_one(AuctionPanel).show_error(message)
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit that no widget took while an amount is asked for (typed the instant
+        the question appeared, before the focus moved) starts the amount: never lost."""
+        char = event.character
+        if char is None or not char.isdigit():
+            return
+        if not any(k in self.legal for k in ("bid", "sealed", "price")):
+            return
+        entry = self.query_one(AmountInput)
+        if self.focused is entry or (self.focused is not None and self.focused.id == "chat"):
+            return
+        entry.start_typing(char)
+        event.stop()
 
     # --------------------------------------------------------------- actions
 

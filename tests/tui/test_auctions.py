@@ -9,6 +9,7 @@ from tui_keys import log_text, text_of, until
 from tui_table import seated_game
 
 from modernart.tui.auction import AmountInput, AuctionPanel
+from modernart.tui.hand import Hand
 
 ANN_SEAT = 1
 
@@ -114,3 +115,18 @@ async def test_r16_double_declined_then_added_by_another(url, raw, tmp_path: pat
         await until(pilot, lambda: app.table.view.get("phase") == "sealed")
         assert "Lite Metal ×2 · sealed · by Cy (with you)" in panel_text(app)
         assert "Cy adds Lite Metal (sealed) to the double" in log_text(app)
+
+
+async def test_r14_digits_typed_before_the_focus_moves_start_the_bid(url, raw, tmp_path):
+    """Keys typed the instant the sealed auction appears, while the hand still has the
+    focus, are the bid's first digits: nothing typed is lost."""
+    async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, bob, cy):
+        await pilot.press("enter")
+        await until(pilot, lambda: app.table.view.get("phase") == "sealed")
+        app.table.query_one(Hand).focus()  # as if the focus had not moved yet
+        await pilot.pause()
+        assert not entry(app).has_focus
+        await pilot.press("1", "2")
+        assert entry(app).has_focus and entry(app).value == "12"
+        await pilot.press("enter")
+        await until(pilot, lambda: "Your secret bid: 12" in panel_text(app))
