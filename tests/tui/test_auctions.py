@@ -120,7 +120,7 @@ async def test_r16_double_declined_then_added_by_another(url, raw, tmp_path: pat
 async def test_r14_digits_typed_before_the_focus_moves_start_the_bid(url, raw, tmp_path):
     """Keys typed the instant the sealed auction appears, while the hand still has the
     focus, are the bid's first digits: nothing typed is lost."""
-    async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, bob, cy):
+    async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, _bob, _cy):
         await pilot.press("enter")
         await until(pilot, lambda: app.table.view.get("phase") == "sealed")
         app.table.query_one(Hand).focus()  # as if the focus had not moved yet
