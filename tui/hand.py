@@ -123,7 +123,8 @@ class Hand(Widget, can_focus=True):
             selected = focused and i == self.cursor
             dim = bool(self.action) and code not in self.playable
             chip = card_chip(code, selected=selected, dim=dim)
-            if code in self.warnings and not selected:
+            if code in self.warnings:
+                # The mark replaces the chip's last cell, the selected chip's `]` too (R18).
                 chip = chip[:-1] + Text(ENDER_MARK, style="bold red")
             text.append_text(chip)
         # The line under the cards is always there, so the layout does not jump with focus
