@@ -30,12 +30,13 @@ def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     kind = action["type"]
     if kind == "play":
         artist = ARTIST_OF[action["card"]]
+        # The bot's projection, not the board's "now" (the price if the round ended now).
         return action, (
-            f"Play {card_name(action['card'])}: {ARTIST_NAMES[artist]} paintings look worth "
-            f"about ${values[artist]:.0f} each at this round's end."
+            f"Play {card_name(action['card'])}: projected end-of-round value of a "
+            f"{ARTIST_NAMES[artist]} painting about ${values[artist]:.0f}."
         )
     worth = sum(values[ARTIST_OF[c]] for c in (view.get("lot") or {}).get("cards") or [])
-    about = f"the lot looks worth about ${worth:.0f} at this round's end"
+    about = f"the lot's projected end-of-round value is about ${worth:.0f}"
     if kind == "add":
         return action, f"Add {card_name(action['card'])} to the double: {about}."
     if kind == "decline":
