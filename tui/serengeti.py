@@ -25,6 +25,7 @@ from .serengeti_words import (
     by_tribe,
     cards_text,
     compact_name,
+    digit_list,
     lot_gain,
     narrate,
     payout_words,
@@ -39,18 +40,20 @@ KEYS_HELP = """## Keys at the Serengeti table
 |---|---|
 | digits, ↑ ↓ | type a bid; ↑ and ↓ step through the legal amounts only |
 | Enter | bid the amount in the entry (a refused amount says why, under the entry) |
-| `p` | pass (final for this auction; a first decision earns 2 chips, S8) |
+| `p` | pass, at any turn (final for this auction; a first decision earns 2 chips, S8) |
 | `e` | the scoring again, once the game is over |
 | `t` | chat · PgUp/PgDn scroll the events · `L` leave · F1 this help |
 
 **The auction box**: the lot (and the tribe points it would add to yours), the high bid,
-whose turn it is and the turn clock. *Ends in / pays*: for each last digit, who would
+whose turn it is and the turn clock (only where the room sets a turn timeout:
+local games against bots have none). *Ends in / pays*: for each last digit, who would
 be paid if you bought the lot at a price ending in it (`all`: everyone else, as no one
 else holds that digit; `✗`: you hold it, so you may not bid it).
 
 **Players**: `▶` whose turn, `S` the start player of this auction, `chips` (yours only
-until the end), `pts` tribe points so far, `bars` the digits no bid of theirs may end in,
-then their cards by tribe (bl blue, br brown, re red, ye yellow, gr green, pu purple).
+until the end), `pts` tribe points so far, `barred` the digits no bid of theirs may end in (S7),
+then their cards by tribe, each tribe's digits spaced: `bl 3 8 9` is Blue 3, Blue 8
+and Blue 9 (bl blue, br brown, re red, ye yellow, gr green, pu purple).
 """
 
 
@@ -240,7 +243,10 @@ class AuctionBox(Vertical):
             if why:
                 note = Text(f" ✗ {amount}: {why}", style="bold red")
             else:
-                note = Text(f" Enter bids {amount}: pays {payout_words(amount, self.view)}")
+                head = f" Enter bids {amount}: pays "
+                # The room left: the box less "Your bid " and the entry (80 columns before layout).
+                room = (self.content_size.width or 76) - 15 - len(head)
+                note = Text(head + payout_words(amount, self.view, max(room, 20)))
         elif not self.entry.amounts:
             note = Text(" no amount is legal (S7): pass", style="dim")
         self.query_one("#sg-note", Static).update(note)
@@ -262,7 +268,7 @@ def players_table(view: dict[str, Any], name_width: int = 10) -> Table:
     table.add_column(width=3, no_wrap=True)
     table.add_column(justify="right", width=5, no_wrap=True)
     table.add_column(justify="right", width=3, no_wrap=True)
-    table.add_column(width=10, no_wrap=True)
+    table.add_column(min_width=6, max_width=13)
     table.add_column(min_width=10)
     head = ("", "", "Player", "on", "chips", "pts", "barred", "cards by tribe")
     table.add_row(*(Text(h, style="bold") for h in head))
@@ -280,7 +286,7 @@ def players_table(view: dict[str, Any], name_width: int = 10) -> Table:
             seat_status(info),
             Text(str(chips), style="bold") if chips is not None else Text("" if waiting else "?"),
             "" if waiting else str(info.get("points", 0)),
-            Text("".join(str(d) for d in info.get("barred") or []), style="red"),
+            Text(digit_list(info.get("barred") or []), style="red"),
             by_tribe(info.get("owned") or []),
         )
     return table

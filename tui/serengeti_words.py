@@ -52,15 +52,29 @@ def cards_text(codes: Sequence[str]) -> Text:
     return Text(", ").join(card_text(c) for c in codes) if codes else Text("—", style="dim")
 
 
+def digit_list(digits: Sequence[int]) -> str:
+    """Digits spaced so they do not read as one number: "0–3 5 7 8" (runs of 3+ as a range)."""
+    parts: list[str] = []
+    run: list[int] = []
+    for d in [*sorted(set(digits)), None]:
+        if run and (d is None or d != run[-1] + 1):
+            parts.append(f"{run[0]}–{run[-1]}" if len(run) > 2 else " ".join(map(str, run)))
+            run = []
+        if d is not None:
+            run.append(d)
+    return " ".join(parts)
+
+
 def by_tribe(codes: Sequence[str]) -> Text:
-    """Owned cards grouped by tribe, short: "bl 038 re 2" in the tribes' colours."""
+    """Owned cards grouped by tribe, short: "bl 0 3 8 · re 2" in the tribes' colours (the
+    digits spaced, so "bl 389" does not read as Blue 389)."""
     text = Text()
     for tribe in TRIBES:
         digits = sorted(DIGIT_OF[c] for c in codes if TRIBE_OF.get(c) == tribe)
         if digits:
             if text:
-                text.append(" ")
-            text.append(f"{TRIBE_SHORT[tribe]} {''.join(map(str, digits))}", TRIBE_STYLE[tribe])
+                text.append(" · ", "dim")
+            text.append(f"{TRIBE_SHORT[tribe]} {' '.join(map(str, digits))}", TRIBE_STYLE[tribe])
     return text
 
 
@@ -102,9 +116,17 @@ def refusal(amount: int, view: dict[str, Any]) -> str | None:
     return None
 
 
-def payout_words(amount: int, view: dict[str, Any]) -> str:
+def payout_words(amount: int, view: dict[str, Any], width: int = 0) -> str:
     """Whom a price of `amount` would pay if you won the lot (the view's payout preview,
-    S11, S19): "7 to Bob", "3 each to Bob, Cy; 1 to the bank"."""
+    S11, S19): "7 to Bob", "3 each to Bob, Cy; 1 to the bank". Past `width` (if given),
+    names are counted instead: "2 each to 3 players, 1 to the bank"."""
+    words = _payout_words(amount, view)
+    if width and len(words) > width:
+        words = _payout_words(amount, view, counted=True)
+    return words
+
+
+def _payout_words(amount: int, view: dict[str, Any], counted: bool = False) -> str:
     preview = view.get("payout_preview") or []
     if len(preview) != 10:
         return ""
@@ -116,6 +138,10 @@ def payout_words(amount: int, view: dict[str, Any]) -> str:
     share, bank = divmod(amount, len(paid))
     if not share:
         return f"{amount} to the bank (too little to share)"
+    if counted and len(paid) > 1:
+        who = f"{len(paid)} players"
+    elif counted:
+        who = compact_name(who, 12)
     words = f"{share} to {who}" if len(paid) == 1 else f"{share} each to {who}"
     return words + (f"; {bank} to the bank" if bank else "")
 

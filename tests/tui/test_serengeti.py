@@ -15,6 +15,7 @@ from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
 
 from modernart.engine.serengeti.cards import AUCTIONS
 from modernart.tui.app import ModernArtApp
+from modernart.tui.games import client_game
 from modernart.tui.help import HelpScreen
 from modernart.tui.local import LocalGame
 from modernart.tui.serengeti import (
@@ -25,7 +26,14 @@ from modernart.tui.serengeti import (
     payout_grid,
     players_table,
 )
-from modernart.tui.serengeti_words import narrate, payout_words, ranges, refusal
+from modernart.tui.serengeti_words import (
+    by_tribe,
+    digit_list,
+    narrate,
+    payout_words,
+    ranges,
+    refusal,
+)
 
 CLEAR = ["end", "backspace", "backspace", "backspace", "backspace"]  # empty the bid entry
 
@@ -198,6 +206,15 @@ def test_s7_s11_words() -> None:
     three = {**view, "payout_preview": [[1, 2, 3]] * 10}
     assert payout_words(10, three) == "3 each to Bob, Cy, Dee; 1 to the bank"
     assert payout_words(2, three) == "2 to the bank (too little to share)"
+    # Issue: at 80 columns the sentence must end with the bank's share, names counted instead.
+    bots = {**three, "seats": [{"name": n} for n in ("Ann", "Vera (H)", "Hugo (H)", "Mila (H)")]}
+    assert payout_words(7, bots) == "2 each to Vera (H), Hugo (H), Mila (H); 1 to the bank"
+    assert payout_words(7, bots, width=40) == "2 each to 3 players; 1 to the bank"
+    # Issue: digits spaced, so "bl 389" no longer reads as Blue 389; runs of 3+ as ranges.
+    assert digit_list([0, 1, 2, 3, 5, 7, 8]) == "0–3 5 7 8"
+    assert by_tribe(["blue.3", "blue.8", "blue.9", "yellow.5", "yellow.7"]).plain == (
+        "bl 3 8 9 · ye 5 7"
+    )
     sold = {
         "type": "sold",
         "winner": 1,
@@ -303,3 +320,14 @@ async def test_s3_s18_chips_show_only_your_own_until_the_end_and_a_spectator_can
             assert cells == [str(game.chips[s]) if s == seat else "?" for s in range(4)]
             entry = app.table.query_one("#sg-entry")
             assert entry.display == (seat == 0)
+
+
+def test_s7_s8_help_says_pass_any_time_no_clock_locally_and_carries_rule_ids() -> None:
+    """F1's Serengeti text: a pass is allowed at any turn (S8), local games have no clock,
+    and the rules carry the ids that messages cite ("no legal bid (S7)")."""
+    text = client_game("serengeti").rules_text()
+    assert "pass when you must" not in text
+    assert "pass at any turn" in text and "local games against bots have no" in text.lower()
+    for rule in ("[S7]", "[S8]", "[S11]", "[S15]", "[S17]"):
+        assert rule in text
+    assert "S1–S20" in text
