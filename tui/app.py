@@ -35,6 +35,20 @@ from .messages import (
 from .tokens import TokenStore
 
 
+def short_path(path: Path, width: int = 60) -> str:
+    """`path` for one line of the log at 80 columns: the home directory as `~`, then, if
+    still too long, the folders between the first and the file's own as `…`
+    ("~/…/records/game.json"); a path is never broken mid-word."""
+    try:
+        text = "~/" + path.relative_to(Path.home()).as_posix()
+    except ValueError:
+        text = path.as_posix()
+    parts = text.split("/")
+    if len(text) <= width or len(parts) <= 3:
+        return text
+    return "/".join([parts[0], "…", *parts[-2:]])
+
+
 class ModernArtApp(App[None]):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
@@ -204,7 +218,7 @@ class ModernArtApp(App[None]):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.room_game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(dump_record(record), encoding="utf-8")
-        self._tell(f"Record saved to {path}")
+        self._tell(f"Record saved: {short_path(path)}")
 
     def _tell(self, text: str) -> None:
         """A message for the player: in the event log at the table (a toast would hide it)."""

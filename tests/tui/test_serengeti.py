@@ -14,7 +14,7 @@ from tui_keys import log_text, text_of, until
 from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
 
 from modernart.engine.serengeti.cards import AUCTIONS
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ModernArtApp, short_path
 from modernart.tui.games import client_game
 from modernart.tui.help import HelpScreen
 from modernart.tui.local import LocalGame
@@ -101,6 +101,10 @@ async def test_s1_s18_whole_game_against_bots_with_keys_only(tmp_path: pathlib.P
         await pilot.press("s")  # save the record (RECORD.md)
         await until(pilot, lambda: any(records.glob("serengeti-*.json")))
         (saved,) = records.glob("serengeti-*.json")
+        # The path reads whole at 80 columns: folders elided, the file's name never broken.
+        told = log_text(app)
+        assert f"Record saved: {short_path(saved)}" in told and saved.name in told
+        assert len(f"Record saved: {short_path(saved)}") <= 76
         replayed = subprocess.run(
             [sys.executable, "-m", "modernart.cli", "replay", str(saved)],
             capture_output=True,
@@ -331,3 +335,11 @@ def test_s7_s8_help_says_pass_any_time_no_clock_locally_and_carries_rule_ids() -
     for rule in ("[S7]", "[S8]", "[S11]", "[S15]", "[S17]"):
         assert rule in text
     assert "S1–S20" in text
+
+
+def test_record_path_is_shortened_at_folders_with_home_as_tilde() -> None:
+    home = pathlib.Path.home()
+    deep = home / ".local" / "share" / "modernart" / "records" / "serengeti-r1-20261130.json"
+    assert short_path(deep, 80) == "~/.local/share/modernart/records/serengeti-r1-20261130.json"
+    assert short_path(deep, 40) == "~/…/records/serengeti-r1-20261130.json"
+    assert short_path(pathlib.Path("/srv/a/b/c/x.json"), 10) == "/…/c/x.json"
