@@ -308,9 +308,9 @@ class AuctionPanel(Vertical):
         note = ""
         if self.mode and amount is not None and entry.value != self._suggested:
             if amount < low:
-                note = f" below the minimum {low}"
+                note = f" ✗ min {low}"  # short: the entry is narrow at 80 columns
             elif amount > high:
-                note = f" above the maximum {high}"
+                note = f" ✗ max {high}"
         self.query_one("#amount-note", Static).update(Text(note, style="bold red"))
 
     def sent(self) -> None:

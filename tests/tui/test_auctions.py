@@ -91,7 +91,13 @@ async def test_r15_fixed_price_set_then_buy_or_pass_in_turn(url, raw, tmp_path: 
         await pilot.press("enter")
         await until(pilot, lambda: app.table.view.get("phase") == "price")
         assert "Name the fixed price" in panel_text(app)
-        await pilot.press("1", "5", "enter")
+        # Too much is refused beside the entry, in words that fit at 80 columns.
+        note = app.table.query_one("#amount-note", Static)
+        await pilot.press("2", "0", "0")
+        shown = text_of(note).strip()
+        assert shown.endswith(str(entry(app).bounds[1])) and "max" in shown
+        assert len(text_of(note).rstrip()) <= note.content_size.width
+        await pilot.press("backspace", "backspace", "backspace", "1", "5", "enter")
         await until(pilot, lambda: app.table.view.get("phase") == "buy")
         assert "Price: 15" in panel_text(app) and "Asked: Cy → Bob" in panel_text(app)
         await cy.act(type="pass")
