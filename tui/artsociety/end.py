@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,6 +36,15 @@ KEYS = """
   still life frame 3, `<C>` city frame 4; `+2` a 2-shield decor; struck
   labels are in a faux pas (score 0); `>` marks the eyeline rows, `*` the
   star cells.
+- In lists, `val 4` is a painting's value (width + height − 1), `f2` its frame.
+- **Other walls** are mini-maps: each character is one column of two cells (its top
+  half the upper cell, its bottom half the lower one) in the genre's colour,
+  magenta for decor; `excess 1` under a wall counts paintings that fitted nowhere
+  (−3 each at the end).
+- The **Museum** line gives each genre's prestige and the multiplier it scores at
+  now (`P 2→×3`: portraits, prestige 2, ×3); **Decor left** the pieces per size.
+- Your **white card** (in the bid cards' title) breaks ties between equal bids (A8).
+- After the game, **e** shows the final scores again.
 """
 
 
@@ -91,6 +102,12 @@ def score_table(
     return table
 
 
+def table_width(table: Table) -> int:
+    """The width a table takes when nothing limits it (all its columns in full)."""
+    console = Console(width=500)
+    return Measurement.get(console, console.options, table).maximum
+
+
 class ArtSocietyEnd(ModalScreen[str | None]):
     DEFAULT_CSS = """
     ArtSocietyEnd {
@@ -128,7 +145,10 @@ class ArtSocietyEnd(ModalScreen[str | None]):
         with Vertical(id="as-end"):
             verb = "wins" if len(winners) == 1 and who != "You" else "win"
             yield Static(Text(f"Game over: {who} {verb}", style="bold yellow"))
-            yield Static(score_table(self.event.get("scores") or [], names, winners))
+            table = score_table(self.event.get("scores") or [], names, winners)
+            shown = Static(table)
+            shown.styles.width = table_width(table)  # `auto` measures a Table too narrow
+            yield shown
             yield Static(
                 Text("Enter: back to the table · s: save the record · q: quit", style="dim")
             )

@@ -61,7 +61,7 @@ def chip(painting: dict[str, Any]) -> Text:
     if "genre" not in painting:
         return text.append(f" decor, {painting.get('shields')} shield(s)")
     text.append(f" {painting['w']}×{painting['h']} ")
-    text.append(f"v{painting['value']} ", style="bold")
+    text.append(f"val {painting['value']} ", style="bold")
     text.append_text(genre_text(painting["genre"]))
     text.append(f" f{painting['frame'][1:]}", style="dim")
     return text

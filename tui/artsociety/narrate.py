@@ -25,9 +25,9 @@ def painting_words(code: str) -> str:
 def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str | None:
     """One line for an event, or None for events not worth a line."""
 
-    def who(seat: object) -> str:
+    def who(seat: object, start: bool = True) -> str:
         if seat == you:
-            return "You"
+            return "You" if start else "you"
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
     kind, seat = event.get("type"), event.get("seat")
@@ -62,7 +62,9 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str
     if kind == "excess":
         return f"{who(seat)} could not hang it: excess (−3 at the end)"
     if kind == "bonus":
-        return f"Frame bonus for {who(seat)}: {event.get('matches')} matching frame(s) touch it"
+        return (
+            f"Frame bonus for {who(seat, False)}: {event.get('matches')} matching frame(s) touch it"
+        )
     if kind == "decor":
         return f"{who(seat)} took a {event.get('size')}-shield decor"
     if kind == "declined":
@@ -70,7 +72,8 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str
     if kind == "discarded":
         return f"{who(seat)} lost a {event.get('size')}-shield decor"
     if kind == "wall_full":
-        return f"{who(seat)}'s wall is full: no more decor this round; the game ends"
+        whose = "Your" if seat == you else f"{who(seat)}'s"
+        return f"{whose} wall is full: no more decor this round; the game ends"
     if kind == "museum":
         return (
             f"To the museum: {painting_words(str(event.get('code')))}; "

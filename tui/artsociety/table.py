@@ -19,6 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from modernart.engine.artsociety.wall import Wall
+
 from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..style import short_name
@@ -58,20 +60,26 @@ class ArtSocietyTable(GameTable):
         Binding("up", "move('up')", show=False),
         Binding("down", "move('down')", show=False),
         Binding("enter", "confirm", "OK"),
-        Binding("tab", "next_tile", "Other tile"),
-        Binding("r", "turn", "Turn decor"),
-        Binding("a", "assist", "Assistant"),
-        Binding("x", "exchange", "Exchange"),
+        Binding("tab", "next_tile", "Tile"),
+        Binding("r", "turn", "Turn"),
+        Binding("a", "assist", "Assist"),
+        Binding("x", "exchange", "Exch."),
         Binding("e", "excess", "Excess"),
-        Binding("1", "decor(1)", "Decor 1"),
-        Binding("2", "decor(2)", "2", show=False),
-        Binding("3", "decor(3)", "3", show=False),
-        Binding("n", "act('decline')", "No decor"),
-        Binding("l", "act('discard')", "Lose decor"),
+        Binding("e", "scores", "Scores"),
+        Binding("1", "decor(1)", "+1"),
+        Binding("2", "decor(2)", "+2"),
+        Binding("3", "decor(3)", "+3"),
+        Binding("n", "act('decline')", "None"),
+        Binding("l", "act('discard')", "Lose"),
         Binding("d", "act('done')", "Done"),
-        Binding("backspace", "unchoose", "Undo shape"),
+        Binding("backspace", "unchoose", "Undo"),
         Binding("w", "cycle_wall", "Walls"),
         *TABLE_BINDINGS,
+        # A key that cannot act now rings the bell and says why (the real bindings come first).
+        *(
+            Binding(key, f"refuse('{key}')", show=False)
+            for key in ("tab", "a", "x", "e", "1", "2", "3")
+        ),
     ]
 
     def __init__(
@@ -107,8 +115,9 @@ class ArtSocietyTable(GameTable):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#as-others").border_title = "Other walls (w: full size)"
-        self.query_one("#as-museum").border_title = "Museum: prestige → multiplier"
+        others = self.query_one("#as-others")
+        others.border_title = "Other walls (w: full size)"
+        others.border_subtitle = "1 char = 2 cells, top/bottom"
         self.query_one("#as-you").border_title = "Your bid cards"
         log = self.query_one(EventLog)
         log.border_subtitle = SCROLL_HINT
@@ -283,7 +292,7 @@ class ArtSocietyTable(GameTable):
             block.append_text(mini_text(layout, seat.get("wall") or []))
             block.append(f"\n{seat['score']['total']:>3} pts")
             if seat.get("excess"):
-                block.append(f" x{seat['excess']}", style="red")  # excess paintings (A17)
+                block.append(f" excess {seat['excess']}", style="red")  # paintings (A17)
             # Below the fold at 80×24 (the box clips it); seen on taller terminals.
             block.append(f"\n{seat.get('cards', 0)} cards")
             if seat.get("assistant"):
@@ -301,19 +310,18 @@ class ArtSocietyTable(GameTable):
         view = self.view
         prestige = view.get("prestige") or {}
         mult = view.get("multipliers") or {}
-        text = Text()
+        text = Text("Museum ", style="bold")
         for i, genre in enumerate(GENRES):
-            if i:
-                text.append("\n" if i == 2 else "   ")
-            text.append_text(genre_text(genre))
-            text.append(f" {prestige.get(genre, 0):>2} → ")
+            text.append(" " if i else "")
+            text.append_text(genre_text(genre, full=False))  # the letter of the wall's labels
+            text.append(f"{prestige.get(genre, 0):>2}→")
             text.append(f"×{mult.get(genre, '?')}", style="bold")
         decor = view.get("decor") or [0, 0, 0]
-        text.append("\nDecor left: ")
+        text.append("\nDecor left ")
         for size, count in enumerate(decor, 1):
             text.append(f"+{size}", style="bold magenta")
             text.append(f":{count} ")
-        text.append(f"· museum {len(view.get('museum') or [])}", style="dim")
+        text.append(f"· in museum {len(view.get('museum') or [])}", style="dim")
         self.query_one("#as-museum", Static).update(text)
 
     def _who(self, seat: object) -> str:
@@ -353,6 +361,8 @@ class ArtSocietyTable(GameTable):
                 mine = picking and i == self.pointer % len(lot)
                 text.append("▶ " if mine else "  ", style="bold yellow")
                 text.append_text(chip(painting))
+                if picking and not self._fits(painting):
+                    text.append(" won't fit", style="bold red")  # A14: exchange or excess
                 text.append("\n")
         # The bids and the pick order
         order = view.get("order") or []
@@ -367,13 +377,23 @@ class ArtSocietyTable(GameTable):
                 text.append(f"{self._who(s)} {bids[s]}", style=style)
             text.append("\n")
         elif phase == "bid":
-            waiting = [self._who(s) for s in view.get("to_act") or []]
-            text.append("Waiting for bids: " + ", ".join(waiting) + "\n", style="dim")
+            waiting = [self._who(s) for s in view.get("to_act") or [] if s != view.get("you")]
+            if waiting:
+                text.append("Waiting for bids: " + ", ".join(waiting) + "\n", style="dim")
         # What to do now
         text.append_text(self._prompt())
         if self.error:
             text.append("\n" + self.error, style="bold red")
         widget.update(text)
+
+    def _fits(self, painting: dict[str, Any]) -> bool:
+        """Whether a painting has a spot on your wall (A13), by the engine's own wall."""
+        you, seats = self.view.get("you"), self.view.get("seats") or []
+        if not isinstance(you, int) or you >= len(seats) or "w" not in painting:
+            return True
+        cols, rows = self._wall_size()
+        wall = Wall.from_view(cols, rows, seats[you].get("wall") or [])
+        return wall.can_hang(painting["w"], painting["h"])
 
     def _shape_lines(self, text: Text, shapes: dict[str, Any]) -> None:
         piles = list(shapes.get("piles") or {})
@@ -392,7 +412,7 @@ class ArtSocietyTable(GameTable):
     def _prompt(self) -> Text:
         view, legal = self.view, self.legal
         if view.get("finished"):
-            return Text("The game is over (scores on the end screen).", style="bold")
+            return Text("The game is over: e shows the final scores again.", style="bold")
         if not legal:
             waiting = [self._who(s) for s in view.get("to_act") or []]
             return Text("Waiting for " + (", ".join(waiting) or "the server") + "…", style="dim")
@@ -400,10 +420,7 @@ class ArtSocietyTable(GameTable):
         if "shapes" in legal:
             return Text("You choose the lot: ←→ shape, Enter adds it, ⌫ undo", style="bold yellow")
         if "bid" in legal:
-            return Text(
-                "Lay a bid card (←→, Enter): the highest picks first; it is gone for the game.",
-                style="bold yellow",
-            )
+            return Text("Bid: ←→ card, Enter. Highest goes first", style="bold yellow")
         if "pick" in legal:
             return Text("Pick a painting: ↑↓, Enter.", style="bold yellow")
         if "decor" in legal:
@@ -484,6 +501,7 @@ class ArtSocietyTable(GameTable):
             text.append("none left")
         if view.get("my_bid") is not None:
             text.append(f" · laid {view['my_bid']}", style="bold")
+
         me = (view.get("seats") or [])[you]
         text.append("\nAssistant: ")
         assistant = me.get("assistant")
@@ -491,6 +509,10 @@ class ArtSocietyTable(GameTable):
         text.append(f" · excess {me.get('excess', 0)}")
         widget.update(text)
         widget.border_subtitle = FRAME_LEGEND
+        stack = view.get("stack") or []
+        # A8: the white card at the bottom of your stack breaks tied bids
+        white = f" · white {stack[0]} breaks ties" if stack else ""
+        widget.border_title = "Your bid cards" + white
 
     # ------------------------------------------------------------ keys
 
@@ -514,6 +536,10 @@ class ArtSocietyTable(GameTable):
             return len(self.options()) > 1 and not self.check_action("turn", ())
         if action == "unchoose":
             return bool(self.chosen)
+        if action == "scores":
+            return bool(self.view.get("finished"))
+        if action == "refuse":
+            return self.playing
         if action == "cycle_wall":
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":
@@ -621,6 +647,45 @@ class ArtSocietyTable(GameTable):
         self.refresh_bindings()
         self._draw_wall()
         self._draw_panel()
+
+    def action_refuse(self, key: str) -> None:
+        """A key that does nothing now: the bell, and the reason in the panel."""
+        self.app.bell()
+        self.show_error(self._refusal(key))
+
+    def _refusal(self, key: str) -> str:
+        legal = self.legal
+        sizes = legal.get("decor") or []
+        placing = any(o.get("tile") == "picked" for o in legal.get("place") or [])
+        if key in "123":
+            if not sizes:
+                return f"{key}: no decor to take now."
+            listed = " or ".join(str(s) for s in sizes)
+            return f"{key}: no {key}-shield decor for you now: take {listed}, or n for none."
+        if key in "xe" and placing:
+            what = "museum exchange (A14)" if key == "x" else "excess (A17)"
+            return f"{key}: {what} only when the painting fits nowhere; it fits."
+        if key == "x":
+            return "x: no museum exchange now."
+        if key == "e":
+            return "e: no excess now (only for a painting that fits nowhere)."
+        if key == "a":
+            return "a: nothing can go to the assistant now."
+        you, seats = self.view.get("you"), self.view.get("seats") or []
+        held = seats[you].get("assistant") if isinstance(you, int) and you < len(seats) else None
+        if held and self.options() and all(o.source != "assistant" for o in self.options()):
+            return "Tab: no other tile: the assistant's tile fits nowhere on your wall."
+        return "Tab: no other tile to place now."
+
+    def action_scores(self) -> None:
+        """The end screen again, from the finished view (the same scores as `game_end`)."""
+        seats = self.view.get("seats") or []
+        end = {
+            "type": "game_end",
+            "scores": [seat["score"] for seat in seats],
+            "winners": self.view.get("winners") or [],
+        }
+        self.app.push_screen(ArtSocietyEnd(end, self.names, self.view), self.after_game_over)
 
     def action_unchoose(self) -> None:
         if self.chosen:
