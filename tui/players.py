@@ -10,12 +10,14 @@ from textual.widgets import Static
 
 from .style import paintings, short_name
 
+FIXED_COLUMNS = 16  # the markers, on, # and $, with the spaces between all columns
+
 
 def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
     """One row per seat; money shows only where the view has it (yours, or all at the end, R27).
 
     `bought` (this round's purchases, counts per artist) wraps rather than push
-    the markers off the row.
+    the markers off the row, when even short names leave it too little room.
     """
     you = view.get("you")
     to_act = set(view.get("to_act") or [])
@@ -105,8 +107,16 @@ class Players(Static):
 
     @property
     def name_width(self) -> int:
+        """What the fixed columns leave, less the longest `bought`, so that it keeps one row
+        at 80 columns (names shrink to 6 cells first)."""
         width = self.content_size.width
-        return max(10, min(20, width - 29)) if width else 10
+        if not width:
+            return 10
+        bought = max(
+            (len(paintings(s.get("purchased") or [])) for s in self._view.get("seats") or []),
+            default=0,
+        )
+        return max(6, min(20, max(10, width - 29), width - FIXED_COLUMNS - bought))
 
     def on_resize(self) -> None:
         if self._view:
