@@ -54,19 +54,46 @@ def round_table(event: dict[str, Any], names: Sequence[str], bought: Sequence[li
     return outer
 
 
-def money_table(event: dict[str, Any], names: Sequence[str]) -> Table:
+def money_table(
+    event: dict[str, Any],
+    names: Sequence[str],
+    last_round: dict[str, Any] | None = None,
+    bought: Sequence[list[str]] = (),
+) -> Table:
+    """Final money, richest first; with the last round's `round_end`, what each sold in it."""
     table = Table(box=None, padding=(0, 1), show_edge=False)
     table.add_column("Player", header_style="bold")
+    sales = (last_round or {}).get("sales") or []
+    if last_round:
+        table.add_column(f"round {last_round.get('round')}", header_style="bold")
+        table.add_column("sales", justify="right", header_style="bold")
     table.add_column("money", justify="right", header_style="bold")
     winners = set(event.get("winners") or [])
     ranked = sorted(range(len(names)), key=lambda s: -event["money"][s])
     for seat in ranked:
         style = "bold yellow" if seat in winners else ""
         mark = " ★ winner" if seat in winners else ""
-        table.add_row(
-            Text(names[seat] + mark, style=style), Text(str(event["money"][seat]), style=style)
-        )
+        row: list[Text] = [Text(names[seat] + mark, style=style)]
+        if last_round:
+            cards = bought[seat] if seat < len(bought) else []
+            amount = sales[seat] if seat < len(sales) else 0
+            row += [paintings(cards), Text(f"+{amount}", style="green")]
+        table.add_row(*row, Text(str(event["money"][seat]), style=style))
     return table
+
+
+def values_line(last_round: dict[str, Any]) -> Text:
+    """ "Round 4 sold for: Lite Metal 60 · Yoko 50 · Christin P. 30 · others 0" (R23)."""
+    values = last_round.get("values") or {}
+    text = Text(f"Round {last_round.get('round')} sold for: ", style="bold")
+    paid = [a for a in last_round.get("ranking") or [] if values.get(a)]
+    for i, artist in enumerate(paid):
+        if i:
+            text.append(" · ")
+        text.append_text(artist_text(artist))
+        text.append(f" {values[artist]}")
+    text.append(" · others 0" if paid else "nothing", style="dim")
+    return text
 
 
 class RoundSummary(ModalScreen[None]):
@@ -110,7 +137,8 @@ class RoundSummary(ModalScreen[None]):
 
 
 class GameOver(ModalScreen[str]):
-    """All money revealed (R27), the winners (R26), and the offer to save the record."""
+    """All money revealed (R27), the winners (R26), the last round's scoring (R20–R24: its
+    summary may have gone by with a key press), and the offer to save the record."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
@@ -118,9 +146,16 @@ class GameOver(ModalScreen[str]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    def __init__(self, event: dict[str, Any], names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        event: dict[str, Any],
+        names: Sequence[str],
+        last_round: dict[str, Any] | None = None,
+        bought: Sequence[list[str]] = (),
+    ) -> None:
         super().__init__()
         self.event, self.names = event, names
+        self.last_round, self.bought = last_round, bought
 
     def compose(self) -> ComposeResult:
         winners = " and ".join(self.names[s] for s in self.event.get("winners") or [])
@@ -132,7 +167,9 @@ class GameOver(ModalScreen[str]):
                 ),
                 classes="title",
             )
-            yield Static(money_table(self.event, self.names))
+            if self.last_round:
+                yield Static(values_line(self.last_round))
+            yield Static(money_table(self.event, self.names, self.last_round, self.bought))
             yield Static(
                 Text("s: save the game record   Enter: back to the table   q: quit", style="dim"),
                 classes="hint",

@@ -30,10 +30,10 @@ class TableScreen(GameTable):
         Binding("p", "act('pass')", "Pass"),
         Binding("y", "act('buy')", "Buy"),
         Binding("d", "act('decline')", "Decline"),
-        Binding("plus", "quick_raise(0)", "Min raise"),
-        Binding("greater_than_sign", "quick_raise(4)", "Raise +5", show=False),
+        Binding("plus", "quick_raise(0)", "Min"),
+        Binding("greater_than_sign", "quick_raise(4)", "Raise+5"),
         *TABLE_BINDINGS,
-        Binding("H", "ledger", "Purchases", show=False),
+        Binding("H", "ledger", "Bought"),
         Binding("question_mark", "hint", "Hint"),
     ]
 
@@ -63,7 +63,9 @@ class TableScreen(GameTable):
 
     def on_mount(self) -> None:
         self.query_one("#board").border_title = "Value board"
-        self.query_one("#players").border_title = "Players"
+        players = self.query_one("#players")
+        players.border_title = "Players"
+        players.border_subtitle = "▶ decides · A auctioneer"
         self.query_one("#auction").border_title = "Auction"
         self.query_one("#log").border_subtitle = SCROLL_HINT
         self.query_one("#hand").border_title = "Your hand"
@@ -88,13 +90,16 @@ class TableScreen(GameTable):
         """Round 4's summary comes first; the game end follows when it is closed."""
         names = self.names
         screens: list[ModalScreen[Any]] = []
+        bought = [s.get("purchased") or [] for s in previous.get("seats") or []]
+        last_round = None
         for event in events:
             if event.get("type") == "round_end":
-                bought = [s.get("purchased") or [] for s in previous.get("seats") or []]
+                last_round = event
                 clock = self.query_one(AuctionPanel).clock_line
                 screens.append(RoundSummary(event, names, bought, clock))
             elif event.get("type") == "game_end":
-                screens.append(GameOver(event, names))
+                # Round 4's scoring again beside the money: its summary may have gone by.
+                screens.append(GameOver(event, names, last_round, bought))
         return screens
 
     def tell(self, events: list[dict[str, Any]]) -> None:

@@ -39,6 +39,11 @@ async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp
         clock = app.table.query_one("#clock", Static)
         await until(pilot, lambda: "hammer in" in text_of(clock))
         assert entry(app).value == "6"  # the entry follows the minimum raise
+        # The footer names both quick raises (+ and >) and H while they work; the players
+        # box says what its A column is.
+        shown = {b.key for (_, b, on, _) in app.screen.active_bindings.values() if on}
+        assert {"plus", "greater_than_sign", "H"} <= shown
+        assert "A auctioneer" in str(app.table.query_one("#players").border_subtitle)
         # Bounds are checked before anything is sent.
         await pilot.press("backspace", "3", "enter")
         assert "from 6 to 100" in text_of(app.table.query_one("#error", Static))
@@ -50,6 +55,8 @@ async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp
         await bob.act(type="pass")
         await cy.act(type="pass")
         await until(pilot, lambda: app.table.view.get("phase") == "play")
+        shown = {b.key for (_, b, on, _) in app.screen.active_bindings.values() if on}
+        assert "greater_than_sign" not in shown  # no auction open: no raise in the footer
         assert "You bought your own Lite Metal for 6, paid to the bank" in log_text(app)
         assert app.table.view["money"] == 94
 

@@ -8,6 +8,8 @@ import pathlib
 import subprocess
 import sys
 
+from rich.console import Console
+from textual.widgets import Static
 from tui_keys import keys_for, log_text, until
 
 from modernart.tui.app import ModernArtApp
@@ -55,6 +57,16 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         assert [s["money"] for s in table.view["seats"]] == money
         assert set(game_over.event["winners"]) == {s for s in range(3) if money[s] == max(money)}
         assert summaries == 4  # R19: four rounds, each summarised before the game end
+        # Round 4's scoring is on the game-over screen too (R20–R24): a key press may have
+        # passed its summary by.
+        assert game_over.last_round is not None and game_over.last_round["round"] == 4
+        console = Console(width=76, record=True, color_system=None)
+        for part in game_over.query(Static):
+            console.print(part.content)
+        shown = console.export_text()
+        assert "Round 4 sold for:" in shown and "round 4" in shown and "sales" in shown
+        sales = game_over.last_round["sales"]
+        assert all(f"+{amount}" in shown for amount in sales)
         await pilot.press("s")  # save the record of this game (RECORD.md)
         await until(pilot, lambda: any(records.glob("*.json")))
         (saved,) = records.glob("*.json")
