@@ -8,6 +8,7 @@ ghost on a wrong spot before anything is sent, saying why.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -74,7 +75,8 @@ class ArtSocietyTable(GameTable):
         Binding("d", "act('done')", "Done"),
         Binding("backspace", "unchoose", "Undo"),
         Binding("w", "cycle_wall", "Walls"),
-        *TABLE_BINDINGS,
+        # The table's own keys, "Save record" shortened so that F1 Help fits at 80 columns.
+        *(replace(b, description="Save") if b.action == "save" else b for b in TABLE_BINDINGS),
         # A key that cannot act now rings the bell and says why (the real bindings come first).
         *(
             Binding(key, f"refuse('{key}')", show=False)
@@ -116,7 +118,7 @@ class ArtSocietyTable(GameTable):
 
     def on_mount(self) -> None:
         others = self.query_one("#as-others")
-        others.border_title = "Other walls (w: full size)"
+        others.border_title = "Other walls, scores (w: full)"
         others.border_subtitle = "1 char = 2 cells, top/bottom"
         self.query_one("#as-you").border_title = "Your bid cards"
         log = self.query_one(EventLog)
@@ -288,13 +290,13 @@ class ArtSocietyTable(GameTable):
             block = Text()
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
-            block.append(short_name(seat.get("name", "?"), 10) + "\n", style="bold")
+            name = short_name(seat.get("name", "?"), 5)  # a mini-map is 10 wide
+            block.append(f"{name:<5}{seat['score']['total']:>4}\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
-            block.append(f"\n{seat['score']['total']:>3} pts")
-            if seat.get("excess"):
-                block.append(f" excess {seat['excess']}", style="red")  # paintings (A17)
-            # Below the fold at 80×24 (the box clips it); seen on taller terminals.
-            block.append(f"\n{seat.get('cards', 0)} cards")
+            if seat.get("excess"):  # paintings that fitted nowhere (A17)
+                block.append(f"\nexcess {seat['excess']}", style="red")
+            else:
+                block.append(f"\n{seat.get('cards', 0)} cards", style="dim")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -397,7 +399,7 @@ class ArtSocietyTable(GameTable):
 
     def _shape_lines(self, text: Text, shapes: dict[str, Any]) -> None:
         piles = list(shapes.get("piles") or {})
-        text.append("Piles, shape:paintings left (value = w + h − 1)\n", style="dim")
+        text.append("Piles, shape:left (value w+h−1)\n", style="dim")
         per_line = 5
         for i, name in enumerate(piles):
             w, _, h = name.partition("x")
@@ -418,7 +420,7 @@ class ArtSocietyTable(GameTable):
             return Text("Waiting for " + (", ".join(waiting) or "the server") + "…", style="dim")
         turn = view.get("turn") or {}
         if "shapes" in legal:
-            return Text("You choose the lot: ←→ shape, Enter adds it, ⌫ undo", style="bold yellow")
+            return Text("Arrows: shape, Enter adds it, ⌫ undo", style="bold yellow")
         if "bid" in legal:
             return Text("Bid: ←→ card, Enter. Highest goes first", style="bold yellow")
         if "pick" in legal:
