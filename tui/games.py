@@ -32,8 +32,15 @@ class ClientGame:
         return self.info.title
 
     def rules_text(self) -> str:
-        """F1's text: the game's rules (GameInfo.rules) and the table's keys."""
-        return self.info.rules + ("\n\n" + self.keys_help if self.keys_help else "")
+        """F1's text: what the rule ids in messages are, the game's rules (GameInfo.rules)
+        and the table's keys."""
+        ids = (
+            "*A rule id in a message, such as (R18), (S7) or (A4), refers to the rule of "
+            "that number: this help gives it in brackets where it tells the rule.*"
+        )
+        title, _, rules = self.info.rules.partition("\n")  # the ids go under the title
+        text = f"{title}\n\n{ids}\n{rules}"
+        return text + ("\n\n" + self.keys_help if self.keys_help else "")
 
 
 def _modernart_table() -> type[GameTable]:

@@ -238,3 +238,17 @@ def test_identities_are_listed_and_forgotten_from_the_command_line(
     assert store.identities() == [("ws://h:1/", "Ann")]
     assert main(["identities", "--forget", "ws://h:1/", "Bea"]) == 1  # nothing left to forget
     assert "t1" not in capsys.readouterr().out  # tokens are never printed
+
+
+def test_r18_s7_f1_says_what_rule_ids_are_and_each_help_carries_them() -> None:
+    """Issue: messages cite (R18), (S7): F1 says these are rule numbers, and each game's
+    help gives the id in brackets where it tells that rule."""
+    from modernart.tui.games import client_game
+
+    for game in ("modernart", "serengeti"):
+        text = client_game(game).rules_text()
+        assert text.startswith("# ")  # the title first, then what the ids mean
+        assert "refers to the rule of that number" in text.split("\n## ")[0]
+    modern = client_game("modernart").rules_text()
+    for rule in ("[R1]", "[R12]", "[R13]", "[R14]", "[R15]", "[R18]", "[R20–R22]", "[R29]"):
+        assert rule in modern
