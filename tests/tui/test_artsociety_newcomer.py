@@ -190,3 +190,23 @@ async def test_a8_a17_values_excess_and_your_white_card_in_words() -> None:
         assert f"val {lot[0]['value']} " in panel(table)
         await pilot.press("f1")
         assert "`val 4` is a painting's value" in app.screen.text
+
+
+async def test_a17_the_footer_fits_80_columns_with_every_decor_placement_key() -> None:
+    """The busiest decision (a decor piece after excess: turn, assistant, lose) keeps F1 Help
+    in the footer; the table's own keys (w, t, PgUp, L) still work, unlisted."""
+    game, _, _ = cannot_hang()
+    game.apply({"type": "excess", "seat": 0})
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert isinstance(table, ArtSocietyTable)
+        footer = screen_lines(app)[-1]
+        for words in ("a Assist", "l Lose", "f1 Help"):
+            assert words in footer, footer
+        assert "w Walls" not in footer
+        await pilot.press("w")
+        assert table.watching == 1
+        await pilot.press("t")
+        assert table.query_one("#chat-line").display

@@ -45,6 +45,7 @@ class TableLog(EventLog, can_focus=False):
     """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
 
 
+QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
@@ -77,6 +78,9 @@ class ArtSocietyTable(GameTable):
         Binding("w", "cycle_wall", "Walls"),
         # The table's own keys, "Save record" shortened so that F1 Help fits at 80 columns.
         *(replace(b, description="Save") if b.action == "save" else b for b in TABLE_BINDINGS),
+        # While you decide the footer lists the decision's keys only (80 columns): these keys
+        # still work then, unlisted (F1 lists them).
+        *(Binding(key, f"quiet('{name}')", show=False) for key, name in QUIET_KEYS.items()),
         # A key that cannot act now rings the bell and says why (the real bindings come first).
         *(
             Binding(key, f"refuse('{key}')", show=False)
@@ -519,7 +523,23 @@ class ArtSocietyTable(GameTable):
     # ------------------------------------------------------------ keys
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show in the footer only what can be done now."""
+        """Show in the footer only what can be done now; while you decide, only the
+        decision's keys (the others stay bound, unlisted: `quiet`)."""
+        if action == "quiet":
+            name = str(parameters[0])
+            return self._allowed("log", (-1,)) if name == "log_up" else self._allowed(name, ())
+        side = action in QUIET_KEYS.values() or (action == "log" and parameters == (-1,))
+        if side and self.playing and self.legal:
+            return False
+        return self._allowed(action, parameters)
+
+    def action_quiet(self, name: str) -> None:
+        if name == "log_up":
+            self.action_log(-1)
+        else:
+            getattr(self, f"action_{name}")()
+
+    def _allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         legal = self.legal
         if action == "act":
             return parameters[0] in legal
