@@ -346,6 +346,8 @@ async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fig
     second = ModernArtApp(url, "Ann", tokens=TokenStore(store))
     async with first.run_test(size=(80, 24)) as first_pilot:
         await until(first_pilot, lambda: first.lobby and first.lobby.connection == "connected")
+        # The second window must find the first one's token (kept once `welcome` came).
+        await until(first_pilot, lambda: TokenStore(store).get(url, "Ann") is not None)
         async with second.run_test(size=(80, 24)) as second_pilot:
             await until(second_pilot, lambda: second.lobby.connection == "connected")
             await until(first_pilot, lambda: first.lobby.connection == "replaced")
