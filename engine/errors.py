@@ -1,6 +1,15 @@
-"""Typed rule errors. Each carries the protocol's error code (PROTOCOL.md)."""
+"""Typed errors every game shares: rule errors, each carrying the protocol's error
+code (PROTOCOL.md), and the errors of creating a game."""
 
 from __future__ import annotations
+
+
+class SetupError(ValueError):
+    """Bad arguments for creating a game (players, deck, first player)."""
+
+
+class VariantError(ValueError):
+    """A variant that is not one of the game's presets or a valid mapping of its settings."""
 
 
 class RuleError(Exception):

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
+from ..errors import VariantError
+
 GENRES = ("portrait", "landscape", "still_life", "city")  # A1, in this order
 FRAMES = ("f1", "f2", "f3", "f4")  # A1
 BID_CARDS = 20  # A5: each player's cards 1..20
@@ -39,10 +41,6 @@ DEFAULT_SHAPES = (
     (4, 5, 4),
     (5, 5, 4),
 )
-
-
-class VariantError(ValueError):
-    """A variant that is not a preset name or a valid mapping of house settings."""
 
 
 @dataclass(frozen=True, slots=True)

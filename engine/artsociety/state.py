@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import Illegal, NotYourTurn, RuleError
+from ..errors import Illegal, NotYourTurn, RuleError, SetupError
 from .rules import (
     BID_CARDS,
     DECOR_OF,
@@ -44,10 +44,6 @@ Event = dict[str, Any]
 
 SETUP, PREPARE, BID, PICK, PLACE, OVER = "setup", "prepare", "bid", "pick", "place", "over"
 TILES = ("start", "picked", "assistant", "decor")
-
-
-class SetupError(ValueError):
-    """Bad arguments for creating a game (players, deck, first auctioneer)."""
 
 
 # ---------------------------------------------------------------------- deck

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
+from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
 from .cards import (
     ARTIST_OF,
     ARTISTS,
@@ -62,10 +62,6 @@ CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {
     count: tuple(tuple((p + i) % count for i in range(1, count + 1)) for p in range(count))
     for count in DEAL
 }
-
-
-class SetupError(ValueError):
-    """Bad arguments for creating a game (players, deck, auctioneer)."""
 
 
 class Game:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import VariantError
+
 DOUBLE_PAYMENTS = ("split", "second_takes_all")
 
 
@@ -27,10 +29,6 @@ PRESET_HELP: dict[str, str] = {
     "classic_3p_virtual": "3 players plus a virtual fourth hand that turns up cards.",
     "japanese": "Japanese edition: the player who adds to a double takes the whole price.",
 }
-
-
-class VariantError(ValueError):
-    """A variant that is not a preset name or a valid {double_payment, virtual_player}."""
 
 
 def parse_variant(value: object, players: int | None = None) -> Variant:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
+from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
 from .cards import (
     AUCTIONS,
     DIGIT_OF,
@@ -35,10 +35,6 @@ Event = dict[str, Any]
 
 BIDDING = "bidding"
 OVER = "over"
-
-
-class SetupError(ValueError):
-    """Bad arguments for creating a game (players, deck, first start player)."""
 
 
 class SerengetiGame:

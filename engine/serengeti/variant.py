@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import VariantError
+
 PAYOUTS = ("split", "majority")  # S19
 
 PRESETS: dict[str, dict[str, str]] = {  # S20
@@ -21,14 +23,14 @@ def parse_variant(value: object, players: int | None = None) -> dict[str, str]:
         return dict(PRESETS[DEFAULT_PRESET])
     if isinstance(value, str):
         if value not in PRESETS:
-            raise ValueError(f"unknown preset {value!r}; choose from {', '.join(PRESETS)}")
+            raise VariantError(f"unknown preset {value!r}; choose from {', '.join(PRESETS)}")
         return dict(PRESETS[value])
     if not isinstance(value, dict):
-        raise ValueError("a variant is a preset name or an object {payout}")
+        raise VariantError("a variant is a preset name or an object {payout}")
     unknown = set(value) - {"payout"}
     if unknown:
-        raise ValueError(f"unknown variant keys {sorted(map(str, unknown))}")
+        raise VariantError(f"unknown variant keys {sorted(map(str, unknown))}")
     payout = value.get("payout", "split")
     if payout not in PAYOUTS:
-        raise ValueError(f"payout must be one of {', '.join(PAYOUTS)}")
+        raise VariantError(f"payout must be one of {', '.join(PAYOUTS)}")
     return {"payout": payout}
