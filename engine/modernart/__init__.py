@@ -121,7 +121,7 @@ GAME = GameInfo(
     record_header=record_header,
     replay_fields=replay_fields,
     timeout_action=timeout_action,
-    bots={level: (lambda seed, cls=cls: cls(seed)) for level, cls in BOTS.items()},
+    bots=BOTS,
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
     hammer={"type": "close"},
