@@ -38,23 +38,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgpack
+from loadtest import EVENT_OF, cpu_seconds, free_port, rss_kb
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.frames import Frame, Opcode
 
 from modernart.engine.modernart.bots import make_bot
-
-# Which event shows that a seat's action was applied (and who did it).
-EVENT_OF = {
-    "play": "played",
-    "add": "added",
-    "decline": "declined",
-    "bid": "bid",
-    "pass": "pass",
-    "sealed": "sealed_in",
-    "price": "price",
-    "buy": "sold",
-}
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -478,22 +467,8 @@ def run_attack(name: str, url: str, seconds: float) -> dict[str, Any]:
 # -------------------------------------------------------------- measurements
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def rss_mb(pid: int) -> float:
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return rss_kb(pid) / 1024
 
 
 class Sampler(threading.Thread):
