@@ -186,7 +186,7 @@ async def test_a8_a17_values_excess_and_your_white_card_in_words() -> None:
     app = offline()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await play_until(pilot, app, lambda t: "pick" in t.legal)
-        lot = app.engine.view(0)["lot"]
+        lot = app.game.view(0)["lot"]
         assert f"val {lot[0]['value']} " in panel(table)
         await pilot.press("f1")
         assert "`val 4` is a painting's value" in app.screen.text

@@ -52,7 +52,7 @@ async def test_a13_the_ghost_says_why_and_enter_sends_only_a_legal_spot() -> Non
         table = await play_until(pilot, app, placing)
         option = table.current()
         assert option is not None and option.source == "picked"
-        start = app.engine.walls[0].tiles[0]  # the starting painting (A7)
+        start = app.game.walls[0].tiles[0]  # the starting painting (A7)
         sent = len(app.sent)
         checks = [
             ((9, 9), f"a {option.w}×{option.h} tile at J10 would leave the wall (A13)"),
@@ -65,13 +65,13 @@ async def test_a13_the_ghost_says_why_and_enter_sends_only_a_legal_spot() -> Non
             assert reason in panel(table)
             assert "Not sent" in panel(table)
         assert len(app.sent) == sent  # nothing left the client
-        index = app.engine.walls[0].cells_for(option.w, option.h)[0]
+        index = app.game.walls[0].cells_for(option.w, option.h)[0]
         goal = (ord(index[0]) - 65, int(index[1:]) - 1)
         await pilot.press(*arrows(table.cursor, goal))
         assert "fits. Enter hangs it." in panel(table)
         await pilot.press("enter")
         assert app.sent[-1]["action"] == {"type": "place", "tile": "picked", "cell": index}
-        assert any(t.spot.cell == index for t in app.engine.walls[0].tiles)
+        assert any(t.spot.cell == index for t in app.game.walls[0].tiles)
 
 
 async def test_a7_the_starting_painting_must_cover_a_star() -> None:
@@ -267,11 +267,11 @@ async def test_a13_a_refusal_from_the_server_is_shown_and_changes_nothing() -> N
     app = offline()
     async with app.run_test(size=(80, 24)) as pilot:
         table = await play_until(pilot, app, placing)
-        before = app.engine.view(0)
+        before = app.game.view(0)
         app.act({"type": "place", "tile": "picked", "cell": "A1"})
         await pilot.pause()
         assert "shares no edge with a tile (A13)" in panel(table)
-        assert app.engine.view(0) == before
+        assert app.game.view(0) == before
 
 
 async def test_your_placement_brings_your_own_wall_back() -> None:

@@ -59,14 +59,20 @@ class OfflineApp(ModernArtApp):
         self.me = seat
         self.seq = 0
         self.sent: list[dict[str, Any]] = []
+        self.events: list[dict[str, Any]] = []  # every event shown so far
 
     async def begin(self) -> None:
         self.table = self.new_table("r1", self.me)
         await self.push_screen(self.table)
-        self.push_view([])
+        self.push_view(self.bot_moves())
+
+    def bot_moves(self) -> list[dict[str, Any]]:
+        """The other seats' moves after the player's: none here (tests move them)."""
+        return []
 
     def push_view(self, events: list[dict[str, Any]], view: dict[str, Any] | None = None) -> None:
         self.seq += 1
+        self.events += events
         view = view or server_view(self.game, self.me)
         self._on_update({"t": "update", "seq": self.seq, "events": events, "view": view})
 
@@ -81,7 +87,7 @@ class OfflineApp(ModernArtApp):
         except RuleError as exc:
             self._on_error({"t": "error", "code": exc.code, "message": str(exc)})
             return
-        self.push_view(events)
+        self.push_view(events + self.bot_moves())
 
     def others(self, *actions: dict[str, Any]) -> None:
         """Apply other seats' actions and show their events in one update."""
