@@ -25,6 +25,7 @@ from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
 from .codec import BadMessage, decode, encode
 from .fields import get_int, get_name, get_str, is_int
+from .handoff import HandoffCodes
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
@@ -94,6 +95,9 @@ class Hub:
         self.password_tries = Buckets(
             PASSWORD_TRIES, self.limits.password_tries_per_minute / 60 or float("inf")
         )
+        # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
+        # are limited per address like wrong passwords.
+        self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
