@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 
-from .ssh import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SESSIONS, SshSettings
+from .ssh import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,10 +32,12 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the keys in this authorized_keys file may play (default: any key)",
     )
     ssh.add_argument(
-        "--ssh-max-sessions",
+        "--ssh-memory-mb",
         type=int,
-        default=DEFAULT_MAX_SESSIONS,
-        help=f"SSH sessions at once (default {DEFAULT_MAX_SESSIONS}; 0: no limit)",
+        default=0,
+        metavar="MB",
+        help="memory the sessions of the SSH (and browser) doors may use in all; a session "
+        "beyond it is refused (default: half the memory available at start)",
     )
     ssh.add_argument(
         "--ssh-max-per-address",
@@ -61,7 +63,7 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         host=args.ssh_host if args.ssh_host is not None else args.host,
         guests=args.ssh_guests,
         authorized_keys=args.ssh_authorized_keys,
-        max_sessions=args.ssh_max_sessions,
+        memory_mb=args.ssh_memory_mb,
         max_per_address=args.ssh_max_per_address,
         idle_timeout=args.ssh_idle_timeout,
     )

@@ -19,6 +19,7 @@ from modernart.server.app import Server
 from modernart.server.session import Identity
 from modernart.server.ssh import SshGate, SshSettings
 from modernart.server.ssh_keys import HOST_KEY_FILE
+from modernart.server.terminal import Limits
 
 from .sshterm import WAIT, KeyboardPlayer, Terminal, open_terminal, ssh_connect
 from .wsclient import Client
@@ -320,8 +321,9 @@ async def test_stopping_the_server_ends_every_session(ssh, key):
 # ------------------------------------------------------------------ limits
 
 
-async def test_sessions_per_address_and_in_total_are_limited(ssh, key):
-    gate = await ssh(max_per_address=1, max_sessions=2)
+async def test_sessions_per_address_and_the_memory_budget_are_limited(ssh, key):
+    # Room for two sessions of 25 MB (their reservation) and no more.
+    gate = await ssh(limits=Limits(memory_mb=60, reserve_mb=25, per_address=1), measure_every=0)
     await lobby(gate, key)
     other = asyncssh.generate_private_key("ssh-ed25519")
     refused = await open_terminal(await ssh_connect(gate.port, "bob", other))
@@ -331,7 +333,8 @@ async def test_sessions_per_address_and_in_total_are_limited(ssh, key):
     await lobby(gate, other, "bob", "127.0.0.2")
     full = await open_terminal(await ssh_connect(gate.port, "carol", third, "127.0.0.3"))
     await full.wait_closed()
-    assert "The server is full" in full.output() and full.exit_status == 1
+    assert "The server is full, try again in a few minutes" in full.output()
+    assert full.exit_status == 1
     assert len(gate.sessions) == 2
 
 
@@ -360,7 +363,8 @@ async def test_an_idle_session_is_closed(ssh, key):
 
 
 async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key):
-    """Even SIGKILL, which runs no cleanup: each client process exits on its lifeline's EOF."""
+    """Even SIGKILL, which runs no cleanup: each client process exits on its lifeline's EOF,
+    the zygote on its control socket's."""
     server = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -382,7 +386,9 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
         term = await open_terminal(await ssh_connect(port, "alice", key))
         await term.wait_text("Rooms")
         clients = psutil.Process(server.pid).children(recursive=True)
-        assert clients and all("ssh_client" in " ".join(p.cmdline()) for p in clients)
+        # The zygote and the session it forked (a fork runs the zygote's command line).
+        assert len(clients) == 2
+        assert all("terminal.zygote" in " ".join(p.cmdline()) for p in clients)
     finally:
         server.kill()
         await server.wait()
@@ -391,7 +397,7 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
 
 
 async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
-    gate = await ssh(max_sessions=4, max_per_address=1)  # connections: 8 in all, 2 per address
+    gate = await ssh(max_connections=8, max_per_address=1)  # connections: 8 in all, 2 per address
     flood = [await asyncio.open_connection("127.0.0.1", gate.port) for _ in range(10)]
     try:
         await flood[-1][0].read()  # the last ones are cut at once (EOF), before any handshake
