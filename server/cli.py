@@ -18,7 +18,7 @@ from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
 from .limits import Limits
 from .ssh import SshGate, SshSettings
-from .ssh_cli import add_ssh_arguments, ssh_settings
+from .ssh_cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
 from .web.cli import add_web_arguments, web_settings
 from .web.gate import WebGate, WebSettings
 
@@ -130,8 +130,12 @@ def tune_gc() -> None:
 
 
 async def serve_until_signalled(
-    server: Server, ssh: SshSettings | None = None, web: WebSettings | None = None
+    server: Server,
+    ssh: SshSettings | None = None,
+    web: WebSettings | None = None,
+    args: argparse.Namespace | None = None,
 ) -> None:
+    """Serve until SIGINT/SIGTERM; both doors share one set of terminal sessions."""
     await server.start()
     gate = page = None
     try:
@@ -139,7 +143,8 @@ async def serve_until_signalled(
             gate = SshGate(server, ssh)
             await gate.start()
         if web is not None:
-            page = WebGate(server, web)
+            shared = gate.terminals if gate is not None else None
+            page = WebGate(server, web, shared, ssh_terminal_settings(args))
             await page.start()
     except BaseException:
         if gate is not None:
@@ -198,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         bot_budget_s=args.bot_budget,
     )
     try:
-        asyncio.run(serve_until_signalled(server, ssh_settings(args), web_settings(args)))
+        asyncio.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))
     except (OSError, ValueError) as exc:  # ValueError: a bad --ssh-authorized-keys file
         print(f"modernart-server: {exc}", file=sys.stderr)
         return 1

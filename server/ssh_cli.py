@@ -6,6 +6,7 @@ import argparse
 import pathlib
 
 from .ssh import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
+from .terminal import TerminalSettings
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,3 +68,16 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         max_per_address=args.ssh_max_per_address,
         idle_timeout=args.ssh_idle_timeout,
     )
+
+
+def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
+    """The terminal sessions' limits (memory budget, per address, idle), SSH door or not:
+    the browser door's sessions use them too."""
+    if args is None:
+        return TerminalSettings()
+    return SshSettings(
+        port=0,
+        memory_mb=args.ssh_memory_mb,
+        max_per_address=args.ssh_max_per_address,
+        idle_timeout=args.ssh_idle_timeout,
+    ).terminal_settings()

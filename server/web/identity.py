@@ -13,6 +13,8 @@ from __future__ import annotations
 import secrets
 from http.cookies import CookieError, SimpleCookie
 
+from ..terminal import KeyTokens
+
 COOKIE = "modernart_token"
 MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie (400 days)
 SUBPROTOCOL = "modernart.v1"
@@ -51,3 +53,29 @@ def claimed_code(protocols: list[str]) -> str | None:
 def guest_name() -> str:
     """A new browser's player name until it picks one (`n` in the lobby)."""
     return f"Guest {secrets.randbelow(9000) + 1000}"
+
+
+class BrowserKeys:
+    """The terminals' key table with browsers' keys in front: `web:<identity id>` → token.
+
+    A browser's token comes from its cookie on every visit, so its entries live
+    in memory only, put by the gate before a session opens; any other key (an
+    SSH key's fingerprint) goes to the table this one wraps.
+    """
+
+    PREFIX = "web:"
+
+    def __init__(self, other: KeyTokens | None) -> None:
+        self.other = other
+        self.tokens: dict[str, str] = {}
+
+    def get(self, key: str) -> str | None:
+        if key.startswith(self.PREFIX):
+            return self.tokens.get(key)
+        return self.other.get(key) if self.other is not None else None
+
+    def put(self, key: str, token: str) -> None:
+        if key.startswith(self.PREFIX):
+            self.tokens[key] = token
+        elif self.other is not None:
+            self.other.put(key, token)

@@ -162,4 +162,4 @@ async def test_a_second_browser_is_a_second_player_and_a_reload_keeps_the_seat(w
     assert await token_of(ann) == token
     assert await seat_of(gate, ann) == ann_seat
     identity = gate.server.hub.identities[gate.server.store.find_identity(token)[0]]
-    assert identity.conn is not None and len(gate.sessions) == 2
+    assert identity.conn is not None and len(gate.terminals.by_key) == 2
