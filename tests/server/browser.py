@@ -91,12 +91,16 @@ class Page:
     async def run(self, script: str, *args: Any) -> Any:
         return await self.call(self.driver.execute_script, script, *args)
 
+    async def next_change(self, ms: int = 1000) -> None:
+        """Until the terminal next changes, or `ms` milliseconds."""
+        await self.call(self.driver.execute_async_script, CHANGE_JS, ms)
+
     async def wait(self, ok: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
         """The terminal's text once `ok(text)` holds, read again at each change."""
         try:
             async with asyncio.timeout(timeout):
                 while not ok(text := await self.text()):
-                    await self.call(self.driver.execute_async_script, CHANGE_JS, 1000)
+                    await self.next_change()
         except TimeoutError:
             raise AssertionError(f"no {what} after {timeout} s:\n{await self.text()}") from None
         return text

@@ -8,21 +8,26 @@ typed into its textarea.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import pathlib
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
+from websockets.datastructures import Headers
+from websockets.exceptions import InvalidStatus
 from websockets.http11 import Response
 
 from modernart.server.app import Server
 from modernart.server.web.gate import WebGate, WebSettings
 from modernart.server.web.identity import COOKIE
 
-from .browser import Browser, Page, available
+from .browser import WAIT, Browser, Page, available
 from .sshterm import keys_for
 
 pytestmark = pytest.mark.skipif(
@@ -31,6 +36,13 @@ pytestmark = pytest.mark.skipif(
 )
 
 MakeGate = Callable[..., Awaitable[WebGate]]
+# Answers when the document's title changes.
+TITLE_CHANGE_JS = """
+const done = arguments[arguments.length - 1];
+const title = document.querySelector('title');
+new MutationObserver(() => done(true)).observe(title, {childList: true, characterData: true,
+                                                       subtree: true});
+"""
 
 
 @pytest.fixture
@@ -119,7 +131,7 @@ async def play_until_a_card(gate: WebGate, page: Page) -> tuple[str, int]:
                 if not game.finished and seat in game.to_act() and mark != sent:
                     sent = mark
                     await page.send(keys_for(game, seat))
-            await page.wait(lambda t, before=await page.text(): t != before, "a change", 5)
+            await page.next_change()
 
 
 # ------------------------------------------------------------------ playing
@@ -132,7 +144,7 @@ async def test_the_page_shows_the_lobby_and_plays_a_card_against_bots(web, brows
     assert "lobby" in text
     await create_room(page, 3)
     await page.send("s")
-    room_id, seat = await play_until_a_card(gate, page)
+    _, seat = await play_until_a_card(gate, page)
     assert seat == 0
     shown = await page.wait_text("Your hand")
     assert "Value board" in shown or "Value" in shown
@@ -163,3 +175,90 @@ async def test_a_second_browser_is_a_second_player_and_a_reload_keeps_the_seat(w
     assert await seat_of(gate, ann) == ann_seat
     identity = gate.server.hub.identities[gate.server.store.find_identity(token)[0]]
     assert identity.conn is not None and len(gate.terminals.by_key) == 2
+
+
+# ------------------------------------------------------------ the page's guards
+
+
+async def http_get(url: str) -> tuple[int, dict[str, str], bytes]:
+    def get() -> tuple[int, dict[str, str], bytes]:
+        try:
+            with urllib.request.urlopen(url, timeout=WAIT) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    return await asyncio.to_thread(get)
+
+
+async def test_the_page_has_a_strict_csp_and_loads_nothing_from_another_host(web, browser):
+    gate = await web()
+    status, headers, body = await http_get(url_of(gate))
+    assert status == 200 and b'<main id="terminal"' in body
+    policy = headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy
+    assert "frame-ancestors 'none'" in policy and "unsafe" not in policy
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    page = await browser()
+    await lobby(gate, page)
+    origin = url_of(gate).rstrip("/")
+    loaded = await page.run("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert loaded and all(name.startswith(origin + "/") for name in loaded), loaded
+    # The terminal drew with the policy in force: xterm.js's styles carry the nonce.
+    violations = [e for e in await page.console() if "Content Security Policy" in e["message"]]
+    assert violations == []
+    status, headers, _ = await http_get(origin + "/static/xterm.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert (await http_get(origin + "/static/../app.py"))[0] == 404
+    assert (await http_get(origin + "/elsewhere"))[0] == 404
+
+
+async def test_a_page_from_another_origin_cannot_open_a_session(web, browser, caplog):
+    gate = await web()
+    target = f"ws://127.0.0.1:{gate.port}/ws"
+    foreign = (
+        "<!doctype html><title>elsewhere</title><script>"
+        f"const ws = new WebSocket({target!r}, ['modernart.v1']);"
+        "ws.onopen = () => { document.title = 'opened'; };"
+        "ws.onclose = () => { if (document.title !== 'opened') document.title = 'refused'; };"
+        "</script>"
+    ).encode()
+
+    def answer(connection: Any, request: Any) -> Response:
+        headers = Headers({"Content-Type": "text/html", "Content-Length": str(len(foreign))})
+        return Response(200, "OK", headers, foreign)
+
+    async with serve(lambda ws: None, "127.0.0.1", 0, process_request=answer) as other:
+        port = other.sockets[0].getsockname()[1]
+        page = await browser()
+        with caplog.at_level(logging.INFO, logger="modernart.server.web"):
+            await page.open(f"http://127.0.0.1:{port}/")
+            async with asyncio.timeout(WAIT):
+                while (title := await page.run("return document.title")) == "elsewhere":
+                    await page.call(page.driver.execute_async_script, TITLE_CHANGE_JS)
+    assert title == "refused"
+    assert f"origin 'http://127.0.0.1:{port}'" in caplog.text
+    assert not gate.terminals.sessions and not gate.keys.tokens
+    # Without a browser: a forged Origin, or none, gets 403 before any identity is made.
+    for headers in ({"Origin": "http://evil.example"}, {}):
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(target, additional_headers=headers, origin=None):
+                pass
+        assert refused.value.response.status_code == 403
+    assert gate.server.hub is not None and not gate.server.hub.identities
+
+
+async def test_the_token_never_reaches_the_page_its_script_or_its_url(web, browser):
+    gate = await web()
+    page = await browser()
+    await lobby(gate, page)
+    token = await token_of(page)
+    cookie = await page.call(page.driver.get_cookie, COOKIE)
+    assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict"
+    seen = await page.run(
+        "return [document.cookie, location.href, document.documentElement.outerHTML,"
+        " JSON.stringify(localStorage), JSON.stringify(sessionStorage),"
+        " performance.getEntriesByType('resource').map(e => e.name).join(' ')].join('\\n')"
+    )
+    assert token not in seen and COOKIE not in seen
+    assert token not in await page.text()
