@@ -11,6 +11,7 @@ the same machinery, memory budget and per-address limits as the SSH door's.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 from dataclasses import dataclass
@@ -60,7 +61,7 @@ class Visit:
     new_cookie: bool = False  # the 101 answer sets the cookie to `token`
     secure: bool = False
     refusal: str | None = None
-    notice: str | None = None  # a line for the terminal before the client starts
+    notice: str | None = None  # how a hand-off code went, for the page (not the terminal)
 
 
 def same_origin(origin: str, host: str | None) -> bool:
@@ -216,7 +217,7 @@ class WebGate:
             return
         terminal = PageTerminal(ws)
         if visit.notice:
-            terminal.output(f"{visit.notice}\r\n".encode())
+            await ws.send(json.dumps(["notice", visit.notice]))
         if visit.refusal is not None:
             log.info("browser session from %s refused: %s", visit.address, visit.refusal)
             terminal.close(visit.refusal, 1)

@@ -2,7 +2,8 @@
 
 The page speaks textual-serve's envelope: text frames `["stdin", text]` and
 `["resize", {"width": W, "height": H}]`; the server sends the terminal's
-output as binary frames. A frame that is not one of these closes the socket
+output as binary frames (and, before it, `["notice", text]`: how a hand-off
+code went, shown beside the code's field). A frame that is not one of these closes the socket
 (1008). Output waits in a queue for the socket; past `HIGH_WATER` bytes the
 session is paused (its client blocks on its writes) until the page catches up.
 """

@@ -11,12 +11,15 @@ import asyncio
 import logging
 import os
 import pathlib
+import re
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 from websockets.datastructures import Headers
@@ -36,6 +39,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 MakeGate = Callable[..., Awaitable[WebGate]]
+CODE = re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}\b")
 # Answers when the document's title changes.
 TITLE_CHANGE_JS = """
 const done = arguments[arguments.length - 1];
@@ -262,3 +266,42 @@ async def test_the_token_never_reaches_the_page_its_script_or_its_url(web, brows
     )
     assert token not in seen and COOKIE not in seen
     assert token not in await page.text()
+
+
+# ------------------------------------------------------- another device
+
+
+async def test_a_code_from_the_lobby_takes_the_identity_to_another_browser(web, browser):
+    gate = await web()
+    ann, phone = await browser(), await browser()
+    await lobby(gate, ann)
+    await ann.send("k")
+    shown = await ann.wait(lambda t: CODE.search(t) is not None, "a hand-off code")
+    code = CODE.search(shown).group(0)  # type: ignore[union-attr]
+    await lobby(gate, phone)
+    assert await token_of(phone) != await token_of(ann)
+
+    async def enter(page: Page, code: str) -> None:
+        def type_code() -> None:
+            field = page.driver.find_element(By.ID, "claim-code")
+            field.send_keys(code.lower() + Keys.ENTER)  # as typed: lower case, a dash
+
+        await page.call(type_code)
+
+    async def notice() -> str:
+        return str(await phone.run("return document.getElementById('claim-status').textContent"))
+
+    async def enter_and_read(code: str) -> str:
+        await phone.run("document.getElementById('claim-status').textContent = ''")
+        await enter(phone, code)
+        await phone.wait_text("Rooms")
+        async with asyncio.timeout(WAIT):
+            while not (said := await notice()):
+                await phone.next_change()
+        return said
+
+    assert "wrong" in await enter_and_read("0000-0000")
+    assert await enter_and_read(code) == "This browser now plays that identity."
+    assert await token_of(phone) == await token_of(ann)
+    await ann.wait_text("You signed in again from another session")
+    assert "wrong" in await enter_and_read(code)  # once only

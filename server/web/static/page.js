@@ -1,7 +1,7 @@
 // The page's side of a browser session: an xterm.js terminal on one WebSocket.
 // To the server: text frames ["stdin", text] and ["resize", {width, height}]
 // (textual-serve's envelope). From the server: binary frames of terminal
-// output (UTF-8). The identity stays in an HttpOnly cookie that this
+// output (UTF-8), and a text frame ["notice", text] that says how a code went. The identity stays in an HttpOnly cookie that this
 // script cannot read; a code from another device travels once, in the
 // WebSocket's subprotocol list, never in a URL.
 "use strict";
@@ -80,15 +80,20 @@
     ws.binaryType = "arraybuffer";
     ws.onopen = function () { open = true; document.body.dataset.state = "open"; };
     ws.onmessage = function (event) {
-      if (typeof event.data !== "string") term.write(new Uint8Array(event.data));
+      if (typeof event.data !== "string") {
+        term.write(new Uint8Array(event.data));
+        return;
+      }
+      const message = JSON.parse(event.data);  // ["notice", text]: how a code went
+      if (message[0] === "notice") document.getElementById("claim-status").textContent = message[1];
     };
     ws.onclose = function (event) {
       open = false;
       ws = null;
       document.body.dataset.state = "closed";
       const why = event.reason ? " (" + event.reason + ")" : "";
-      term.write("\r\n\x1b[0m\x1b[?25h\x1b[?1049l\r\nDisconnected" + why +
-                 ". Press any key to connect again.\r\n");
+      // In the screen the session left, under its last words.
+      term.write("\x1b[0m\x1b[?25h\r\nDisconnected" + why + ". Press any key to connect again.");
     };
   }
 
