@@ -15,6 +15,7 @@ import pytest
 from modernart.server.session import Identity
 from modernart.server.ssh import SshGate, SshSettings
 from modernart.server.ssh_keys import HOST_KEY_FILE
+from modernart.server.ssh_startups import StartupLimits
 from modernart.server.terminal import Limits
 
 from .sshgate import identity_of, lobby, seat_of
@@ -342,11 +343,11 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
 
 
 async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
-    gate = await ssh(max_connections=8, max_per_address=1)  # connections: 8 in all, 2 per address
+    gate = await ssh(startup_limits=StartupLimits(per_address=2))  # 2 unauthenticated per address
     flood = [await asyncio.open_connection("127.0.0.1", gate.port) for _ in range(10)]
     try:
         await flood[-1][0].read()  # the last ones are cut at once (EOF), before any handshake
-        assert gate.connections["127.0.0.1"] == 2
+        assert gate.startups.by_address["127.0.0.1"] == 2
         await lobby(gate, key, "alice", "127.0.0.2")  # another address still plays
         player = await Client.hello(gate.local_url(), "ws-player")  # and so do WebSocket players
         await player.close()
