@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import logging
 import pathlib
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,13 +26,14 @@ import asyncssh
 
 from .app import Server
 from .ssh_keys import KeyIdentities, load_host_key
+from .ssh_startups import StartupLimits, Startups
 from .terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from .terminal.refusals import RefusalLog
 from .terminal.zygote import DEFAULT_APP
 
 log = logging.getLogger("modernart.server.ssh")
 
 DEFAULT_MAX_PER_ADDRESS = 4
-DEFAULT_MAX_CONNECTIONS = 64  # SSH connections at once, signed in or not
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
 DEFAULT_HANG_TIMEOUT = 15.0  # seconds a session's event loop may stop answering
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate
@@ -49,7 +49,7 @@ class SshSettings:
     authorized_keys: pathlib.Path | None = None
     memory_mb: int = 0  # 0: half the available memory
     max_per_address: int = DEFAULT_MAX_PER_ADDRESS
-    max_connections: int = DEFAULT_MAX_CONNECTIONS
+    startup_limits: StartupLimits = field(default_factory=StartupLimits)
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     hang_timeout: float = DEFAULT_HANG_TIMEOUT
     app: str = DEFAULT_APP
@@ -120,7 +120,8 @@ class SshGate:
         )
         self.keepers: set[Gatekeeper] = set()
         self.sessions: set[Session] = set()
-        self.connections: Counter[str] = Counter()
+        self.startups = Startups(settings.startup_limits)
+        self.refusals = RefusalLog(log, "SSH connections")
         self._acceptor: asyncssh.SSHAcceptor | None = None
 
     @property
@@ -175,18 +176,20 @@ class SshGate:
         )
         if self.own_terminals:
             await self.terminals.stop()
+        self.refusals.flush()
         for keeper in list(self.keepers):
             if keeper.conn is not None:
                 keeper.conn.close()
 
-    # --------------------------------------------------------------- limits
-
-    def accepts_connection(self, address: str) -> bool:
-        """Connections (authenticated or not) are capped at twice the session limits."""
-        s = self.settings
-        if s.max_connections and sum(self.connections.values()) >= s.max_connections:
-            return False
-        return not (s.max_per_address and self.connections[address] >= 2 * s.max_per_address)
+    def banner(self) -> str:
+        """What a client is told before it signs in: how to get in."""
+        lines = [
+            "Modern Art over SSH: your SSH key is your player identity.",
+            "No key yet? Make one with `ssh-keygen -t ed25519` and connect again.",
+        ]
+        if self.settings.guests:
+            lines.append("Guests without a key are welcome: `ssh -o PubkeyAuthentication=no …`.")
+        return "\r\n".join(lines) + "\r\n"
 
     def local_url(self, secret: str | None = None) -> str:
         return self.terminals.local_url(secret)
@@ -201,29 +204,54 @@ class Gatekeeper(asyncssh.SSHServer):
         self.address = ""
         self.host = ""
         self.fingerprint: str | None = None  # the key that signed in; None for a guest
-        self._counted = False
+        self._starting = False  # counted among the unauthenticated connections
+        self._silent: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = self.host = str(peer[0])
-        if not self.gate.accepts_connection(self.address):
-            log.info("SSH connection from %s refused: too many", self.address)
+        gate = self.gate
+        reason = gate.startups.refusal(self.address)
+        if reason is not None:
+            gate.refusals.count(reason, self.address)
             conn.abort()
             return
-        self.gate.connections[self.address] += 1
-        self.gate.keepers.add(self)
-        self._counted = True
+        gate.startups.add(self.address)
+        gate.keepers.add(self)
+        self._starting = True
+        timeout = gate.settings.startup_limits.silent_timeout
+        if timeout:
+            self._silent = asyncio.get_running_loop().call_later(timeout, self._check_silent)
+
+    def _check_silent(self) -> None:
+        """Not even a version line yet: the slot goes to someone else."""
+        self._silent = None
+        if self.conn is not None and not self.conn.get_extra_info("client_version"):
+            self.gate.refusals.count("silent", self.address)
+            self.conn.abort()
+
+    def _started(self) -> None:
+        """No longer an unauthenticated connection (signed in, or gone)."""
+        if self._silent is not None:
+            self._silent.cancel()
+            self._silent = None
+        if self._starting:
+            self._starting = False
+            self.gate.startups.remove(self.address)
+
+    def auth_completed(self) -> None:
+        self._started()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._counted:
-            self._counted = False
-            self.gate.keepers.discard(self)
-            self.gate.connections[self.address] -= 1
-            if self.gate.connections[self.address] <= 0:
-                del self.gate.connections[self.address]
+        self._started()
+        self.gate.keepers.discard(self)
 
     def begin_auth(self, username: str) -> bool:
+        # Sent before any method fails: an OpenSSH client without a key shows it
+        # instead of a bare "Permission denied (publickey)".
+        if self.conn is not None:
+            self.conn.send_auth_banner(self.gate.banner())
         return True  # always authenticate: by key, or as a guest (keyboard-interactive)
 
     def password_auth_supported(self) -> bool:
@@ -362,7 +390,6 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 closed=self._close,
             )
         except Refused as exc:
-            log.info("SSH session from %s refused: %s", address, exc)
             self._refuse(str(exc))
             self._forget()
             return

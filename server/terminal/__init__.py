@@ -36,20 +36,28 @@ memory budget (`Limits.memory_mb`) covers every transport's sessions together:
 give one `Terminals` to every door.
 """
 
-from .admission import FULL, Admission, Limits
-from .session import MAX_COLS, MAX_ROWS, TerminalSession
-from .terminals import HelloRefused, KeyTokens, Refused, Terminals, TerminalSettings
+import importlib
 
-__all__ = [
-    "FULL",
-    "MAX_COLS",
-    "MAX_ROWS",
-    "Admission",
-    "HelloRefused",
-    "KeyTokens",
-    "Limits",
-    "Refused",
-    "TerminalSession",
-    "TerminalSettings",
-    "Terminals",
-]
+# Imported on first use (PEP 562): the zygote, `python -m modernart.server.terminal.zygote`,
+# runs this file first and must not import the server.
+_EXPORTS = {
+    "FULL": "admission",
+    "Admission": "admission",
+    "Limits": "admission",
+    "MAX_COLS": "session",
+    "MAX_ROWS": "session",
+    "TerminalSession": "session",
+    "HelloRefused": "terminals",
+    "KeyTokens": "terminals",
+    "Refused": "terminals",
+    "TerminalSettings": "terminals",
+    "Terminals": "terminals",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)

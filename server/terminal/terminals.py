@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 
 from ..app import Server
 from .admission import Admission, Limits
+from .refusals import RefusalLog
 from .session import TerminalSession
 from .workers import Zygote, ZygoteGone
 from .zygote import DEFAULT_APP
@@ -81,6 +82,7 @@ class Terminals:
         self.by_key: dict[str, TerminalSession] = {}
         self._first_use: dict[str, asyncio.Lock] = {}
         self._measuring: asyncio.Task[None] | None = None
+        self.refusals = RefusalLog(log, "terminal sessions")
 
     async def start(self) -> None:
         await self.zygote.start()
@@ -93,6 +95,7 @@ class Terminals:
             self._measuring.cancel()
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.zygote.stop()
+        self.refusals.flush()
 
     # ------------------------------------------------------------- sessions
 
@@ -121,6 +124,7 @@ class Terminals:
         """Start a session for `name` at `peer`; raises `Refused` with a message."""
         reason = self.refusal(peer)
         if reason is not None:
+            self.refusals.count(reason, peer)
             raise Refused(reason)
         session = TerminalSession(
             self,
@@ -148,6 +152,7 @@ class Terminals:
                 raise Refused("")
             await session.start()
         except (HelloRefused, ZygoteGone) as exc:
+            self.refusals.count(str(exc), peer)
             self.forget(session, f"refused: {exc}")
             raise Refused(f"Sorry: {exc}") from None
         except BaseException:

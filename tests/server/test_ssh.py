@@ -5,76 +5,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import pathlib
 import stat
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 import asyncssh
 import psutil
 import pytest
 
-from modernart.server.app import Server
 from modernart.server.session import Identity
 from modernart.server.ssh import SshGate, SshSettings
 from modernart.server.ssh_keys import HOST_KEY_FILE
+from modernart.server.ssh_startups import StartupLimits
 from modernart.server.terminal import Limits
 
-from .sshterm import WAIT, KeyboardPlayer, Terminal, open_terminal, ssh_connect
+from .sshgate import identity_of, lobby, seat_of
+from .sshterm import WAIT, KeyboardPlayer, open_terminal, ssh_connect
 from .wsclient import Client
-
-MakeGate = Callable[..., Awaitable[SshGate]]
-
-
-@pytest.fixture
-async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
-    """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""
-    started: list[tuple[Server, SshGate]] = []
-
-    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> SshGate:
-        server = Server(tmp_path / "data", port=0, **({"dev": True} | (server_args or {})))
-        await server.start()
-        gate = SshGate(server, SshSettings(port=0, **settings))
-        await gate.start()
-        started.append((server, gate))
-        return gate
-
-    yield make
-    for server, gate in started:
-        await gate.stop()
-        await server.stop()
-
-
-@pytest.fixture
-def key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-async def lobby(
-    gate: SshGate, key: asyncssh.SSHKey | None, user: str = "alice", address: str = "127.0.0.1"
-) -> Terminal:
-    """A session that shows the lobby, its client connected to the server."""
-    term = await open_terminal(await ssh_connect(gate.port, user, key, address))
-    await term.wait_text("Rooms")
-    if key is not None:
-        await term.wait(lambda: identity_of(gate, key).conn is not None, "the client's hello")
-    return term
-
-
-def identity_of(gate: SshGate, key: asyncssh.SSHKey) -> Identity:
-    token = gate.identities.get(key.get_fingerprint())
-    assert gate.server.store is not None and gate.server.hub is not None
-    found = gate.server.store.find_identity(token) if token else None
-    assert found is not None
-    return gate.server.hub.identities[found[0]]
-
-
-def seat_of(gate: SshGate, key: asyncssh.SSHKey) -> tuple[str | None, int | None]:
-    """Where the key's identity sits, as the server knows it."""
-    identity = identity_of(gate, key)
-    return (identity.room.id if identity.room else None), identity.seat
-
 
 # ------------------------------------------------------------------ playing
 
@@ -397,11 +343,11 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
 
 
 async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
-    gate = await ssh(max_connections=8, max_per_address=1)  # connections: 8 in all, 2 per address
+    gate = await ssh(startup_limits=StartupLimits(per_address=2))  # 2 unauthenticated per address
     flood = [await asyncio.open_connection("127.0.0.1", gate.port) for _ in range(10)]
     try:
         await flood[-1][0].read()  # the last ones are cut at once (EOF), before any handshake
-        assert gate.connections["127.0.0.1"] == 2
+        assert gate.startups.by_address["127.0.0.1"] == 2
         await lobby(gate, key, "alice", "127.0.0.2")  # another address still plays
         player = await Client.hello(gate.local_url(), "ws-player")  # and so do WebSocket players
         await player.close()
