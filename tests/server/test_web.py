@@ -146,6 +146,10 @@ async def test_the_page_shows_the_lobby_and_plays_a_card_against_bots(web, brows
     page = await browser()
     text = await lobby(gate, page)
     assert "lobby" in text
+    await page.send(Keys.F1)  # the game's help, not the browser's
+    await page.wait_text("Escape closes")
+    await page.send(Keys.ESCAPE)
+    await page.wait(lambda t: "Escape closes" not in t, "help closed")
     await create_room(page, 3)
     await page.send("s")
     _, seat = await play_until_a_card(gate, page)
