@@ -38,6 +38,7 @@ from .session import PageTerminal, size_of
 log = logging.getLogger("modernart.server.web")
 
 DEFAULT_SIZE = (80, 24)
+SHUTDOWN = "The server is shutting down."
 
 
 @dataclass
@@ -94,6 +95,7 @@ class WebGate:
         self.pages: set[PageTerminal] = set()
         self._visits: dict[ServerConnection, Visit] = {}
         self._ws: WsServer | None = None
+        self.stopping = False
 
     async def start(self) -> None:
         if self.own_terminals:
@@ -119,8 +121,9 @@ class WebGate:
         """Stop listening and end every page's session (before the game server stops)."""
         if self._ws is None:
             return
+        self.stopping = True  # a session still starting is closed once it has started
         self._ws.close(close_connections=False)
-        reason = "The server is shutting down."
+        reason = SHUTDOWN
         await asyncio.gather(*(p.session.close(reason) for p in self.pages if p.session))
         if self.own_terminals:
             await self.terminals.stop()
@@ -242,6 +245,8 @@ class WebGate:
             await terminal.run_refused()
             self.pages.discard(terminal)
             return
+        if self.stopping:
+            await session.close(SHUTDOWN)
         try:
             await terminal.run(session)
         finally:
