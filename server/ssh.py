@@ -113,7 +113,8 @@ class SshGate:
         self.authorized = (
             AuthorizedKeys(settings.authorized_keys) if settings.authorized_keys else None
         )
-        self.identities = KeyIdentities(server.data_dir)
+        assert server.store is not None, "start the server first"
+        self.identities = KeyIdentities(server.store, server.data_dir)
         self.own_terminals = terminals is None
         self.terminals = terminals or Terminals(
             server, settings.terminal_settings(), self.identities
