@@ -13,9 +13,9 @@ import psutil
 import pytest
 
 from modernart.server.session import Identity
-from modernart.server.ssh import SshGate, SshSettings
-from modernart.server.ssh_keys import HOST_KEY_FILE
-from modernart.server.ssh_startups import StartupLimits
+from modernart.server.ssh.keys import HOST_KEY_FILE
+from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.ssh.startups import StartupLimits
 from modernart.server.terminal import Limits
 
 from .sshgate import identity_of, lobby, seat_of

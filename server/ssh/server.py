@@ -24,12 +24,12 @@ from typing import Any
 
 import asyncssh
 
-from .app import Server
-from .ssh_keys import KeyIdentities, load_host_key
-from .ssh_startups import StartupLimits, Startups
-from .terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
-from .terminal.refusals import RefusalLog
-from .terminal.zygote import DEFAULT_APP
+from ..app import Server
+from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from ..terminal.refusals import RefusalLog
+from ..terminal.zygote import DEFAULT_APP
+from .keys import KeyIdentities, load_host_key
+from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh")
 

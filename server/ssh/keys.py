@@ -14,7 +14,7 @@ import pathlib
 
 import asyncssh
 
-from .store import Store
+from ..store import Store
 
 log = logging.getLogger("modernart.server.ssh")
 
