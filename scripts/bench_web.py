@@ -31,7 +31,7 @@ import asyncssh
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from modernart.server.app import Server
-from modernart.server.ssh import SshGate, SshSettings
+from modernart.server.ssh.server import SshGate, SshSettings
 from modernart.server.terminal import Limits
 from modernart.server.web.gate import WebGate, WebSettings
 from tests.server.pageclient import PageClient

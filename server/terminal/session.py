@@ -23,14 +23,11 @@ import struct
 import termios
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..ssh_output import SgrFilter
-from ..ssh_screen import ScreenRelay
-from .workers import ZygoteGone
-
-if TYPE_CHECKING:
-    from .terminals import Terminals
+from .output import SgrFilter
+from .screen import ScreenRelay
+from .workers import Zygote, ZygoteGone
 
 log = logging.getLogger("modernart.server.terminal")
 
@@ -60,12 +57,32 @@ def clean_term(term: str | None) -> str:
     return "xterm-256color"
 
 
+class Timeouts(Protocol):
+    idle_timeout: float
+    hang_timeout: float
+
+
+class SessionHost(Protocol):
+    """What a session needs of the machinery that made it (`Terminals`)."""
+
+    settings: Timeouts
+    zygote: Zygote
+
+    def forward(self, address: str) -> tuple[str, str]: ...
+
+    def unforward(self, header: str) -> None: ...
+
+    def watched(self, token: str | None) -> str | None: ...
+
+    def forget(self, session: TerminalSession, why: str) -> None: ...
+
+
 class TerminalSession:
     """A session: made by `Terminals.open()`; see server/terminal/__init__.py."""
 
     def __init__(
         self,
-        terminals: Terminals,
+        terminals: SessionHost,
         *,
         peer: str,
         name: str,

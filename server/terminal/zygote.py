@@ -31,7 +31,7 @@ import sys
 from typing import Any
 
 MAX_PACKET = 65536
-DEFAULT_APP = "modernart.tui.app:ModernArtApp"
+DEFAULT_APP = "modernart.tui.app:ClientApp"
 
 
 def load_app(spec: str) -> type:

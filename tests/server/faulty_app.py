@@ -9,12 +9,12 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 
 
-class FaultyApp(ModernArtApp):
+class FaultyApp(ClientApp):
     BINDINGS: ClassVar[list[BindingType]] = [
-        *ModernArtApp.BINDINGS,
+        *ClientApp.BINDINGS,
         Binding("f9", "fault_raise", priority=True),
         Binding("f10", "fault_block", priority=True),
         Binding("f11", "fault_spin", priority=True),

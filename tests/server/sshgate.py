@@ -10,7 +10,7 @@ import asyncssh
 
 from modernart.server.app import Server
 from modernart.server.session import Identity
-from modernart.server.ssh import SshGate, SshSettings
+from modernart.server.ssh.server import SshGate, SshSettings
 
 from .sshterm import Terminal, open_terminal, ssh_connect
 

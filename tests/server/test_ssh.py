@@ -13,9 +13,9 @@ import psutil
 import pytest
 
 from modernart.server.session import Identity
-from modernart.server.ssh import SshGate, SshSettings
-from modernart.server.ssh_keys import HOST_KEY_FILE
-from modernart.server.ssh_startups import StartupLimits
+from modernart.server.ssh.keys import HOST_KEY_FILE
+from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.ssh.startups import StartupLimits
 from modernart.server.terminal import Limits
 
 from .sshgate import identity_of, lobby, seat_of
@@ -163,7 +163,7 @@ async def test_the_token_appears_in_no_command_line_environment_or_log(ssh, key,
     assert token not in " ".join(proc.cmdline())
     assert all(token not in f"{k}={v}" for k, v in proc.environ().items())
     assert token not in caplog.text
-    table = gate.identities.path
+    table = gate.server.store.path  # the key → token table is the store's
     assert stat.S_IMODE(table.stat().st_mode) == 0o600
 
 
@@ -374,3 +374,30 @@ async def test_agent_forwarding_is_refused(ssh, key, tmp_path):
     assert session.chan is not None
     assert session.chan.get_agent_path() is None and session.keeper.conn.get_agent_path() is None
     assert session.chan.get_x11_display() is None
+
+
+async def test_keys_identities_live_in_the_store_and_an_old_json_file_is_moved_there(
+    ssh, key, tmp_path
+):
+    data = tmp_path / "data"
+    first = await ssh()
+    await lobby(first, key)
+    token = first.identities.get(key.get_fingerprint())
+    assert token and not (data / "ssh_identities.json").exists()
+    await first.stop()
+    # A server from before kept its keys in ssh_identities.json: they move into the store.
+    old_key = asyncssh.generate_private_key("ssh-ed25519")
+    old = await Client.hello(first.local_url(), "olga")
+    old_token = old.token
+    await old.close()
+    (data / "ssh_identities.json").write_text(f'{{"{old_key.get_fingerprint()}": "{old_token}"}}')
+    second = SshGate(first.server, SshSettings(port=0))
+    await second.start()
+    try:
+        assert not (data / "ssh_identities.json").exists()
+        assert second.identities.get(old_key.get_fingerprint()) == old_token
+        assert second.identities.get(key.get_fingerprint()) == token
+        term = await lobby(second, old_key, "olga")  # the old key is still its identity
+        assert identity_of(second, old_key).name == "olga" and "lobby" in term.text()
+    finally:
+        await second.stop()

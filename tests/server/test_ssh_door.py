@@ -11,7 +11,7 @@ from collections.abc import Callable
 import asyncssh
 import pytest
 
-from modernart.server.ssh_startups import StartupLimits
+from modernart.server.ssh.startups import StartupLimits
 from modernart.server.terminal import Limits
 
 from .sshgate import lobby

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from modernart.server.app import Server
-from modernart.server.ssh import SshGate, SshSettings
+from modernart.server.ssh.server import SshGate, SshSettings
 from modernart.server.terminal import FULL, Limits
 from modernart.server.web.gate import WebGate, WebSettings
 

@@ -24,12 +24,12 @@ from typing import Any
 
 import asyncssh
 
-from .app import Server
-from .ssh_keys import KeyIdentities, load_host_key
-from .ssh_startups import StartupLimits, Startups
-from .terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
-from .terminal.refusals import RefusalLog
-from .terminal.zygote import DEFAULT_APP
+from ..app import Server
+from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from ..terminal.refusals import RefusalLog
+from ..terminal.zygote import DEFAULT_APP
+from .keys import KeyIdentities, load_host_key
+from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh")
 
@@ -113,7 +113,8 @@ class SshGate:
         self.authorized = (
             AuthorizedKeys(settings.authorized_keys) if settings.authorized_keys else None
         )
-        self.identities = KeyIdentities(server.data_dir)
+        assert server.store is not None, "start the server first"
+        self.identities = KeyIdentities(server.store, server.data_dir)
         self.own_terminals = terminals is None
         self.terminals = terminals or Terminals(
             server, settings.terminal_settings(), self.identities

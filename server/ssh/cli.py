@@ -5,16 +5,16 @@ from __future__ import annotations
 import argparse
 import pathlib
 
-from .ssh import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
-from .ssh_startups import (
+from ..terminal import TerminalSettings
+from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
+from .server import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
+from .startups import (
     DEFAULT_MAX_STARTUPS,
     DEFAULT_PER_ADDRESS_STARTUPS,
     DEFAULT_SILENT_TIMEOUT,
     StartupLimits,
     parse_max_startups,
 )
-from .terminal import TerminalSettings
-from .terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
