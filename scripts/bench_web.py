@@ -11,7 +11,8 @@ pyte; the SSH side uses asyncssh clients. Figures:
   session, with N sessions of each door in the lobby;
 - key press to screen: from sending a key that changes the lobby (F1, then
   q) to the first output frame on the loopback socket, p50/p99;
-- bytes for a whole 4-player game against 3 bots, seat 0 played by keys.
+- bytes for a whole 4-player game against 3 bots, seat 0 played by keys;
+- in headless Chromium: from keydown to the terminal's rows changing.
 With --screenshot, headless Chromium (Debian's) plays a card and saves the table.
 """
 
@@ -141,12 +142,45 @@ async def screenshot(gate: WebGate, path: pathlib.Path) -> None:
         await asyncio.to_thread(browser.quit)
 
 
+# Key to drawn rows inside Chromium: a keydown listener (capture phase, before
+# xterm.js) stamps each key, a MutationObserver on the rows the next change.
+STAMP_JS = """
+window.benchKeys = []; window.benchDraws = [];
+document.addEventListener('keydown', () => benchKeys.push(performance.now()), true);
+new MutationObserver(() => benchDraws.push(performance.now())).observe(
+  document.querySelector('.xterm-rows'), {childList: true, subtree: true, characterData: true});
+"""
+
+
+async def in_browser(gate: WebGate, presses: int) -> list[float]:
+    """Milliseconds from keydown to the terminal's rows changing, in headless Chromium."""
+    from selenium.webdriver.common.keys import Keys
+
+    from tests.server.browser import Browser, Page
+
+    browser = await asyncio.to_thread(Browser, 1000, 640)
+    try:
+        page = Page(browser)
+        await page.open(f"http://127.0.0.1:{gate.port}/")
+        await page.wait_text("Rooms")
+        await page.run(STAMP_JS)
+        for i in range(presses):
+            opens = i % 2 == 0
+            await page.send(Keys.F1 if opens else "q")
+            await page.wait(lambda t, o=opens: ("Escape closes" in t) == o, "help")
+        keys, draws = await page.run("return [benchKeys, benchDraws]")
+    finally:
+        await asyncio.to_thread(browser.quit)
+    return [min(d for d in draws if d >= k) - k for k in keys if any(d >= k for d in draws)]
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--no-game", action="store_true")
     parser.add_argument("--screenshot", type=pathlib.Path, default=None)
+    parser.add_argument("--browser-presses", type=int, default=40, help="0: no Chromium")
     args = parser.parse_args()
     data = pathlib.Path(tempfile.mkdtemp(prefix="bench-web-"))
     server = Server(data, port=0, dev=True)
@@ -194,6 +228,12 @@ async def main() -> None:
         for name, t in (("browser", web_keys), ("SSH", ssh_keys)):
             print(f"  {name}: p50 {p(t, 50):.1f} ms, p99 {p(t, 99):.1f} ms, max {max(t):.1f} ms")
         print(f"  ratio p99 {p(web_keys, 99) / p(ssh_keys, 99):.2f}")
+        if args.browser_presses:
+            drawn = await in_browser(web, args.browser_presses)
+            print(
+                f"key press to drawn rows in Chromium ({len(drawn)} presses): "
+                f"p50 {p(drawn, 50):.1f} ms, p99 {p(drawn, 99):.1f} ms, max {max(drawn):.1f} ms"
+            )
         if not args.no_game:
             page = await PageClient.open(web.port)
             await page.wait_text("Rooms")

@@ -33,10 +33,15 @@ from modernart.server.web.identity import COOKIE
 from .browser import WAIT, Browser, Page, available
 from .sshterm import keys_for
 
-pytestmark = pytest.mark.skipif(
-    not available() and not os.environ.get("CI"),
-    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not available() and not os.environ.get("CI"),
+        reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
+    ),
+    # One worker runs the Chromium tests one after another (scripts/test: --dist
+    # loadgroup): browsers at once would starve the suite's timing-bound tests.
+    pytest.mark.xdist_group("chromium"),
+]
 
 MakeGate = Callable[..., Awaitable[WebGate]]
 CODE = re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}\b")
