@@ -314,3 +314,44 @@ async def test_a_code_from_the_lobby_takes_the_identity_to_another_browser(web, 
     assert await token_of(phone) == await token_of(ann)
     await ann.wait_text("You signed in again from another session")
     assert "wrong" in await enter_and_read(code)  # once only
+
+
+# ------------------------------------------------------------------- fit
+
+
+async def test_the_terminal_fills_the_window_and_shrinks_its_font_before_80x24(web, browser):
+    gate = await web()
+    page = await browser()
+    await lobby(gate, page)
+
+    async def fitted(width: int, height: int) -> tuple[int, int, float]:
+        """The session's size once the page has fitted a window of that size, and the font."""
+        await page.call(page.driver.set_window_size, width, height)
+        size = await page.run(
+            "const box = document.getElementById('terminal').getBoundingClientRect();"
+            "return [box.width, box.height];"
+        )
+        async with asyncio.timeout(WAIT):
+            while True:
+                (session,) = gate.terminals.sessions
+                font = await page.run(
+                    "return parseFloat(getComputedStyle("
+                    "document.querySelector('.xterm-rows')).fontSize)"
+                )
+                cells = await page.run(
+                    "const r = document.querySelector('.xterm-rows');"
+                    "return [r.children[0].getBoundingClientRect().width, r.children.length];"
+                )
+                # The page's terminal, its rows, and the session all agree, within the window.
+                if cells[1] == session.rows and cells[0] <= size[0]:
+                    return session.cols, session.rows, font
+                await page.next_change()
+
+    big_cols, big_rows, big_font = await fitted(1400, 900)
+    assert big_cols > 80 and big_rows > 24  # a large window: more cells at the normal font
+    for width, height in ((640, 420), (560, 700)):  # too short, too narrow for 80×24 at it
+        cols, rows, font = await fitted(width, height)
+        assert cols >= 80 and rows >= 24  # still the whole table …
+        assert font < big_font  # … in a smaller font
+        assert min(cols / 80, rows / 24) < 1.1  # and no smaller than needed (1 px steps)
+    await page.wait_text("Rooms")
