@@ -11,6 +11,12 @@ Three descriptors come from the server:
 
 `config` is {url, name, token, watch}: the identity token travels only through
 the zygote's socket, never in argv, the environment or a log.
+
+What the client draws goes through `RelayOutput` before the PTY: the screen
+relay (server/terminal/screen.py) keeps the screen and writes only the cells
+that changed. It runs here, in Textual's own writer thread, so that this work
+(the largest a session costs) is the session's and never the server's event
+loop's (issue 21: a 20000×5000 terminal froze every game).
 """
 
 from __future__ import annotations
@@ -18,12 +24,70 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import io
 import os
+import sys
 import termios
 import threading
 from typing import Any
 
+from .output import SgrFilter
+from .screen import ScreenRelay
+
 HEARTBEAT = 1.0  # seconds between two beats of a healthy event loop
+
+
+class RelayOutput(io.TextIOBase):
+    """Textual's output file: text in, the changed cells out to the PTY (fd 1)."""
+
+    def __init__(self, fd: int = 1) -> None:
+        super().__init__()
+        self.fd = fd
+        self.size = os.get_terminal_size(fd)
+        self.relay = ScreenRelay(self.size.columns, self.size.lines)
+        self.sgr = SgrFilter()
+        self.lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def write(self, text: str) -> int:
+        with self.lock:
+            size = os.get_terminal_size(self.fd)
+            if size != self.size:
+                self.size = size
+                self.relay.resize(size.columns, size.lines)
+            self.relay.feed(text.encode("utf-8", "replace"))
+        return len(text)
+
+    def flush(self) -> None:
+        with self.lock:
+            data = self.sgr.feed(self.relay.take())
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.fd, view) :]
+            except InterruptedError:
+                continue
+            except OSError:
+                return  # the terminal is gone: the lifeline ends the process
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.flush()
+            with self.lock:
+                tail = self.sgr.finish()
+            os.write(self.fd, tail)
 
 
 class SessionTokens:
@@ -84,6 +148,7 @@ def run_session(
     os.environ.clear()
     os.environ.update(env)
     threading.Thread(target=watch_lifeline, args=(lifeline,), daemon=True).start()
+    sys.__stderr__ = sys.stderr = RelayOutput()  # Textual draws on sys.__stderr__
     tokens = SessionTokens(config.get("token"))
     app = app_class(config["url"], name=config["name"], tokens=tokens, watch=config.get("watch"))
 
@@ -94,5 +159,8 @@ def run_session(
         finally:
             beating.cancel()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        sys.__stderr__.close()
     return int(app.return_code or 0)

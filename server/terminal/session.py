@@ -1,5 +1,6 @@
-"""One client session on a terminal: the client app in a process of its own on a PTY,
-its screen kept by the server and only its changes sent, watched and restarted.
+"""One client session on a terminal: the client app in a process of its own on a PTY
+(which sends only the cells that changed: server/terminal/child.py), watched and
+restarted.
 
 The transport (SSH, a browser) gives it keys (`feed`), window sizes (`resize`)
 and flow control (`pause`/`resume`), and gets back bytes for the terminal
@@ -25,13 +26,10 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .output import SgrFilter
-from .screen import ScreenRelay
 from .workers import Zygote, ZygoteGone
 
 log = logging.getLogger("modernart.server.terminal")
 
-FRAME = 0.02  # seconds: output is sent as at most 50 frames a second
 MAX_COLS, MAX_ROWS = 500, 200  # larger terminals are drawn at this size (issue 21)
 DEFAULT_SIZE = (80, 24)
 GRACE = 2.0  # seconds between asking a process to end and killing it
@@ -106,9 +104,8 @@ class TerminalSession:
         self.pid: int | None = None
         self.started = time.monotonic()
         self.last_input = self.started
-        self.relay = ScreenRelay(self.cols, self.rows)
-        self.sgr = SgrFilter()
-        self.raw_bytes = 0  # what the client wrote, before the relay
+        self._pending = bytearray()  # output not sent yet (within a frame)
+        self.sent_bytes = 0
         self.restarts: list[float] = []
         self.secret_header: str | None = None
         self._master = -1
@@ -116,7 +113,7 @@ class TerminalSession:
         self._heartbeat = -1
         self._reading = False
         self._paused = False
-        self._frame: asyncio.TimerHandle | None = None
+        self._frame: asyncio.Handle | None = None
         self._watchdog: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
         self._last_beat = 0.0
@@ -141,7 +138,6 @@ class TerminalSession:
         if (cols, rows) == (self.cols, self.rows):
             return
         self.cols, self.rows = cols, rows
-        self.relay.resize(cols, rows)
         if self._master >= 0:
             set_size(self._master, cols, rows)
 
@@ -283,18 +279,18 @@ class TerminalSession:
             self._task = asyncio.get_running_loop().create_task(self._process_gone())
 
     def _draw(self, data: bytes) -> None:
-        """The client's output: kept as a screen, its changes sent once a frame."""
-        self.raw_bytes += len(data)
-        self.relay.feed(data)
+        """The client's output (already only what changed): what the PTY gave in one turn
+        of the loop goes out as one write."""
+        self._pending += data
         if self._frame is None:
-            self._frame = asyncio.get_running_loop().call_later(FRAME, self._flush)
+            self._frame = asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._frame = None
-        self._send(self.sgr.feed(self.relay.take()))
-
-    def _send(self, data: bytes) -> None:
+        data = bytes(self._pending)
+        self._pending.clear()
         if data and not self.ended:
+            self.sent_bytes += len(data)
             self._output(data)
 
     async def _process_gone(self) -> None:
@@ -309,7 +305,6 @@ class TerminalSession:
         if self.ended or self._ending is not None:
             return
         if code == 0:
-            self._send(self.sgr.finish())
             self._finish("The game client has ended. Goodbye!", 0)
             return
         now = time.monotonic()
@@ -321,8 +316,6 @@ class TerminalSession:
         if len(self.restarts) > count:
             self._finish("The game client keeps failing; please try again later.", 1)
             return
-        self.relay = ScreenRelay(self.cols, self.rows)
-        self.sgr = SgrFilter()
         self.watch = self.terminals.watched(self.token)
         try:
             await self.start()

@@ -41,12 +41,42 @@ def load_app(spec: str) -> type:
 
 def preload(spec: str) -> None:
     """Import the client and what it imports lazily, so that sessions share it all."""
+    from . import child  # noqa: F401  (and the screen relay each session runs)
+
     load_app(spec)
     import textual.widgets
 
     for name in ("DataTable", "Footer", "Header", "Input", "Label", "RichLog", "Static"):
         with contextlib.suppress(AttributeError, ImportError):
             getattr(textual.widgets, name)
+
+
+def warm_up(app_class: type) -> None:
+    """Run the client once, headless, to the lobby: what every session would build the
+    same way (parsed CSS selectors, Rich's and Textual's caches, lazily imported
+    modules) is then made here once, and shared. Its server is a socket that never
+    answers; a warm-up that fails costs only the sharing."""
+    import asyncio
+    import threading
+    import traceback
+
+    from .child import SessionTokens
+
+    async def run(port: int) -> None:
+        url = f"ws://127.0.0.1:{port}/"
+        app = app_class(url, name="warm-up", tokens=SessionTokens(None))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        try:
+            asyncio.run(run(silent.getsockname()[1]))
+        except Exception:
+            traceback.print_exc()
+    if threading.active_count() != 1:  # forking with threads would copy them half-way
+        raise RuntimeError("the warm-up left threads running")
 
 
 def exit_code(status: int) -> int:
@@ -143,6 +173,7 @@ def main(argv: list[str]) -> int:
     spec = argv[2] if len(argv) > 2 else DEFAULT_APP
     os.setpgid(0, 0)  # its own group: a terminal's ctrl+c to the server does not reach it
     preload(spec)
+    warm_up(load_app(spec))
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)

@@ -401,3 +401,25 @@ async def test_keys_identities_live_in_the_store_and_an_old_json_file_is_moved_t
         assert identity_of(second, old_key).name == "olga" and "lobby" in term.text()
     finally:
         await second.stop()
+
+
+async def test_a_second_login_lands_in_the_room_the_first_one_watched(ssh, key):
+    gate = await ssh()
+    host = await Client.hello(gate.local_url(), "host")
+    await host.send("create", seats=3, name="Gallery")
+    room = (await host.expect("joined"))["room"]
+    first = await lobby(gate, key)
+    await first.wait_text("Gallery")
+    first.send("w")
+    await first.wait(lambda: identity_of(gate, key).watching == room, "watching")
+    second = await open_terminal(await ssh_connect(gate.port, "alice", key))
+    await first.wait_closed()
+    assert "signed in again" in first.output()
+    hub = gate.server.hub
+
+    def watching_again() -> bool:
+        conn = identity_of(gate, key).conn
+        return conn is not None and conn in hub.rooms[room].spectators
+
+    await second.wait(watching_again, "the second session watching the room")
+    await host.close()
