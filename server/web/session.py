@@ -56,8 +56,6 @@ class PageTerminal:
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.queued = 0
         self.paused = False
-        self.bytes_sent = 0
-        self.closing: tuple[str, int] | None = None  # the session's last words and status
         self.closed = asyncio.Event()
 
     # -------------------------------------------------- from the session
@@ -75,7 +73,6 @@ class PageTerminal:
         """The session ended: say why on the terminal, then close the socket."""
         if text:
             self.output(f"\r\n{text}\r\n".encode())
-        self.closing = (text, status)
         self.queue.put_nowait(None)
 
     # ------------------------------------------------------------ pumps
@@ -93,8 +90,7 @@ class PageTerminal:
         self.queue.put_nowait(None)
         with contextlib.suppress(ConnectionClosed):
             await sender
-            reason = "the session ended" if self.closing and self.closing[1] == 0 else "refused"
-            await self.ws.close(1000, reason)
+            await self.ws.close(1000, "the session ended")
         self.closed.set()
 
     async def run_refused(self) -> None:
@@ -107,7 +103,6 @@ class PageTerminal:
     async def _send_loop(self) -> None:
         while (data := await self.queue.get()) is not None:
             await self.ws.send(data)
-            self.bytes_sent += len(data)
             self.queued -= len(data)
             if self.paused and self.session is not None and self.queued <= HIGH_WATER // 2:
                 self.paused = False
