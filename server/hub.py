@@ -597,6 +597,7 @@ class Hub:
         identity = conn.identity
         assert identity is not None
         conn.room, conn.seat = room, seat
+        identity.watching = room.id if seat is None else None
         if seat is None:
             room.spectators.add(conn)
         else:
@@ -620,6 +621,7 @@ class Hub:
         room, seat, identity = conn.room, conn.seat, conn.identity
         if room is None or identity is None:
             raise Refused("not_allowed", "you are not in a room")
+        identity.watching = None
         if seat is not None and room.status == WAITING:
             self._free_waiting_seat(conn, room, seat)
         conn.room = conn.seat = None

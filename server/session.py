@@ -33,6 +33,7 @@ class Identity:
     room: Room | None = None
     seat: int | None = None
     seated: bool = True  # ever took a seat (identities that never did expire)
+    watching: str | None = None  # the room it last watched (a terminal session returns there)
 
 
 class Conn:
