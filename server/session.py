@@ -49,6 +49,7 @@ class Conn:
         self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
         self.lobby_backlog = self.max_backlog / 8
         self.identity: Identity | None = None
+        self.token: str | None = None  # the identity's secret, as this client said hello with it
         self.room: Room | None = None
         self.seat: int | None = None  # None: spectating or in the lobby
         rate = limits.messages_per_s or float("inf")

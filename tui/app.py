@@ -271,6 +271,11 @@ class ClientApp(App[None]):
         if self.lobby is not None:
             self.lobby.set_player(name)
 
+    def _on_handoff(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        if isinstance(code, str) and self.lobby is not None:
+            self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
+
     def _on_joined(self, msg: dict[str, Any]) -> None:
         self.rewatch = False
         self.watching = msg.get("room") if msg.get("seat") is None else None
