@@ -21,7 +21,8 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
+from websockets.frames import DATA_OPCODES as DATA
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
@@ -52,11 +53,21 @@ _malloc_trim = _libc_malloc_trim()
 class GuardedConnection(ServerConnection):
     """A connection whose messages may not exceed the protocol's 64 KiB, counted while
     fragments arrive (websockets' `max_size`); the one that does gets `bad_message`
-    just before websockets closes the connection with 1009."""
+    just before websockets closes the connection with 1009.
+
+    Each message is handed to `on_message` as its last frame is parsed, in the same
+    step as the bytes came off the socket (`process_event`): no queue, no task
+    switch per message (the profile in docs/benchmarks.md, issue 21). Messages that
+    arrive before the handler took over wait in `_early`; a text message is passed
+    as an empty `str` (the hub refuses text frames without reading them)."""
 
     def __init__(self, protocol: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(protocol, *args, **kwargs)
         self.too_big = False
+        self.on_message: Callable[[bytes | str], None] | None = None
+        self._early: list[bytes | str] = []
+        self._parts: list[bytes] | None = None  # a fragmented message's frames so far
+        self._text = False
         fail = protocol.fail
 
         def fail_with_error(code: int, reason: str = "") -> None:
@@ -67,6 +78,32 @@ class GuardedConnection(ServerConnection):
             fail(code, reason)
 
         protocol.fail = fail_with_error
+
+    def process_event(self, event: Any) -> None:
+        if self.request is None or not isinstance(event, Frame) or event.opcode not in DATA:
+            super().process_event(event)  # the handshake, pings, pongs, the close
+            return
+        if event.opcode is Opcode.CONT:  # the protocol refuses one without a start
+            assert self._parts is not None
+            self._parts.append(event.data)
+        else:
+            self._text = event.opcode is Opcode.TEXT
+            self._parts = [event.data]
+        if not event.fin:
+            return
+        parts, self._parts = self._parts, None
+        message: bytes | str = "" if self._text else b"".join(parts)
+        if self.on_message is None:
+            self._early.append(message)
+        else:
+            self.on_message(message)
+
+    def start_handling(self, on_message: Callable[[bytes | str], None]) -> None:
+        """From now on each message goes to `on_message` (those already here first)."""
+        early, self._early = self._early, []
+        self.on_message = on_message
+        for message in early:
+            on_message(message)
 
 
 class Server:
@@ -186,13 +223,25 @@ class Server:
         loop = asyncio.get_running_loop()
         wait = self.limits.hello_timeout_s or float("inf")
         hello_timer = loop.call_later(wait, self._hello_timeout, conn)
+
+        def on_message(frame: bytes | str) -> None:
+            if conn.closed:  # the server is closing it: nothing more is handled
+                return
+            try:
+                hub.handle(conn, frame)  # never raises; this guards the protocol anyway
+            except Exception:
+                log.exception("handling a message from %s failed", address)
+
         try:
-            # Once the server decides to close, nothing more is read: the transport
-            # is aborted if the closing handshake does not finish in close_timeout_s.
-            async for frame in ws:
-                hub.handle(conn, frame)
-                if conn.closed:
-                    break
+            # Once the server decides to close, messages are no longer handled: the
+            # transport is aborted if the closing handshake does not finish in
+            # close_timeout_s.
+            if isinstance(ws, GuardedConnection):
+                ws.start_handling(on_message)
+                await ws.wait_closed()
+            else:  # pragma: no cover - every connection of `serve` below is guarded
+                async for frame in ws:
+                    on_message(frame)
             if conn.closing is not None:
                 await conn.closing  # our close code, not websockets' 1000 on return
             if isinstance(ws, GuardedConnection) and ws.too_big:

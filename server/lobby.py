@@ -23,7 +23,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
-from .codec import BadMessage, decode, encode
+from .codec import BadMessage, decode, encode, ws_frame
 from .fields import get_int, get_name, get_str, is_int
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
 from .listing import RoomList
@@ -449,9 +449,9 @@ class Hub:
         try:
             lobby = [c for c in self.conns if c.in_lobby and not c.backlogged]
             if lobby:
-                data = self.listing.message(None, 0, None)
+                frame = ws_frame(self.listing.message(None, 0, None))
                 for conn in lobby:
-                    conn.send_raw(data)
+                    conn.send_framed(frame)
         except Exception:
             log.exception("pushing the rooms list failed")
 
@@ -710,9 +710,11 @@ class Hub:
             raise Refused("not_allowed", "chat needs a room")
         if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
             raise Refused("rate_limited", "too many chat messages; slow down")
-        data = encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
+        frame = ws_frame(
+            encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
+        )
         for member, _ in room.members():
-            member.send_raw(data)
+            member.send_framed(frame)
 
     def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """A new name for the identity, chosen in the lobby (a seat keeps the name it

@@ -22,6 +22,7 @@ from modernart.engine.games import GameInfo, GameState
 from modernart.engine.modernart.bots.timing import MIN_REACTION_MS, shout_delay_ms
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
+from .codec import ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -49,6 +50,8 @@ class Member(Protocol):
     def send(self, message: dict[str, Any]) -> None: ...
 
     def send_raw(self, data: bytes) -> None: ...
+
+    def send_framed(self, frame: bytes) -> None: ...
 
 
 class Player(Protocol):
@@ -363,9 +366,9 @@ class Room:
         for i, conn in seated:
             conn.send_raw(frames.for_seat(i))
         if self.spectators:
-            data = frames.for_spectators()
+            frame = ws_frame(frames.for_spectators())
             for conn in self.spectators:
-                conn.send_raw(data)
+                conn.send_framed(frame)
 
     def notify(self, events: list[dict[str, Any]]) -> None:
         """An update that is not an action (presence, `going`): numbered and stored too."""

@@ -7,10 +7,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from .codec import encode
+from .codec import encode, ws_frame
 from .limits import (
     ABUSE_FORGIVEN_PER_S,
     CHAT_BURST,
@@ -36,8 +36,10 @@ class Identity:
 
 
 class Conn:
-    """A WebSocket client. Sending never awaits: frames go straight to the transport
-    (websockets' `broadcast`), so a room fans out an update in one synchronous step."""
+    """A WebSocket client. Sending never awaits: frames go straight to the transport,
+    so a room fans out an update in one synchronous step. A frame many members get
+    (a spectators' update, a chat line, a room list) is framed once (`ws_frame`) and
+    the same bytes are written to each socket (`send_framed`)."""
 
     def __init__(self, ws: ServerConnection, address: str, limits: Limits) -> None:
         self.ws = ws
@@ -72,16 +74,26 @@ class Conn:
         self.send_raw(encode(message))
 
     def send_raw(self, data: bytes) -> None:
+        """One packed message (a msgpack map)."""
+        self.send_framed(ws_frame(data))
+
+    def send_framed(self, frame: bytes) -> None:
+        """A whole WebSocket frame (`ws_frame`). A closed or closing socket gets
+        nothing, quietly: no write is tried, so asyncio logs no warning either. The
+        server never fragments a message, so a frame written here cannot fall inside
+        one of websockets' own writes (pings and the close frame are whole too)."""
         ws = self.ws
         if self.closed or ws.protocol.state is not State.OPEN:
             return
         transport = ws.transport
+        if transport.is_closing():
+            return
         if transport.get_write_buffer_size() > self.max_backlog:
             log.debug("dropping %s: it does not read its messages", self.address)
             self.closed = self.dropped = True
             transport.abort()
             return
-        broadcast([ws], data)
+        transport.write(frame)
 
     def close(self, code: int, reason: str, *, stop_reading: bool = False) -> None:
         """Close after the frames already sent (the close frame follows them).
