@@ -48,6 +48,15 @@ def map_header(size: int) -> bytes:
     raise ValueError("map too large")
 
 
+def array_header(size: int) -> bytes:
+    """The msgpack header of an array with `size` items (fixarray, array 16 or 32)."""
+    if size <= 15:
+        return bytes((0x90 | size,))
+    if size <= 0xFFFF:
+        return bytes((0xDC, size >> 8, size & 0xFF))
+    return b"\xdd" + size.to_bytes(4, "big")
+
+
 def encode_entries(message: dict[str, Any]) -> bytes:
     """A map's entries as msgpack without the map header: entries packed apart can be
     joined under one `map_header` of their total count (each update's shared part is

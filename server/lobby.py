@@ -23,7 +23,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
-from .codec import BadMessage, decode, encode, ws_frame
+from .codec import BadMessage, decode, encode, encode_entries, map_header, ws_frame
 from .fields import get_int, get_name, get_str, is_int
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
 from .listing import RoomList
@@ -40,6 +40,9 @@ LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
 SWEEP_EVERY = 60.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
+# Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
+# may hold (tui/client.py), so that an answer never closes the client with 1009.
+HISTORY_PAGE = 256 * 1024
 
 
 class Refused(Exception):
@@ -766,10 +769,26 @@ class Hub:
 
     def on_history(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The room's public events after update `since` (all when absent); `seq` is the
-        latest update's number, so a client knows which updates the answer covers."""
+        latest update's number, so a client knows which updates the answer covers.
+        An answer holds at most HISTORY_PAGE bytes of events, whole updates: when more
+        follow, `more` is true and `upto` is the last update it covers, and the client
+        asks again with `since: upto` (docs/protocol.md addition, issue 21)."""
         since = get_int(msg, "since", 0, 2**53, default=-1)
         room = conn.room
         if room is None:
             raise Refused("not_allowed", "you are not in a room")
-        events = room.history.since(since)
-        conn.send(_reply({"t": "history", "room": room.id, "seq": room.seq, "events": events}, rid))
+        events, upto = room.history.packed_since(since, HISTORY_PAGE)
+        head = {"t": "history", "room": room.id, "seq": room.seq}
+        tail: dict[str, Any] = {
+            "upto": room.seq if upto is None else upto,
+            "more": upto is not None,
+        }
+        if rid is not None:
+            tail["re"] = rid
+        conn.send_raw(
+            map_header(len(head) + 1 + len(tail))
+            + encode_entries(head)
+            + encode("events")
+            + events
+            + encode_entries(tail)
+        )

@@ -332,6 +332,10 @@ class ModernArtApp(App[None]):
         self.history_pending = False
         if self.table is not None and msg.get("room") == self.room:
             self.table.add_history(list(msg.get("events") or []))
+            upto = msg.get("upto")
+            if msg.get("more") is True and isinstance(upto, int):  # paged (issue 21)
+                self._history_id = self.send({"t": "history", "since": upto})
+                self.history_pending = self._history_id is not None
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
