@@ -8,11 +8,13 @@ handlers and does no blocking work beyond opening the SQLite store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import gc
 import logging
 import pathlib
+import socket
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -28,8 +30,9 @@ from websockets.protocol import State
 
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
-from .limits import Limits
+from .limits import ADDRESS_BURST_FACTOR, Buckets, Limits
 from .lobby import Hub, error
+from .pacing import Inbox
 from .session import Conn
 from .store import Store
 
@@ -135,6 +138,9 @@ class Server:
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
         self._per_address: Counter[str] = Counter()
+        # Messages per address, all its connections together (server/pacing.py).
+        rate = self.limits.address_messages_per_s
+        self._address_budget = Buckets(rate * ADDRESS_BURST_FACTOR, rate) if rate else None
         self._closed_since_trim = 0
         self._trim: asyncio.TimerHandle | None = None
         # Authorization header values of this process's SSH client processes
@@ -224,27 +230,39 @@ class Server:
         wait = self.limits.hello_timeout_s or float("inf")
         hello_timer = loop.call_later(wait, self._hello_timeout, conn)
 
-        def on_message(frame: bytes | str) -> None:
-            if conn.closed:  # the server is closing it: nothing more is handled
-                return
+        self._limit_send_buffer(ws)
+
+        def handle(frame: bytes | str, within_rate: bool) -> None:
             try:
-                hub.handle(conn, frame)  # never raises; this guards the protocol anyway
+                hub.handle(conn, frame, within_rate)  # never raises; guards the protocol
             except Exception:
                 log.exception("handling a message from %s failed", address)
+            if conn.closed:
+                inbox.close()
+
+        budget = self._address_budget[address] if self._address_budget is not None else None
+        inbox = Inbox(
+            ws.transport,
+            budget,
+            lambda: hub.arrive(conn),
+            handle,
+            lambda: hub.note("reads paused for an address over its message budget"),
+        )
+
+        def on_message(frame: bytes | str) -> None:
+            if not conn.closed:  # the server is closing it: nothing more is handled
+                inbox.put(frame)
 
         try:
             # Once the server decides to close, messages are no longer handled: the
             # transport is aborted if the closing handshake does not finish in
             # close_timeout_s.
-            if isinstance(ws, GuardedConnection):
-                ws.start_handling(on_message)
-                await ws.wait_closed()
-            else:  # pragma: no cover - every connection of `serve` below is guarded
-                async for frame in ws:
-                    on_message(frame)
+            assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
+            ws.start_handling(on_message)
+            await ws.wait_closed()
             if conn.closing is not None:
                 await conn.closing  # our close code, not websockets' 1000 on return
-            if isinstance(ws, GuardedConnection) and ws.too_big:
+            if ws.too_big:
                 hub.note("connections closed for a message over 64 KiB")
         except ConnectionClosed:
             pass
@@ -252,6 +270,7 @@ class Server:
             log.exception("connection from %s failed", address)
         finally:
             hello_timer.cancel()
+            inbox.close()
             hub.disconnected(conn)
             self._closed_since_trim += 1
             if self._closed_since_trim >= TRIM_AFTER_CLOSED and self._trim is None:
@@ -259,6 +278,18 @@ class Server:
             self._per_address[address] -= 1
             if self._per_address[address] <= 0:
                 del self._per_address[address]
+                if self._address_budget is not None:
+                    self._address_budget.table.pop(address, None)
+
+    def _limit_send_buffer(self, ws: ServerConnection) -> None:
+        """The kernel's share of a connection's unread output is bounded too (issue 21):
+        left to itself it grows to megabytes per socket for a client that does not
+        read, outside the server's own unread limit (`max_unread_kib`)."""
+        size = self.limits.send_buffer_kib * 1024
+        sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+        if size and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
     def _release_memory(self) -> None:
         """After many connections closed (a flood that ended), collect their cyclic

@@ -25,9 +25,10 @@ from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
 from .codec import BadMessage, decode, encode, encode_entries, map_header, ws_frame
 from .fields import get_int, get_name, get_str, is_int
-from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
+from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
+from .pacing import LoopStalls
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .session import Conn, Identity
 from .store import Store, StoreError
@@ -38,6 +39,9 @@ PROTOCOL_VERSION = 1
 LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
 LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
 SWEEP_EVERY = 60.0
+# Identities forgotten per step, and the pause between steps (the loop serves
+# everyone else in between).
+EXPIRY_BATCH, EXPIRY_PAUSE = 500, 0.01
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
 # Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
@@ -97,14 +101,18 @@ class Hub:
         self.password_tries = Buckets(
             PASSWORD_TRIES, self.limits.password_tries_per_minute / 60 or float("inf")
         )
+        self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
+        self.stalls = LoopStalls()  # the loop's own hold-ups (rates by arrival)
         self.stopping = False
         self._push: asyncio.TimerHandle | None = None
         self._last_push = float("-inf")
         self._sweep: asyncio.TimerHandle | None = None
         self._idle: dict[str, int] = {}
+        self._expiry: asyncio.TimerHandle | None = None  # the next batch of expiries
+        self._expired = 0  # identities forgotten by the batches under way
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
             "hello": self.on_hello_again,
             "rooms": self.on_rooms,
@@ -132,6 +140,7 @@ class Hub:
                 log.exception("room %s could not be restored; it is closed", stored.id)
                 self.store.set_status(stored.id, "closed")
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+        self.stalls.start()
 
     def _load_room(self, stored: Any) -> None:
         settings = RoomSettings(
@@ -179,7 +188,8 @@ class Hub:
 
     def shutdown(self) -> None:
         self.stopping = True
-        for handle in (self._push, self._sweep):
+        self.stalls.stop()
+        for handle in (self._push, self._sweep, self._expiry):
             if handle is not None:
                 handle.cancel()
         for room in self.rooms.values():
@@ -216,7 +226,9 @@ class Hub:
             self._log_noted()
             self.new_identities.prune()
             self.password_tries.prune()
-            self.expire_identities()
+            self.room_chats.prune()
+            if self._expiry is None:  # not still going from the last sweep
+                self.expire_identities()
         except StoreError as exc:
             log.error("sweep: %s", exc)
         except Exception:
@@ -238,14 +250,25 @@ class Hub:
 
     def expire_identities(self) -> None:
         """Identities that never took a seat are forgotten after `identity_ttl_hours`
-        (their token then simply starts a new identity)."""
+        (their token then simply starts a new identity), EXPIRY_BATCH at a time with
+        the loop free in between: a backlog of 200,000 never holds up play (issue 21)."""
+        self._expiry = None
         ttl = self.limits.identity_ttl_hours
-        if ttl <= 0:
+        if ttl <= 0 or self.stopping:
             return
         connected = {i.id for i in self.identities.values() if i.conn is not None}
-        gone = self.store.expire_identities(time.time() - ttl * 3600, connected)
-        if gone:
-            log.info("forgot %d identities that never took a seat", gone)
+        try:
+            gone = self.store.expire_identities(time.time() - ttl * 3600, connected, EXPIRY_BATCH)
+        except StoreError as exc:
+            log.error("expiring identities: %s", exc)
+            gone = 0
+        self._expired += gone
+        if gone == EXPIRY_BATCH:
+            loop = asyncio.get_running_loop()
+            self._expiry = loop.call_later(EXPIRY_PAUSE, self.expire_identities)
+        elif self._expired:
+            log.info("forgot %d identities that never took a seat", self._expired)
+            self._expired = 0
 
     def _forget_idle_identities(self) -> None:
         """Drop identities neither connected nor seated from memory; the store keeps
@@ -264,6 +287,7 @@ class Hub:
 
     def connected(self, conn: Conn) -> None:
         self.conns.add(conn)
+        conn.stall_seen = self.stalls.total()
 
     def disconnected(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -302,14 +326,30 @@ class Hub:
 
     # ------------------------------------------------------------- messages
 
-    def handle(self, conn: Conn, frame: object) -> None:
-        """Handle one frame. Never raises; before `hello` any error closes the connection."""
+    def arrive(self, conn: Conn) -> bool:
+        """Whether a message arriving now is within the connection's rate, rated as it
+        comes off the socket (server/pacing.py): a stall of the server's own since
+        the last refusal is credited first, so the messages that piled up while the
+        loop was held up never count as the client's burst."""
+        bucket = conn.messages
+        if bucket.take():
+            return True
+        stalled = self.stalls.total()
+        extra, conn.stall_seen = stalled - conn.stall_seen, stalled
+        if extra <= 0:
+            return False
+        bucket.credit(extra)
+        return bucket.take()
+
+    def handle(self, conn: Conn, frame: object, within_rate: bool) -> None:
+        """Handle one frame (`within_rate`: see `arrive`). Never raises; before `hello`
+        any error closes the connection."""
         if conn.closed:
             return
         rid: int | None = None
         close_reason = "the first message must be a valid hello"
         try:
-            if not conn.messages.take():
+            if not within_rate:
                 raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             msg = decode(frame)
             if "id" in msg:
@@ -591,6 +631,9 @@ class Hub:
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
         self._check_password(conn, room, msg)
+        cap = self.limits.max_spectators
+        if cap and len(room.spectators) >= cap:
+            raise Refused("room_full", f"this room has {cap} spectators already")
         self._enter(conn, room, None, rid)
 
     def _enter(self, conn: Conn, room: Room, seat: int | None, rid: int | None) -> None:
@@ -713,6 +756,9 @@ class Hub:
             raise Refused("not_allowed", "chat needs a room")
         if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
             raise Refused("rate_limited", "too many chat messages; slow down")
+        # Each line goes to every member: the room's own rate bounds the fan-out.
+        if not self.room_chats[room.id].take():
+            raise Refused("rate_limited", "this room's chat is busy; try again in a moment")
         frame = ws_frame(
             encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
         )

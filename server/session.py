@@ -56,6 +56,7 @@ class Conn:
         self.messages = TokenBucket(rate * MESSAGES_BURST_FACTOR, rate)
         self.abuse = TokenBucket(limits.bad_messages or float("inf"), ABUSE_FORGIVEN_PER_S)
         self.chats = TokenBucket(CHAT_BURST, limits.chats_per_s or float("inf"))
+        self.stall_seen = 0.0  # the loop's stalls already credited (Hub.arrive)
         self.closed = False
         self.dropped = False  # for not reading its messages
         self.closing: asyncio.Task | None = None

@@ -91,6 +91,11 @@ class Store:
                 self.db.execute(
                     "ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1"
                 )
+            # Identities that may expire, oldest first: an expiry batch reads its rows.
+            self.db.execute(
+                "CREATE INDEX IF NOT EXISTS identities_unseated"
+                " ON identities (created) WHERE seated = 0"
+            )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
@@ -126,13 +131,15 @@ class Store:
             "a seated identity", "UPDATE identities SET seated = 1 WHERE id = ?", (identity_id,)
         )
 
-    def expire_identities(self, created_before: float, keep: set[str]) -> int:
-        """Forget identities never seated and created before then (but those in
-        `keep`, e.g. connected now); how many went."""
+    def expire_identities(self, created_before: float, keep: set[str], batch: int) -> int:
+        """Forget at most `batch` identities never seated and created before then (but
+        those in `keep`, e.g. connected now), oldest first; how many went. The partial
+        index makes a batch cost its own rows, however many identities are stored."""
         rows = self.db.execute(
-            "SELECT id FROM identities WHERE seated = 0 AND created < ?", (created_before,)
+            "SELECT id FROM identities WHERE seated = 0 AND created < ? ORDER BY created LIMIT ?",
+            (created_before, batch + len(keep)),
         ).fetchall()
-        gone = [(r[0],) for r in rows if r[0] not in keep]
+        gone = [(r[0],) for r in rows if r[0] not in keep][:batch]
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
         except sqlite3.Error as exc:
