@@ -225,7 +225,7 @@ class ModernArtApp(App[None]):
         if self.table is not None:
             self.table.note(text, "bold")
         else:
-            self.notify(text)
+            self.notify(text, markup=False)
 
     # ------------------------------------------------------------ receiving
 
@@ -352,7 +352,7 @@ class ModernArtApp(App[None]):
         elif self.lobby is not None:
             self.lobby.show_error(text)
         else:
-            self.notify(text, severity="error")
+            self.notify(text, severity="error", markup=False)  # may quote what was typed
 
     # ------------------------------------------------------------- screens
 
