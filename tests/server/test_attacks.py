@@ -23,7 +23,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.sync.client import connect as connect_sync
 
-from modernart.server import listing, lobby
+from modernart.server import hub, listing
 from modernart.server.app import Server
 from modernart.server.limits import Limits
 from modernart.server.store import token_hash
@@ -100,10 +100,10 @@ async def test_4_a_rooms_chat_is_rated_as_a_whole(public):
             for m in await w.drain(0.2)
             if m.get("code") == "rate_limited" and "room" in m["message"]
         )
-    assert busy == 16 - lobby.ROOM_CHAT_BURST
+    assert busy == 16 - hub.ROOM_CHAT_BURST
     await host.drain(0.2)
     lines = [m for m in host.received if m["t"] == "chat"]
-    assert len(lines) == lobby.ROOM_CHAT_BURST
+    assert len(lines) == hub.ROOM_CHAT_BURST
     assert all(w.ws.close_code is None for w in watchers)
     for c in (host, *watchers):
         await c.close()
@@ -243,7 +243,7 @@ async def test_8_history_answers_are_paged_under_the_frame_limit(server, player,
 
     clients, _ = await seated_table(player, 3)
     await asyncio.gather(*(autoplay(c, seed=60 + i, timeout=90) for i, c in enumerate(clients)))
-    monkeypatch.setattr(lobby, "HISTORY_PAGE", 2000)
+    monkeypatch.setattr(hub, "HISTORY_PAGE", 2000)
     late = clients[0]
     events: list[dict[str, Any]] = []
     since = None
@@ -270,7 +270,7 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
     """200,000 never-seated identities froze the server for 9 s in one sweep: they
     now go EXPIRY_BATCH at a time, and clients are served between the batches."""
     store = server.store
-    count = 3 * lobby.EXPIRY_BATCH + 7
+    count = 3 * hub.EXPIRY_BATCH + 7
     store.db.executemany(
         "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
         [(f"old{i}", "Old", token_hash(f"t{i}"), 1000.0 + i) for i in range(count)],
@@ -281,7 +281,7 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
 
     server.hub.limits.identity_ttl_hours = 1.0
     server.hub.expire_identities()
-    assert left() == count - lobby.EXPIRY_BATCH  # one batch, then the loop is free
+    assert left() == count - hub.EXPIRY_BATCH  # one batch, then the loop is free
     newcomer = await Client.hello(url, "New")  # served while the expiry goes on
     assert left() > 0
     await eventually(lambda: left() == 1)  # the newcomer, connected, is kept

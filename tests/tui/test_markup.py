@@ -21,10 +21,10 @@ from textual.widgets import DataTable
 from tui_keys import until
 
 from modernart.engine.games import get_game
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.artsociety.end import score_table as artsociety_scores
-from modernart.tui.serengeti import score_table as serengeti_scores
-from modernart.tui.summary import money_table, round_table
+from modernart.tui.modernart.summary import money_table, round_table
+from modernart.tui.serengeti.end import score_table as serengeti_scores
 from modernart.tui.tokens import TokenStore
 
 BOB = "[/]"  # a closing tag with nothing to close: MarkupError
@@ -33,7 +33,7 @@ ROOM = "[b]Bold[/b] [/]"
 CHAT = "[/] [red]alarm[/red] [link=x]y[/link]"
 
 
-def screen_text(app: ModernArtApp) -> str:
+def screen_text(app: ClientApp) -> str:
     """Everything the screen shows now, as plain text."""
     svg = app.export_screenshot()
     lines = re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)
@@ -48,7 +48,7 @@ async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathl
     cy = await raw(CY)
     await cy.send("join", room=room)
     await cy.wait_for("joined")
-    app = ModernArtApp(url, "[i]Ann[/i]", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "[i]Ann[/i]", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.pause()
