@@ -151,6 +151,7 @@ class Server:
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
         self.store = Store(self.data_dir)
+        self.store.start_checkpoints()
         bots = BotPool(self.bot_workers, self.bot_budget_s)
         self.hub = Hub(self.store, dev=self.dev, limits=self.limits, bots=bots)
         self.hub.load()

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import pathlib
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +51,9 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 DB_NAME = "modernart.sqlite3"
+CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (start_checkpoints)
+
+log = logging.getLogger("modernart.server")
 
 
 def token_hash(token: str) -> str:
@@ -80,6 +85,8 @@ class StoreError(OSError):
 class Store:
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
+        self._checkpointer: threading.Thread | None = None
+        self._stopping = threading.Event()
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -99,8 +106,41 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
+    def start_checkpoints(self) -> None:
+        """Checkpoint the WAL from a thread of its own, once a second, instead of in
+        the commit that crosses SQLite's 1,000 pages (issue 21): a checkpoint copies
+        pages and syncs the files twice, and inside a commit it did so in the event
+        loop, holding up every game. Commits stay as durable (`synchronous=NORMAL`);
+        the thread's own connection works while the GIL is released."""
+        if self._checkpointer is not None:
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = threading.Thread(
+            target=self._checkpoints, name="wal-checkpoints", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            log.error("the WAL checkpointer could not open the database: %s", exc)
+            return
+        try:
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # busy or failing: the next one tries again
+                    log.debug("WAL checkpoint: %s", exc)
+        finally:
+            db.close()
+
     def close(self) -> None:
-        self.db.close()
+        if self._checkpointer is not None:
+            self._stopping.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+        self.db.close()  # the last connection to close checkpoints what is left
 
     def _write(self, what: str, sql: str, params: tuple) -> None:
         """One autocommitted statement; StoreError (nothing stored) if it fails."""
