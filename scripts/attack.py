@@ -531,11 +531,14 @@ async def unread_lists(url: str, end: float) -> dict[str, Any]:
             await ws.close()
     frame = Frame(Opcode.BINARY, pack({"t": "rooms"})).serialize(mask=True)
     peak = 0
+    unread = 0
 
     async def one(a: int) -> None:
+        nonlocal unread
         ws = await open_ws(url, f"10.21.7.{a % 20}")
         await hello(ws, f"U{a}")
         ws.transport.pause_reading()
+        unread += 1
         while time.monotonic() < end and not ws.transport.is_closing():
             ws.transport.write(frame)
             await asyncio.sleep(0.05)
@@ -548,20 +551,23 @@ async def unread_lists(url: str, end: float) -> dict[str, Any]:
             await asyncio.sleep(0.5)
 
     await asyncio.gather(watch(), *(one(a) for a in range(600)))
-    return {"kernel send queues, peak MB": round(peak / 2**20, 1)}
+    return {"unread connections": unread, "kernel send queues, peak MB": round(peak / 2**20, 1)}
 
 
 async def budget_flood(url: str, end: float) -> dict[str, Any]:
-    """21.6: 12 addresses x 32 connections, each within its own rate (55 a second):
-    `rooms` from most, `sync` and `history` from those seated in a room."""
-    counts = {"sent": 0, "answers": 0, "closed": 0}
+    """21.6: 16 addresses x 20 connections (the new identities an address may make at
+    once), each within its own rate (55 a second): `rooms` from most, `sync` and
+    `history` from those seated in a room."""
+    counts = {"sent": 0, "answers": 0, "closed": 0, "refused": 0}
 
     async def one(a: int, c: int) -> None:
         try:
             ws = await open_ws(url, f"10.21.8.{a}")
-        except (InvalidStatus, OSError, TimeoutError):
+            if (await hello(ws, f"B{a}-{c}"))["t"] != "welcome":
+                raise ConnectionError
+        except (InvalidStatus, OSError, TimeoutError, ConnectionClosed):
+            counts["refused"] += 1
             return
-        await hello(ws, f"B{a}-{c}")
         kinds = [{"t": "rooms"}]
         if c % 3 == 0:
             await ws.send(pack({"t": "create", "seats": 3}))
@@ -586,7 +592,7 @@ async def budget_flood(url: str, end: float) -> dict[str, Any]:
         reader.cancel()
         await ws.close()
 
-    await asyncio.gather(*(one(a, c) for a in range(12) for c in range(32)))
+    await asyncio.gather(*(one(a, c) for a in range(16) for c in range(20)))
     return counts
 
 
