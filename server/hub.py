@@ -39,9 +39,10 @@ PROTOCOL_VERSION = 1
 LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
 LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
 SWEEP_EVERY = 60.0
-# Identities forgotten per step, and the pause between steps (the loop serves
-# everyone else in between).
-EXPIRY_BATCH, EXPIRY_PAUSE = 500, 0.01
+# Identities forgotten per step; between steps the loop serves everyone else for
+# EXPIRY_YIELD times as long as the step took (at least 10 ms): expiry takes a
+# fifth of the loop at most, however slow the disk or busy the machine.
+EXPIRY_BATCH, EXPIRY_YIELD = 200, 4.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
 # Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
@@ -251,11 +252,13 @@ class Hub:
     def expire_identities(self) -> None:
         """Identities that never took a seat are forgotten after `identity_ttl_hours`
         (their token then simply starts a new identity), EXPIRY_BATCH at a time with
-        the loop free in between: a backlog of 200,000 never holds up play (issue 21)."""
+        the loop free in between (EXPIRY_YIELD): a backlog of 200,000 never holds
+        up play (issue 21)."""
         self._expiry = None
         ttl = self.limits.identity_ttl_hours
         if ttl <= 0 or self.stopping:
             return
+        began = time.monotonic()
         connected = {i.id for i in self.identities.values() if i.conn is not None}
         try:
             gone = self.store.expire_identities(time.time() - ttl * 3600, connected, EXPIRY_BATCH)
@@ -264,8 +267,8 @@ class Hub:
             gone = 0
         self._expired += gone
         if gone == EXPIRY_BATCH:
-            loop = asyncio.get_running_loop()
-            self._expiry = loop.call_later(EXPIRY_PAUSE, self.expire_identities)
+            pause = max(0.01, EXPIRY_YIELD * (time.monotonic() - began))
+            self._expiry = asyncio.get_running_loop().call_later(pause, self.expire_identities)
         elif self._expired:
             log.info("forgot %d identities that never took a seat", self._expired)
             self._expired = 0
