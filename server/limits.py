@@ -99,7 +99,7 @@ class Limits:
     identity_ttl_hours: float = _limit(24, "identities that never took a seat are forgotten after")
     min_bot_delay_ms: int = _limit(500, "the shortest `bot_delay_ms` a room may ask for")
     min_takeover_s: int = _limit(30, "the shortest `takeover_s` a room may ask for (or 0)")
-    max_unread_kib: int = _limit(512, "unread output before a client is dropped (lists: 1/8)")
+    max_unread_kib: int = _limit(512, "unread output before a client is dropped")
     hello_timeout_s: float = _limit(10, "seconds a new connection has to say hello")
     close_timeout_s: float = _limit(2, "seconds a closing handshake may take before an abort")
     # Issue 21.

@@ -46,9 +46,12 @@ class Conn:
         self.address = address
         # A client that lets `max_backlog` bytes of output pile up unread is dropped:
         # a slow or stalled reader must never hold up its room nor grow the server's
-        # memory. From an eighth of that it gets no room lists (it can ask again).
+        # memory. It gets a room list only while none of its output waits in the
+        # server's own buffer (issue 21): a list is answered once the previous one
+        # left for the kernel, whose share is bounded too (`send_buffer_kib`), so a
+        # client that asks without reading holds one list at most (it can ask again).
         self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
-        self.lobby_backlog = self.max_backlog / 8
+        self.lobby_backlog = 0
         self.identity: Identity | None = None
         self.room: Room | None = None
         self.seat: int | None = None  # None: spectating or in the lobby
