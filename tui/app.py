@@ -231,7 +231,7 @@ class ClientApp(App[None]):
         if self.table is not None:
             self.table.note(text, "bold")
         else:
-            self.notify(text)
+            self.notify(text, markup=False)
 
     # ------------------------------------------------------------ receiving
 
@@ -270,6 +270,11 @@ class ClientApp(App[None]):
             self.connection.name = name  # reconnections say hello with the new name
         if self.lobby is not None:
             self.lobby.set_player(name)
+
+    def _on_handoff(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        if isinstance(code, str) and self.lobby is not None:
+            self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
         self.rewatch = False
@@ -350,6 +355,10 @@ class ClientApp(App[None]):
         self.history_pending = False
         if self.table is not None and msg.get("room") == self.room:
             self.table.add_history(list(msg.get("events") or []))
+            upto = msg.get("upto")
+            if msg.get("more") is True and isinstance(upto, int):  # paged (issue 21)
+                self._history_id = self.send({"t": "history", "since": upto})
+                self.history_pending = self._history_id is not None
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
@@ -366,7 +375,7 @@ class ClientApp(App[None]):
         elif self.lobby is not None:
             self.lobby.show_error(text)
         else:
-            self.notify(text, severity="error")
+            self.notify(text, severity="error", markup=False)  # may quote what was typed
 
     # ------------------------------------------------------------- screens
 
@@ -383,4 +392,7 @@ class ClientApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(client_game(self.room_game).rules_text()))
+            table, variant = self.table, None
+            if table is not None:  # the room's variant: a game's help may say its values
+                variant = table.view.get("variant") or table.room_info.get("variant")
+            self.push_screen(HelpScreen(client_game(self.room_game).rules_text(variant)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 
+from ..terminal import TerminalSettings
 from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
 from .server import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
 from .startups import (
@@ -145,15 +146,33 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         max_per_address=args.ssh_max_per_address,
         idle_timeout=args.ssh_idle_timeout,
         hang_timeout=args.ssh_hang_timeout,
-        limits=Limits(
-            memory_mb=args.ssh_memory_mb,
-            per_address=args.ssh_max_per_address,
-            starts_per_address=args.ssh_start_rate,
-            starts_total=args.ssh_total_start_rate,
-        ),
+        limits=terminal_limits(args),
         startup_limits=StartupLimits(
             max_startups=args.ssh_max_startups,
             per_address=args.ssh_per_address_startups,
             silent_timeout=args.ssh_silent_timeout,
         ),
+    )
+
+
+def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
+    """The terminal sessions' limits (memory budget, per address, idle), SSH door or not:
+    the browser door's sessions use them too."""
+    if args is None:
+        return TerminalSettings()
+    return SshSettings(
+        port=0,
+        idle_timeout=args.ssh_idle_timeout,
+        hang_timeout=args.ssh_hang_timeout,
+        limits=terminal_limits(args),
+    ).terminal_settings()
+
+
+def terminal_limits(args: argparse.Namespace) -> Limits:
+    """The terminal sessions' admission limits, for every door."""
+    return Limits(
+        memory_mb=args.ssh_memory_mb,
+        per_address=args.ssh_max_per_address,
+        starts_per_address=args.ssh_start_rate,
+        starts_total=args.ssh_total_start_rate,
     )
