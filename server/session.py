@@ -56,6 +56,7 @@ class Conn:
         self.chats = TokenBucket(CHAT_BURST, limits.chats_per_s or float("inf"))
         self.closed = False
         self.dropped = False  # for not reading its messages
+        self.bye = False  # the client said `bye`: it quits on purpose
         self.closing: asyncio.Task | None = None
 
     @property

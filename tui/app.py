@@ -17,7 +17,7 @@ from modernart.engine import dump_record
 
 from .client import Connection
 from .confirm import Confirm
-from .games import client_game, playable
+from .games import lobby_help, client_game, playable
 from .gametable import GameTable
 from .help import HelpScreen
 from .lobby import LobbyScreen
@@ -121,7 +121,7 @@ class ModernArtApp(App[None]):
 
     async def on_unmount(self) -> None:
         if self.connection is not None:
-            await self.connection.stop()
+            await self.connection.stop(bye=True)
         if self.local is not None:
             await self.local.stop()
 
@@ -363,6 +363,18 @@ class ModernArtApp(App[None]):
         if request_rooms:
             self.send({"t": "rooms"})
 
+    @property
+    def where(self) -> str:
+        """Where this client runs, for the options F1 offers: `local` (against bots),
+        `online` (`modernart connect`, with its kept identities) or `ssh`."""
+        if self.local is not None:
+            return "local"
+        return "online" if isinstance(self.tokens, TokenStore) else "ssh"
+
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(client_game(self.room_game).rules_text()))
+        if isinstance(self.screen, HelpScreen):
+            return
+        if self.table is None:
+            self.push_screen(HelpScreen(lobby_help(self.where)))
+        else:
+            self.push_screen(HelpScreen(client_game(self.room_game).rules_text(self.where)))

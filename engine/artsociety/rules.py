@@ -71,7 +71,7 @@ class House:
 
 PRESETS: dict[str, House] = {"house": House(), "exchange_any": House(exchange="any")}
 PRESET_HELP: dict[str, str] = {
-    "house": "ARTSOCIETY.md's house rules where the printed rules were unavailable.",
+    "house": "Our house rules where the printed rules were unavailable (F1 at the table).",
     "exchange_any": "As house, but a museum exchange may take a painting of any genre (A16).",
 }
 

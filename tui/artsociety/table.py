@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -22,6 +23,7 @@ from textual.widgets import Footer, Static
 
 from modernart.engine.artsociety.wall import Wall
 
+from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..style import short_name
@@ -45,6 +47,8 @@ class TableLog(EventLog, can_focus=False):
     """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
 
 
+# A bid card this far from the one chosen last asks "Bid 20?" first.
+FAR_BID = 8
 QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
@@ -141,10 +145,10 @@ class ArtSocietyTable(GameTable):
         self._draw()
         self.query_one(TurnClock).show(view)
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
+    def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
         log = self.query_one(EventLog)
         for event in events:
-            line = narrate(event, self.names, self.view.get("you"))
+            line = narrate(event, names, you)
             if line:
                 bold = event.get("type") in ("reveal", "round_end", "game_end", "bonus")
                 log.add_note(line, "bold" if bold else "")
@@ -580,12 +584,18 @@ class ArtSocietyTable(GameTable):
             ("pick", legal.get("pick")),
             ("shapes", list((legal.get("shapes") or {}).get("piles") or [])),
         )
-        for _, items in lists:
+        for kind, items in lists:
             if items:
                 step = dx or dy
                 if "shapes" in legal and dy:
                     step = dy * 5
-                self.pointer = (self.pointer + step) % len(items)
+                if kind == "bid":  # the cards stop at the ends: never 1 → 20 by one key
+                    where = min(max(self.pointer + step, 0), len(items) - 1)
+                    if where == self.pointer:
+                        self.app.bell()
+                    self.pointer = where
+                else:
+                    self.pointer = (self.pointer + step) % len(items)
                 self._draw_panel()
                 self._draw_you()
                 return
@@ -597,10 +607,29 @@ class ArtSocietyTable(GameTable):
         self._draw_wall()
         self._draw_panel()
 
+    def _far_bid(self, card: int) -> int | None:
+        """The card you chose last (your stack's top; before your first bid, your lowest
+        card) when `card` is far from it: a bid worth a second look (A10: it is gone)."""
+        stack = self.view.get("stack") or []
+        hand = self.view.get("hand") or [card]
+        last = stack[-1] if len(stack) > 1 else min(hand)
+        return last if abs(card - last) >= FAR_BID else None
+
     def action_confirm(self) -> None:
         legal = self.legal
         if "bid" in legal:
-            self._send({"type": "bid", "card": legal["bid"][self.pointer % len(legal["bid"])]})
+            card = legal["bid"][self.pointer % len(legal["bid"])]
+            last = self._far_bid(card)
+            if last is None:
+                self._send({"type": "bid", "card": card})
+                return
+
+            def answer(yes: bool | None) -> None:
+                if yes and "bid" in self.legal and card in self.legal["bid"]:
+                    self._send({"type": "bid", "card": card})
+
+            detail = f"It is far from {last}, the card you chose last; a played card is gone."
+            self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
         elif "pick" in legal:
             lot = legal["pick"]
             self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})
