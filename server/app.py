@@ -28,7 +28,7 @@ from websockets.protocol import State
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
 from .limits import Limits
-from .lobby import Hub, error
+from .hub import Hub, error
 from .session import Conn
 from .store import Store
 

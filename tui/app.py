@@ -15,7 +15,7 @@ from textual.worker import Worker
 
 from modernart.engine import dump_record
 
-from .client import Connection
+from .connection import Connection
 from .confirm import Confirm
 from .games import lobby_help, client_game, playable
 from .gametable import GameTable
@@ -52,7 +52,7 @@ def short_path(path: Path, width: int = 60) -> str:
 class ModernArtApp(App[None]):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
-    CSS_PATH = Path(__file__).parent / "modernart.tcss"
+    CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "Modern Art"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

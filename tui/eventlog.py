@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from .narrate import mark_round_enders, narrate
+from .modernart.narrate import mark_round_enders, narrate
 
 _EMPHASIS = {"sold": "bold", "free": "bold", "round_end": "bold yellow", "game_end": "bold yellow"}
 # The hammer's ticks are shown by the auction panel's clock; in the log they would

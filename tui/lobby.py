@@ -15,7 +15,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE
-from .hint import hints_allowed
+from .modernart.hint import hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 

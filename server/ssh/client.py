@@ -1,4 +1,4 @@
-"""The client process of one SSH session: `python -m modernart.server.ssh_client FD`.
+"""The client process of one SSH session: `python -m modernart.server.ssh.client FD`.
 
 `server/ssh_pty.py` starts it in a new session with the PTY as its standard
 streams and passes it one pipe, `FD`. The pipe's first line is a JSON object

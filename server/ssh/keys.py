@@ -14,7 +14,7 @@ import pathlib
 
 import asyncssh
 
-log = logging.getLogger("modernart.server.ssh")
+log = logging.getLogger("modernart.server.ssh.server")
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 IDENTITIES_FILE = "ssh_identities.json"

@@ -48,7 +48,7 @@ class ClientProcess:
         return self.proc.pid if self.proc is not None else None
 
     async def start(self, config: dict[str, str | None], term: str, cols: int, rows: int) -> None:
-        """Start `python -m modernart.server.ssh_client` on a fresh PTY of that size.
+        """Start `python -m modernart.server.ssh.client` on a fresh PTY of that size.
 
         `config` ({url, name, token}) goes through a pipe, before the process
         reads anything else, and never into argv or the environment.
@@ -67,7 +67,7 @@ class ClientProcess:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "modernart.server.ssh_client",
+                "modernart.server.ssh.client",
                 str(read_end),
                 stdin=slave,
                 stdout=slave,

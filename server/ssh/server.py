@@ -29,13 +29,13 @@ import asyncssh
 import msgpack
 from websockets.asyncio.client import connect
 
-from .app import Server
-from .ssh_keys import KeyIdentities, load_host_key
-from .ssh_output import SgrFilter
-from .ssh_pty import ClientProcess
-from .ssh_screen import ScreenRelay
+from ..app import Server
+from .keys import KeyIdentities, load_host_key
+from .output import SgrFilter
+from .pty import ClientProcess
+from .screen import ScreenRelay
 
-log = logging.getLogger("modernart.server.ssh")
+log = logging.getLogger("modernart.server.ssh.server")
 
 DEFAULT_MAX_SESSIONS = 16  # ~100 MB each after a game: docs/benchmarks.md
 DEFAULT_MAX_PER_ADDRESS = 4

@@ -17,8 +17,8 @@ import pytest
 
 from modernart.server.app import Server
 from modernart.server.session import Identity
-from modernart.server.ssh import SshGate, SshSettings
-from modernart.server.ssh_keys import HOST_KEY_FILE
+from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.ssh.keys import HOST_KEY_FILE
 
 from .sshterm import WAIT, KeyboardPlayer, Terminal, open_terminal, ssh_connect
 from .wsclient import Client

@@ -8,7 +8,7 @@ from textual.widgets import DataTable
 from tui_keys import log_text, until
 
 from modernart.tui.app import ModernArtApp
-from modernart.tui.style import card_name
+from modernart.tui.modernart.style import card_name
 from modernart.tui.tokens import TokenStore
 
 

@@ -118,7 +118,7 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
     """The lobby names each room's game; the create dialog offers the chosen game's player
     counts and presets (with their help) and the room gets the game's table."""
     from modernart.engine.games import get_game
-    from modernart.tui.serengeti import SerengetiTable
+    from modernart.tui.serengeti.table import SerengetiTable
 
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -14,7 +14,7 @@ from tui_keys import keys_for, log_text, until
 
 from modernart.tui.app import ModernArtApp
 from modernart.tui.local import LocalGame
-from modernart.tui.summary import GameOver, RoundSummary
+from modernart.tui.modernart.summary import GameOver, RoundSummary
 from modernart.tui.tokens import TokenStore
 
 

@@ -18,7 +18,7 @@ from modernart.tui.app import ModernArtApp, short_path
 from modernart.tui.games import client_game
 from modernart.tui.help import HelpScreen
 from modernart.tui.local import LocalGame
-from modernart.tui.serengeti import (
+from modernart.tui.serengeti.table import (
     AuctionBox,
     BidInput,
     SerengetiOver,
@@ -26,7 +26,7 @@ from modernart.tui.serengeti import (
     payout_grid,
     players_table,
 )
-from modernart.tui.serengeti_words import (
+from modernart.tui.serengeti.words import (
     by_tribe,
     digit_list,
     narrate,

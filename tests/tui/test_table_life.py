@@ -10,13 +10,13 @@ from tui_keys import log_text, text_of, until
 from tui_table import deck_of, seated_game
 
 from modernart.tui.app import ModernArtApp
-from modernart.tui.auction import AmountInput
+from modernart.tui.modernart.auction import AmountInput
 from modernart.tui.confirm import Confirm
 from modernart.tui.eventlog import EventLog
-from modernart.tui.hand import Hand
-from modernart.tui.ledger import LedgerScreen
-from modernart.tui.players import Players, players_table
-from modernart.tui.summary import RoundSummary
+from modernart.tui.modernart.hand import Hand
+from modernart.tui.modernart.ledger import LedgerScreen
+from modernart.tui.modernart.players import Players, players_table
+from modernart.tui.modernart.summary import RoundSummary
 from modernart.tui.tokens import TokenStore
 
 

@@ -26,7 +26,7 @@ from modernart.engine.artsociety.wall import Wall
 from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
-from ..style import short_name
+from ..modernart.style import short_name
 from .end import ArtSocietyEnd
 from .look import (
     FRAME_LEGEND,

@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
-from .gametable import WARN_AT_S, ClockWarning
+from ..gametable import WARN_AT_S, ClockWarning
 from .style import ARTIST_COLOUR, TYPE_NAME, capital, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")

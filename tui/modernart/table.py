@@ -14,8 +14,8 @@ from textual.widgets import Footer, Input, Static
 
 from .auction import AmountInput, AuctionPanel
 from .board import ValueBoard
-from .eventlog import SCROLL_HINT, EventLog
-from .gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..eventlog import SCROLL_HINT, EventLog
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from .hand import Hand
 from .hint import hints_allowed, suggest
 from .ledger import Ledger, LedgerScreen

@@ -16,10 +16,10 @@ from textual.widgets import Footer, Input, Static
 
 from modernart.engine.serengeti.cards import AUCTIONS, TRIBES
 
-from .auction import AmountInput
-from .eventlog import SCROLL_HINT, EventLog
-from .gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line, seat_status
-from .serengeti_words import (
+from ..modernart.auction import AmountInput
+from ..eventlog import SCROLL_HINT, EventLog
+from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line, seat_status
+from .words import (
     TIEBREAK_WORDS,
     TRIBE_SHORT,
     TRIBE_STYLE,
@@ -33,7 +33,7 @@ from .serengeti_words import (
     ranges,
     refusal,
 )
-from .style import short_name
+from ..modernart.style import short_name
 
 KEYS_HELP = """## Keys at the Serengeti table
 
