@@ -121,7 +121,7 @@ class ModernArtApp(App[None]):
 
     async def on_unmount(self) -> None:
         if self.connection is not None:
-            await self.connection.stop(bye=True)
+            await self.connection.stop()
         if self.local is not None:
             await self.local.stop()
 
@@ -184,12 +184,12 @@ class ModernArtApp(App[None]):
     async def action_quit(self) -> None:
         """Ctrl+Q: quitting a running game asks first."""
         if self.table is None or not self.table.game_running or isinstance(self.screen, Confirm):
-            self.exit()
+            await self.quit_on_purpose()
             return
 
-        def answer(yes: bool | None) -> None:
+        async def answer(yes: bool | None) -> None:
             if yes:
-                self.exit()
+                await self.quit_on_purpose()
 
         detail = (
             "This game against bots ends."
@@ -198,6 +198,12 @@ class ModernArtApp(App[None]):
         )
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
+
+    async def quit_on_purpose(self) -> None:
+        """Say `bye` first: the others read that you left, not that the line dropped."""
+        if self.connection is not None:
+            await self.connection.stop(bye=True)
+        self.exit()
 
     def save_record(self) -> None:
         """Save the finished game's record (RECORD.md) to the records folder.
