@@ -15,9 +15,9 @@ from textual.worker import Worker
 
 from modernart.engine import dump_record
 
-from .connection import Connection
 from .confirm import Confirm
-from .games import lobby_help, client_game, playable
+from .connection import Connection
+from .games import client_game, lobby_help, playable
 from .gametable import GameTable
 from .help import HelpScreen
 from .lobby import LobbyScreen
@@ -49,7 +49,7 @@ def short_path(path: Path, width: int = 60) -> str:
     return "/".join([parts[0], "…", *parts[-2:]])
 
 
-class ModernArtApp(App[None]):
+class ClientApp(App[None]):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
     CSS_PATH = Path(__file__).parent / "app.tcss"

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from .modernart.narrate import mark_round_enders, narrate
-
-_EMPHASIS = {"sold": "bold", "free": "bold", "round_end": "bold yellow", "game_end": "bold yellow"}
-# The hammer's ticks are shown by the auction panel's clock; in the log they would
-# push the bids out of sight.
-_NOT_LOGGED = {"going"}
 SCROLL_HINT = "PgUp/PgDn scroll"
 
 
@@ -39,7 +33,14 @@ class EventLog(RichLog):
         self._last_rows = 0  # how many rows the last entry took (0: not known)
         self._wrapped_at = 0  # the width the lines were wrapped to
         self._suffix = ""
-        self._shouts: list[str] | None = None  # the bids of the run the last line tells
+        # What the last line tells, while it may grow (`replace_last`): Modern Art's
+        # run of shouts (tui/modernart/log.py); anything else written ends it.
+        self.run: list[str] | None = None
+
+    @property
+    def suffixed(self) -> bool:
+        """Lines are written with a suffix now (a stand-in's move): none may grow."""
+        return bool(self._suffix)
 
     @contextlib.contextmanager
     def appending(self, suffix: str) -> Iterator[None]:
@@ -54,7 +55,7 @@ class EventLog(RichLog):
         if self._suffix:
             line = line.copy()
             line.append(self._suffix)
-        self._shouts = None
+        self.run = None
         self.entries.append(line)
         self._write(line)
         if len(self.entries) == MAX_ENTRIES and len(self.lines) > 4 * MAX_ENTRIES:
@@ -85,36 +86,6 @@ class EventLog(RichLog):
             self._write(line)
         if self.following:
             self.scroll_end(animate=False, immediate=True)
-
-    def add_events(
-        self, events: list[dict[str, Any]], names: Sequence[str], you: int | None = None
-    ) -> None:
-        for event in mark_round_enders(events):
-            if event.get("type") in _NOT_LOGGED:
-                continue
-            line = narrate(event, names, you)
-            if not line:
-                continue
-            if event.get("type") == "bid" and not self._suffix:
-                self._shout(line)
-                continue
-            style = "bold red" if event.get("ends_round") else ""
-            self._add(Text(line, style=_EMPHASIS.get(event.get("type", ""), style)))
-
-    def _shout(self, line: str) -> None:
-        """R12: a run of bids is one line that grows ("Bids: Bob 12, Ann 15, you 18"),
-        not a line per shout; anything else told ends the run."""
-        who, _, amount = line.rpartition(" bid")
-        amount = amount.removeprefix("s").strip()
-        shout = f"{'you' if who == 'You' else who} {amount}"
-        if self._shouts is None:
-            self._add(Text(line))
-            self._shouts = [shout]
-            return
-        self._shouts.append(shout)
-        shouts = self._shouts
-        self.replace_last(Text("Bids: " + ", ".join(shouts[-12:])))
-        self._shouts = shouts
 
     def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
         who = f"<{sender} (watching)> " if watching else f"<{sender}> "

@@ -44,9 +44,16 @@ from modernart.engine.games import DEFAULT_GAME, get_game
 from .botpick import BotLevelDialog
 from .confirm import Confirm
 from .eventlog import EventLog
-from .minsize import fit_size, watch_size
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
-from .presence import MARKERS, PRESENCE_EVENTS, PresenceTeller, presence_text, stand_in_names, table_facts
+from .minsize import fit_size, watch_size
+from .presence import (
+    MARKERS,
+    PRESENCE_EVENTS,
+    PresenceTeller,
+    presence_text,
+    stand_in_names,
+    table_facts,
+)
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -94,14 +101,24 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
 
 
 def seat_status(info: dict[str, Any]) -> Text:
-    """The short "on" column of a players table: bot, connected or off."""
+    """The short "on" column of a players table: bot, connected, away (a stand-in plays
+    for them), left or off."""
     if info.get("free"):
         return Text("")
+    if info.get("autopilot"):
+        return Text("away", style="yellow")
+    if info.get("left"):
+        return Text("left", style="red")
     if info.get("bot"):
         return Text("bot", style="cyan")
     if info.get("connected", True):
         return Text("●", style="green")
     return Text("off", style="red")
+
+
+def hints_allowed(room: dict[str, Any]) -> bool:
+    """False only when the room's options say so (older servers send no `hints`)."""
+    return (room.get("options") or {}).get("hints", True) is not False
 
 
 class ClockWarning(Message):
@@ -319,7 +336,7 @@ class GameTable(Screen[None]):
     def _tell_stand_in(
         self, event: dict[str, Any], seat: int, names: Sequence[str], you: int | None
     ) -> None:
-        """"The stand-in bid 91 for you": the move in the third person, never "You bid"."""
+        """ "The stand-in bid 91 for you": the move in the third person, never "You bid"."""
         names_now, after = stand_in_names(names, seat, you)
         log = self.query_one("#log", EventLog)
         with log.appending(after):

@@ -14,8 +14,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .games import CLIENT_GAMES
-from .gametable import CONNECTION_LABEL, REPLACED_NOTE
-from .modernart.hint import hints_allowed
+from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 
@@ -289,9 +288,7 @@ class FieldSelect(Select[Any]):
 def caveats() -> str:
     """What a starred game's `*` means, for the dialog that lists the games."""
     return "\n".join(
-        f"*{info.title}: {info.caveat}"
-        for info in map(get_game, CLIENT_GAMES)
-        if info.caveat
+        f"*{info.title}: {info.caveat}" for info in map(get_game, CLIENT_GAMES) if info.caveat
     )
 
 
@@ -382,7 +379,10 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 yield Button("Create", id="create", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(
-                Text("Tab: next field · ↓: a field's list · Enter: create · Escape: cancel", style="dim"),
+                Text(
+                    "Tab: next field · ↓: a field's list · Enter: create · Escape: cancel",
+                    style="dim",
+                ),
                 classes="help",
             )
 

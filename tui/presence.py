@@ -114,7 +114,6 @@ def table_facts(view: dict[str, Any], room: dict[str, Any]) -> list[str]:
     if watching:
         facts.append(f"{watching} watching")
     options = room.get("options") or {}
-    if view.get("status") == "playing" and "turn_timeout_s" in options:
-        if not options["turn_timeout_s"]:
-            facts.append("no clock")
+    if view.get("status") == "playing" and options.get("turn_timeout_s", 1) == 0:
+        facts.append("no clock")
     return facts

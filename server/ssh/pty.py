@@ -1,6 +1,6 @@
 """One SSH session's client process on a PTY: start it, pump bytes, resize it, end it.
 
-The process (`server/ssh_client.py`) runs in a session of its own with the PTY
+The process (`server/ssh/client.py`) runs in a session of its own with the PTY
 slave as its controlling terminal; the SSH server holds the master side. Ending
 it is certain: closing the lifeline pipe makes it exit, SIGHUP and then SIGKILL
 to its whole process group follow if it lingers.

@@ -49,7 +49,9 @@ async def test_bye_then_closing_is_left_and_coming_back_is_connected(player, url
     ann, bob, _ = await table(player, "artsociety", takeover_s=0)
     await ann.send("bye")
     await ann.close()
-    update = await bob.until(lambda u: any(e["type"] in ("left", "disconnected") for e in u["events"]))
+    update = await bob.until(
+        lambda u: any(e["type"] in ("left", "disconnected") for e in u["events"])
+    )
     assert update["events"] == [{"type": "left", "seat": 0}]
     assert update["view"]["seats"][0]["left"] is True
     assert update["view"]["seats"][0]["connected"] is False

@@ -7,14 +7,14 @@ import pathlib
 from textual.widgets import DataTable, OptionList, Select
 from tui_keys import text_of, until
 
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
 from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
 from modernart.tui.tokens import TokenStore
 
 
-def make_app(url: str, tmp_path: pathlib.Path, name: str = "Ann") -> ModernArtApp:
-    return ModernArtApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
+def make_app(url: str, tmp_path: pathlib.Path, name: str = "Ann") -> ClientApp:
+    return ClientApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
 
 
 async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_path):

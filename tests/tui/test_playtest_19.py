@@ -5,6 +5,7 @@ app under `run_test()` against a real in-process server, or the real engine offl
 
 from __future__ import annotations
 
+import contextlib
 import socket
 
 from artsociety_offline import NAMES, ArtSocietyOffline
@@ -15,7 +16,7 @@ from tui_table import seated_game
 
 from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import GAME_NAMES, get_game
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.artsociety import ArtSocietyTable
 from modernart.tui.artsociety.narrate import narrate as art_narrate
 from modernart.tui.botpick import bot_choices
@@ -26,12 +27,12 @@ from modernart.tui.help import HelpScreen
 from modernart.tui.lobby import CreateRoomDialog, PasswordDialog
 from modernart.tui.local import LocalGame
 from modernart.tui.minsize import SizeNotice
-from modernart.tui.modernart.style import capital
 from modernart.tui.tokens import TokenStore
+from modernart.tui.words import capital
 
 
-def lobby_app(url: str, tmp_path, name: str = "Ann") -> ModernArtApp:
-    return ModernArtApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
+def lobby_app(url: str, tmp_path, name: str = "Ann") -> ClientApp:
+    return ClientApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
 
 
 # ------------------------------------------------------------------ create dialog
@@ -177,10 +178,8 @@ def test_the_bot_level_picker_is_in_level_order_random_last():
 def test_help_lists_every_games_presets_and_bot_levels(capsys):
     from modernart.cli import main
 
-    try:
+    with contextlib.suppress(SystemExit):
         main(["--help"])
-    except SystemExit:
-        pass
     out = capsys.readouterr().out
     for name in GAME_NAMES:
         info = get_game(name)
@@ -257,7 +256,9 @@ async def test_r12_a_run_of_shouts_is_one_line_that_grows(url, raw, tmp_path):
         await until(pilot, lambda: app.table.view.get("phase") == "open")
         for amount, who in ((2, bob), (3, cy), (4, bob), (5, cy)):
             await who.act(type="bid", amount=amount)
-            await until(pilot, lambda a=amount: (app.table.view.get("high") or {}).get("amount") == a)
+            await until(
+                pilot, lambda a=amount: (app.table.view.get("high") or {}).get("amount") == a
+            )
         await until(pilot, lambda: "Bids: Bob 2, Cy 3, Bob 4, Cy 5" in log_text(app))
         log = app.table.query_one(EventLog)
         told = [str(e) for e in log.entries]

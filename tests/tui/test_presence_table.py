@@ -14,29 +14,29 @@ from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import seated_game
 
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.confirm import Confirm
 from modernart.tui.tokens import TokenStore
 
 
-def status(app: ModernArtApp) -> str:
+def status(app: ClientApp) -> str:
     return text_of(app.screen.query_one("#status", Static))
 
 
-def log_title(app: ModernArtApp) -> str:
+def log_title(app: ClientApp) -> str:
     return str(app.table.query_one("#log").border_title)
 
 
 @contextlib.asynccontextmanager
 async def art_table(
     url: str, raw: Callable[[str], Awaitable[Any]], tmp_path: pathlib.Path, **options: Any
-) -> AsyncIterator[tuple[ModernArtApp, Any, Any, str]]:
+) -> AsyncIterator[tuple[ClientApp, Any, Any, str]]:
     """An Art Society game: Bob (raw client, host, seat 0), Ann (the app, seat 1), a
     random bot in seat 2."""
     bob = await raw("Bob")
     await bob.send("create", game="artsociety", seats=3, name="Walls", options=options)
     room = (await bob.wait_for("joined"))["room"]
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.press("j")

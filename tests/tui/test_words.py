@@ -6,8 +6,9 @@ import pytest
 
 from modernart.cli import main
 from modernart.tui.modernart.narrate import narrate
-from modernart.tui.modernart.style import card_chip, short_name
+from modernart.tui.modernart.style import card_chip
 from modernart.tui.tokens import TokenStore
+from modernart.tui.words import short_name
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -204,10 +205,10 @@ def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
 
 def test_local_game_pace_options_reach_the_room(monkeypatch) -> None:
     """Issue 8.12: bot thinking time, the shout window and the bell from the command line."""
-    from modernart.tui.app import ModernArtApp
+    from modernart.tui.app import ClientApp
 
-    seen: list[ModernArtApp] = []
-    monkeypatch.setattr(ModernArtApp, "run", lambda self: seen.append(self))
+    seen: list[ClientApp] = []
+    monkeypatch.setattr(ClientApp, "run", lambda self: seen.append(self))
     assert main(["--bot-delay", "0.5", "--shout-window", "9", "--bell", "--name", "Ann"]) == 0
     (app,) = seen
     create = app.local.create_message()

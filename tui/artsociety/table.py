@@ -8,9 +8,9 @@ ghost on a wrong spot before anything is sent, saying why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.table import Table
@@ -26,7 +26,7 @@ from modernart.engine.artsociety.wall import Wall
 from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
-from ..modernart.style import short_name
+from ..words import short_name
 from .end import ArtSocietyEnd
 from .look import (
     FRAME_LEGEND,
