@@ -17,6 +17,7 @@ from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
+from .words import short_name
 
 
 def game_info(name: Any) -> GameInfo | None:
@@ -41,6 +42,22 @@ def variant_label(variant: Any, game: str | None = None) -> str:
                 return name
         return "+".join(str(v) for v in variant.values())
     return "?"
+
+
+def fit_names(names: list[str], width: int) -> str:
+    """Whole names, as many as fit in `width`, then "+N" for the others ("alice, bob
+    +2"), never a name cut in the middle ("alice, bob, Hu")."""
+    shown: list[str] = []
+    for i, name in enumerate(names):
+        rest = len(names) - i - 1
+        more = f" +{rest}" if rest else ""
+        line = ", ".join([*shown, name]) + more
+        if len(line) > width:
+            if not shown:
+                return short_name(name, width - len(more)) + more
+            return ", ".join(shown) + f" +{len(names) - i}"
+        shown.append(name)
+    return ", ".join(shown)
 
 
 class LobbyScreen(Screen[None]):
@@ -155,7 +172,6 @@ class LobbyScreen(Screen[None]):
         for room in self.rooms:
             seated = room.get("seated") or []
             taken = sum(1 for s in seated if s)
-            players = ", ".join(s for s in seated if s)
             info = game_info(room.get("game"))
             variant = variant_label(room.get("variant"), room.get("game"))
             if not hints_allowed(room):
@@ -164,7 +180,7 @@ class LobbyScreen(Screen[None]):
                 room.get("name") or str(room["id"]),
                 game_choice(info) if info else str(room.get("game")),
                 f"{taken}/{room.get('seats', len(seated))}",
-                players[:14] if self._narrow else players[:30],
+                fit_names([s for s in seated if s], 14 if self._narrow else 30),
                 room.get("status", "?"),
                 variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
                 "yes" if room.get("locked") else "",

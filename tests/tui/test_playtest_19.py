@@ -264,3 +264,62 @@ async def test_r12_a_run_of_shouts_is_one_line_that_grows(url, raw, tmp_path):
         told = [str(e) for e in log.entries]
         assert sum("Bob bids" in line or "Bids:" in line for line in told) == 1
         assert isinstance(log.entries[-1], Text)
+        for n in range(40):  # PgUp, typing an amount or not, goes back a whole page
+            log.add_note(f"line {n}")
+        await pilot.pause()
+        end = log.max_scroll_y
+        await pilot.press("pageup")
+        await until(pilot, lambda: log.scroll_y <= end - (log.scrollable_content_region.height - 1))
+        assert not log.following
+
+
+# ------------------------------------------------------------------ cut at 80 columns
+
+
+def screen_rows(app) -> list[str]:
+    """The terminal's rows as the compositor draws them (what the player sees)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_art_societys_waiting_room_footer_keeps_quit_and_help_at_80(url, tmp_path):
+    app = lobby_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
+        app.room_game = "artsociety"
+        app.send({"t": "create", "game": "artsociety", "seats": 3})
+        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        await pilot.pause()
+        footer = screen_rows(app)[-1]
+        assert "^q Quit" in footer and "f1 Help" in footer, footer
+        assert "Move" not in footer and "Walls" not in footer
+
+
+def test_the_lobby_lists_whole_names_and_counts_the_rest():
+    from modernart.tui.lobby import fit_names
+
+    assert fit_names(["alice", "bob", "Hugo (H)"], 14) == "alice, bob +1"
+    assert fit_names(["alice", "bob"], 14) == "alice, bob"
+    assert len(fit_names(["Bartholomew the Great", "bob"], 14)) <= 14
+
+
+async def test_other_walls_show_whole_bot_names_and_scores_apart() -> None:
+    app = ArtSocietyOffline(ArtSociety(["Ann", "Vera (H)", "Hugo (H)"], seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = screen_rows(app)
+        assert any("Vera (H)" in row and "Hugo (H)" in row for row in rows), rows
+        assert any(row.count(" pts") >= 2 for row in rows), rows
+
+
+async def test_a_sealed_bid_over_the_maximum_says_the_maximum_in_full_at_80(url, raw, tmp_path):
+    async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"], size=(80, 24)) as (
+        app,
+        pilot,
+        _bob,
+        _cy,
+    ):
+        await pilot.press("enter")  # Ann auctions the sealed Lite Metal: everyone bids
+        await until(pilot, lambda: "sealed" in app.table.legal)
+        high = app.table.legal["sealed"][1]
+        await pilot.press("backspace", "backspace", "backspace", *"999")
+        await until(pilot, lambda: any(f"✗ max {high}" in row for row in screen_rows(app)))

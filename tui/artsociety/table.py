@@ -298,13 +298,20 @@ class ArtSocietyTable(GameTable):
             block = Text()
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
-            name = short_name(seat.get("name", "?"), 5)  # a mini-map is 10 wide
-            block.append(f"{name:<5}{seat['score']['total']:>4}\n", style="bold")
+            # A mini-map is 10 wide: the name gets the row (a bot's "Vera (H)" in full) and
+            # the score the row under the wall, never run together ("alice-100"). With
+            # excess paintings (A17) that row says so and the score shares the name's row.
+            score = str(seat["score"]["total"])
+            if seat.get("excess"):
+                name = short_name(seat.get("name", "?"), 8 - len(score))
+                block.append(f"{name} {score}\n", style="bold")
+            else:
+                block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
-            if seat.get("excess"):  # paintings that fitted nowhere (A17)
+            if seat.get("excess"):
                 block.append(f"\nexcess {seat['excess']}", style="red")
             else:
-                block.append(f"\n{seat.get('cards', 0)} cards", style="dim")
+                block.append(f"\n{score} pts", style="bold")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -566,6 +573,8 @@ class ArtSocietyTable(GameTable):
             return bool(self.view.get("finished"))
         if action == "refuse":
             return self.playing
+        if action in ("move", "cycle_wall") and not self.playing:
+            return False  # a waiting room has no walls yet: the footer keeps Quit and Help
         if action == "cycle_wall":
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":
@@ -607,7 +616,7 @@ class ArtSocietyTable(GameTable):
         self._draw_wall()
         self._draw_panel()
 
-    def _far_bid(self, card: int) -> int | None:
+    def far_bid(self, card: int) -> int | None:
         """The card you chose last (your stack's top; before your first bid, your lowest
         card) when `card` is far from it: a bid worth a second look (A10: it is gone)."""
         stack = self.view.get("stack") or []
@@ -619,7 +628,7 @@ class ArtSocietyTable(GameTable):
         legal = self.legal
         if "bid" in legal:
             card = legal["bid"][self.pointer % len(legal["bid"])]
-            last = self._far_bid(card)
+            last = self.far_bid(card)
             if last is None:
                 self._send({"type": "bid", "card": card})
                 return
