@@ -361,8 +361,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="field"):
                 yield Label("Password", classes="label")
                 yield Input(id="password", password=True, placeholder="(none)", compact=True)
-            with Horizontal(classes="field"):
-                yield Label("Turn clock", classes="label")
+                yield Label("Turn clock", id="clock-label")
                 yield Input(
                     str(DEFAULT_TURN_CLOCK_S),
                     id="clock",
@@ -371,7 +370,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                     compact=True,
                 )
                 yield Label(
-                    f"s a decision (default {DEFAULT_TURN_CLOCK_S}; 0: no clock)",
+                    f"s (default {DEFAULT_TURN_CLOCK_S}, 0: none)",
                     id="clock-unit",
                 )
             with Horizontal(classes="field", id="shout-row"):

@@ -85,8 +85,8 @@ def seat_presence(info: dict[str, Any]) -> str | None:
     connected player or a bot."""
     if info.get("free") or (info.get("bot") and not info.get("autopilot")):
         return None
-    if info.get("autopilot"):
-        return "left (stand-in)" if info.get("left") else "away (stand-in)"
+    if info.get("autopilot"):  # gone (left or not) and played for: the short word
+        return "stand-in"
     if info.get("left"):
         return "left"
     if not info.get("connected", True):
@@ -95,7 +95,7 @@ def seat_presence(info: dict[str, Any]) -> str | None:
 
 
 def presence_text(view: dict[str, Any]) -> Text:
-    """For the status line: the players not at the table ("Bob away (stand-in)")."""
+    """For the status line: the players not at the table ("Bob: stand-in", "Cy left")."""
     text = Text()
     for seat, info in enumerate(view.get("seats") or []):
         if seat == view.get("you"):
@@ -103,7 +103,8 @@ def presence_text(view: dict[str, Any]) -> Text:
         words = seat_presence(info)
         if words is not None:
             text.append(" · ")
-            text.append(f"{info.get('name', '?')} {words}", style="yellow")
+            sep = ": " if words == "stand-in" else " "
+            text.append(f"{info.get('name', '?')}{sep}{words}", style="yellow")
     return text
 
 

@@ -264,7 +264,7 @@ async def test_r12_a_run_of_shouts_is_one_line_that_grows(url, raw, tmp_path):
         told = [str(e) for e in log.entries]
         assert sum("Bob bids" in line or "Bids:" in line for line in told) == 1
         assert isinstance(log.entries[-1], Text)
-        for n in range(40):  # PgUp, typing an amount or not, goes back a whole page
+        for n in range(80):  # PgUp, typing an amount or not, goes back a whole page
             log.add_note(f"line {n}")
         await pilot.pause()
         end = log.max_scroll_y

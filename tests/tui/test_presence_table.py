@@ -63,10 +63,10 @@ async def test_art_society_tells_who_is_gone_away_and_back(url, raw, tmp_path):
         token = token_of(bob)
         await bob.close()
         await until(pilot, lambda: "Bob lost the connection" in log_text(app))
-        await until(pilot, lambda: "Bob offline" in status(app) or "Bob away" in status(app))
+        await until(pilot, lambda: "Bob offline" in status(app) or "Bob: stand-in" in status(app))
         away = "Bob is away: a stand-in bot plays for them until they are back"
         await until(pilot, lambda: away in log_text(app))
-        await until(pilot, lambda: "Bob away (stand-in)" in status(app))
+        await until(pilot, lambda: "Bob: stand-in" in status(app))
         await until(pilot, lambda: "Bob's stand-in" in log_text(app), timeout=20)
         again = await raw_with_token(url, "Bob", token)
         try:

@@ -637,7 +637,9 @@ class ArtSocietyTable(GameTable):
                 if yes and "bid" in self.legal and card in self.legal["bid"]:
                     self._send({"type": "bid", "card": card})
 
-            detail = f"It is far from {last}, the card you chose last; a played card is gone."
+            chose = len(self.view.get("stack") or []) > 1
+            which = "the card you chose last" if chose else "your lowest card"
+            detail = f"It is far from {last}, {which}; a card played is gone for the game."
             self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
         elif "pick" in legal:
             lot = legal["pick"]
