@@ -38,7 +38,7 @@ def why_not(exc: BaseException, url: str) -> str:
         return (
             f"nothing answers at {host}:{port}. Is modernart-server running there? "
             f"Start it with `modernart-server --port {port}`, or give the right address "
-            "(`modernart connect HOST:PORT`)"
+            "(`modernart connect ws://HOST:PORT/`)"
         )
     if isinstance(exc, socket.gaierror):
         return f"the address {host} is not known: check its spelling"

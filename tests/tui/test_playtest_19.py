@@ -260,6 +260,8 @@ async def test_r12_a_run_of_shouts_is_one_line_that_grows(url, raw, tmp_path):
                 pilot, lambda a=amount: (app.table.view.get("high") or {}).get("amount") == a
             )
         await until(pilot, lambda: "Bids: Bob 2, Cy 3, Bob 4, Cy 5" in log_text(app))
+        await bob.act(type="pass")
+        await until(pilot, lambda: "Bids: Bob 2, Cy 3, Bob 4, Cy 5, Bob passes" in log_text(app))
         log = app.table.query_one(EventLog)
         told = [str(e) for e in log.entries]
         assert sum("Bob bids" in line or "Bids:" in line for line in told) == 1

@@ -29,7 +29,8 @@ class ModernArtLog(EventLog):
             line = narrate(event, names, you)
             if not line:
                 continue
-            if event.get("type") == "bid" and not self.suffixed:
+            kind = event.get("type")
+            if not self.suffixed and (kind == "bid" or (kind == "pass" and self.run)):
                 self._shout(line)
                 continue
             style = "bold red" if event.get("ends_round") else ""
@@ -38,8 +39,12 @@ class ModernArtLog(EventLog):
     def _shout(self, line: str) -> None:
         """R12: a run of bids is one line that grows ("Bids: Bob 12, Cy 15, you 18"),
         not a line per shout; anything else told ends the run."""
-        who, _, amount = line.rpartition(" bid")
-        shout = f"{'you' if who == 'You' else who} {amount.removeprefix('s').strip()}"
+        if line.endswith((" pass", " passes")):  # a pass inside the run ("Cy passes")
+            who, _, verb = line.rpartition(" ")
+            shout = f"{'you' if who == 'You' else who} {verb}"
+        else:
+            who, _, amount = line.rpartition(" bid")
+            shout = f"{'you' if who == 'You' else who} {amount.removeprefix('s').strip()}"
         if self.run is None:
             self._add(Text(line))
             self.run = [shout]
