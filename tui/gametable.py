@@ -302,11 +302,14 @@ class GameTable(Screen[None]):
             return
         names, you = self.names, self.view.get("you")
         run: list[dict[str, Any]] = []  # the game's events not yet told
+        told = False  # `tell` has had this update (a game may tell the state's news)
 
         def flush() -> None:
+            nonlocal told
             if run:
                 self.tell(list(run), names, you)
                 run.clear()
+                told = True
 
         stand_in: int | None = None
         for i, event in enumerate(events):
@@ -327,6 +330,8 @@ class GameTable(Screen[None]):
                 continue
             run.append(event)
         flush()
+        if not told:
+            self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
 
     @staticmethod
     def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
