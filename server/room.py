@@ -360,9 +360,10 @@ class Room:
         assert self.game is not None
         return UpdateFrames(self.game, self.seq, events, self.view_for(None, now))
 
-    def _fanout(self, events: list[dict[str, Any]]) -> None:
+    def _fanout(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
         self.seq += 1
-        self.history.add(self.seq, events)
+        if kept:
+            self.history.add(self.seq, events)
         seated = [(i, s.conn) for i, s in enumerate(self.seats) if s and s.conn]
         if not seated and not self.spectators:
             return
@@ -374,8 +375,9 @@ class Room:
             for conn in self.spectators:
                 conn.send_raw(data)
 
-    def notify(self, events: list[dict[str, Any]]) -> None:
-        """An update that is not an action (presence, `going`): numbered and stored too."""
+    def notify(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
+        """An update that is not an action (presence, `going`): numbered and stored too;
+        `kept` False: not in the history (what only the current view needs)."""
         if self.game is None:
             self.broadcast_room()
             return
@@ -384,7 +386,7 @@ class Room:
         except StoreError as exc:  # the next view shows the state anyway
             log.error("room %s: %s; update not sent: %s", self.id, exc, events)
             return
-        self._fanout(events)
+        self._fanout(events, kept=kept)
 
     def send_view(self, conn: Member, seat: int | None) -> None:
         """A (re)joining member's private resync: the current seq, no events."""
@@ -461,7 +463,7 @@ class Room:
         """A spectator came or went: the table shows how many watch (`watching {count}`);
         a waiting room's summary says it already."""
         if self.status == PLAYING:
-            self.notify([{"type": "watching", "count": len(self.spectators)}])
+            self.notify([{"type": "watching", "count": len(self.spectators)}], kept=False)
 
     def _schedule_bots(self, *, changed: bool = False) -> None:
         """Plan a move for every bot whose decision the game waits for.

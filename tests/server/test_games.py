@@ -202,6 +202,7 @@ ARTSOCIETY_SEAT_KEYS = {
     "connected",
     "bot",
     "autopilot",
+    "left",
     "cards",
     "start",
     "white",
