@@ -192,10 +192,10 @@ def test_help_lists_every_games_presets_and_bot_levels(capsys):
 
 def test_f1_offers_only_the_options_that_work_where_the_player_is():
     game = client_game("artsociety")
-    assert "--bot-delay" in game.rules_text("local")
-    online = game.rules_text("online")
+    assert "--bot-delay" in game.rules_text(where="local")
+    online = game.rules_text(where="online")
     assert "--bot-delay" not in online and "modernart identities" in online
-    ssh = game.rules_text("ssh")
+    ssh = game.rules_text(where="ssh")
     assert "--bot-delay" not in ssh and "identities" not in ssh
 
 
