@@ -230,7 +230,9 @@ class LobbyScreen(Screen[None]):
         if room is None:
             self.app.bell()
             return
-        if room.get("locked"):
+        # Your own seat (after leaving or a restart) is yours without the password.
+        yours = how == "join" and self.player in (room.get("seated") or [])
+        if room.get("locked") and not yours:
             self.app.push_screen(PasswordDialog(), lambda pw: self._send_enter(how, room, pw))
         else:
             self._send_enter(how, room, None)

@@ -325,3 +325,20 @@ async def test_a_sealed_bid_over_the_maximum_says_the_maximum_in_full_at_80(url,
         high = app.table.legal["sealed"][1]
         await pilot.press("backspace", "backspace", "backspace", *"999")
         await until(pilot, lambda: any(f"✗ max {high}" in row for row in screen_rows(app)))
+
+
+async def test_coming_back_to_your_seat_in_a_locked_room_asks_no_password(url, raw, tmp_path):
+    app = lobby_app(url, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
+        app.send({"t": "create", "seats": 3, "password": "tulip", "options": {"takeover_s": 0}})
+        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        for _ in range(2):
+            await pilot.press("b")
+        await pilot.press("s")
+        await until(pilot, lambda: app.table.view.get("status") == "playing")
+        await pilot.press("L", "y")
+        await until(pilot, lambda: app.screen is app.lobby and app.lobby.rooms)
+        await pilot.press("j")
+        assert not isinstance(app.screen, PasswordDialog)
+        await until(pilot, lambda: app.table is not None and app.seat == 0)

@@ -149,3 +149,19 @@ async def test_ctrl_q_is_leaving_on_purpose_never_a_lost_connection(url, raw, tm
         if m["t"] == "update" and {"type": "disconnected", "seat": 1} in m["events"]
     ]
     assert not lost
+
+
+def test_the_players_on_column_says_away_and_left_as_the_status_line_does():
+    from modernart.tui.gametable import seat_status
+    from modernart.tui.presence import presence_text
+
+    seats = [
+        {"name": "Ann", "connected": True},
+        {"name": "Bob", "connected": False, "bot": True, "autopilot": True, "left": False},
+        {"name": "Cy", "connected": False, "left": True},
+        {"name": "Dee", "connected": False},
+        {"name": "Vera (H)", "connected": True, "bot": True},
+    ]
+    assert [seat_status(s).plain for s in seats] == ["●", "away", "left", "off", "bot"]
+    line = presence_text({"you": 0, "seats": seats}).plain
+    assert line == " · Bob: stand-in · Cy left · Dee offline"
