@@ -50,7 +50,10 @@ class BotLevelDialog(ModalScreen[str]):
     def on_mount(self) -> None:
         levels = [level for level, _ in bot_choices(self.info)]
         if self.info.default_bot in levels:
-            self.query_one(OptionList).highlighted = levels.index(self.info.default_bot)
+            at = levels.index(self.info.default_bot)
+            options = self.query_one(OptionList)
+            options.highlighted = at
+            self.call_after_refresh(setattr, options, "highlighted", at)  # after its own reset
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id or "")

@@ -289,7 +289,9 @@ async def test_art_societys_waiting_room_footer_keeps_quit_and_help_at_80(url, t
         await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
         app.room_game = "artsociety"
         app.send({"t": "create", "game": "artsociety", "seats": 3})
-        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        await until(
+            pilot, lambda: app.table is not None and app.table.view.get("host") == 0, timeout=30
+        )
         await pilot.pause()
         footer = screen_rows(app)[-1]
         assert "^q Quit" in footer and "f1 Help" in footer, footer
