@@ -94,6 +94,10 @@ class Limits:
     max_unread_kib: int = _limit(512, "unread output before a client is dropped (lists: 1/8)")
     hello_timeout_s: float = _limit(10, "seconds a new connection has to say hello")
     close_timeout_s: float = _limit(2, "seconds a closing handshake may take before an abort")
+    finished_listed_s: float = _limit(600, "seconds a finished room stays in the lobby's list")
+    abandoned_after_s: float = _limit(
+        1800, "seconds a running game with no player connected lasts, then ends as abandoned"
+    )
 
     @classmethod
     def for_dev(cls) -> Limits:

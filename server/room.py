@@ -42,6 +42,12 @@ class RoomHost(Protocol):
 
     def rooms_changed(self) -> None: ...
 
+    def game_over(self, room: Room) -> dict[str, Any] | None:
+        """The game just finished (results, ratings); an event for its last update."""
+
+    def attendance_changed(self, room: Room) -> None:
+        """A seated human connected or went (a running game nobody attends ends)."""
+
 
 class Member(Protocol):
     """A connection in a room, as the room sees it (server/session.py's `Conn`)."""
@@ -97,6 +103,10 @@ class Seat:
     thinking: asyncio.Future[Any] | None = None  # a searching bot's decision in a worker
     think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
     open_cap: tuple[tuple[Any, ...], int] | None = None  # (lot, cap) searched for R12
+    # A human's actions: own, or a stand-in's (autopilot, turn clock) — a game the
+    # stand-in played most of is not rated for that human (server/ratings.py)
+    own_turns: int = 0
+    standin_turns: int = 0
 
     @property
     def connected(self) -> bool:
@@ -139,6 +149,9 @@ class Room:
         self._changed_at = 0.0  # loop time of the last action (bots' reaction times)
         self._plain_bot: Any = None  # the game's default bot: a searching bot's stand-in
         self.address: str | None = None  # the creator's address (per-address limits)
+        self.unlisted = False  # finished and its time on the lobby's list is over
+        self.rematch: dict[int, bool] = {}  # seat -> accepted (server/rematch.py)
+        self.rematch_room: str | None = None  # the rematch's room once it started
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -254,6 +267,7 @@ class Room:
         self.hub.store.start_room(self.id, self.members_json(), header, self.seq + 1)
         self.game = game
         self.status = PLAYING
+        self.hub.attendance_changed(self)
         for i, s in enumerate(self.seats):
             if s and s.identity is not None and s.conn is None:
                 self._seat_absent(i)
@@ -265,6 +279,7 @@ class Room:
         self.seq = seq
         self.history = History.replayed(game)
         self.status = FINISHED if game.finished else PLAYING
+        self.hub.attendance_changed(self)
         if self._unattended():
             self.paused = True
             return
@@ -281,6 +296,12 @@ class Room:
         update says so first (`timeout {seat}`, docs/protocol.md addition)."""
         assert self.game is not None
         events = self.game.apply({"seat": seat, **action})
+        s = self.seats[seat]
+        if s is not None and s.identity is not None:
+            if timed_out or s.autopilot is not None:
+                s.standin_turns += 1
+            else:
+                s.own_turns += 1
         if timed_out:
             events = [{"type": "timeout", "seat": seat}, *events]
         self._commit(events)
@@ -327,6 +348,9 @@ class Room:
                 self.hub.store.set_status(self.id, FINISHED)
             except StoreError as exc:  # the stored actions end the game on a restart too
                 log.error("room %s: %s", self.id, exc)
+            rated = self.hub.game_over(self)
+            if rated is not None:
+                events = [*events, rated]
         self._fanout(events)
         self._changed_at = self.loop.time()
         self._schedule_bots(changed=True)
@@ -389,6 +413,7 @@ class Room:
         s = self.seats[seat]
         assert s is not None
         s.conn = conn
+        self.hub.attendance_changed(self)
         if s.takeover is not None:
             s.takeover.cancel()
             s.takeover = None
@@ -409,6 +434,7 @@ class Room:
         s = self.seats[seat]
         assert s is not None
         s.conn = None
+        self.hub.attendance_changed(self)
         if self.status != PLAYING:
             return
         if self._unattended():

@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .playerstore import PLAYER_SCHEMA, PlayerTables
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
     id TEXT PRIMARY KEY,
@@ -77,7 +79,7 @@ class StoreError(OSError):
     An OSError, so that the command line reports it in one line like other I/O errors."""
 
 
-class Store:
+class Store(PlayerTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         try:
@@ -86,6 +88,9 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            # A store from before names were unique (issue 18): `Hub.load` dedupes once.
+            self.names_fresh = not self._has_table("name_keys")
+            self.db.executescript(PLAYER_SCHEMA)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
                 self.db.execute(
@@ -93,6 +98,12 @@ class Store:
                 )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
+
+    def _has_table(self, name: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return row is not None
 
     def close(self) -> None:
         self.db.close()
