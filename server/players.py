@@ -1,7 +1,7 @@
 """What the server keeps of players and shows about them (issue 18): one name per
 player, who is online, ratings and leaderboards, past games and their records.
 
-The hub (server/lobby.py) owns connections and rooms; it hands this desk the
+The hub (server/hub.py) owns connections and rooms; it hands this desk the
 requests `who`, `leaderboard`, `games` and `record`, asks it whether a name is
 free, and tells it when a game ends. Nothing sent from here is private: names,
 where people are, public ratings and finished games' results; a record only of a

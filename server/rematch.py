@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class RematchHost(Protocol):
-    """What a rematch needs of the hub (server/lobby.py's `Hub`)."""
+    """What a rematch needs of the hub (server/hub.py's `Hub`)."""
 
     rooms: dict[str, Room]
     store: Store

@@ -22,7 +22,7 @@ RETRY_S = 60.0  # a store that refused to keep the abandonment is asked again
 
 
 class EndsHost(Protocol):
-    """What `RoomEnds` needs of the hub (server/lobby.py's `Hub`)."""
+    """What `RoomEnds` needs of the hub (server/hub.py's `Hub`)."""
 
     rooms: dict[str, Room]
     limits: Limits
