@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from . import store as _store  # StoreError, token_hash (store.py imports this module)
+from .storeerror import StoreError, token_hash
 
 PLAYER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS name_keys (
@@ -83,7 +83,7 @@ class PlayerTables:
                     self.db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise _store.StoreError(f"could not save {what}: {exc}") from None
+            raise StoreError(f"could not save {what}: {exc}") from None
 
     # ----------------------------------------------------------------- names
 
@@ -125,7 +125,7 @@ class PlayerTables:
                 (
                     "INSERT INTO identities (id, name, token_hash, created, seated)"
                     " VALUES (?, ?, ?, ?, 0)",
-                    (identity_id, name, _store.token_hash(token), time.time()),
+                    (identity_id, name, token_hash(token), time.time()),
                 ),
                 *self._name_statements(identity_id, keys),
             ],

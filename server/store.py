@@ -12,7 +12,6 @@ and stores nothing; callers change their memory only after a write succeeded
 
 from __future__ import annotations
 
-import hashlib
 import json
 import pathlib
 import sqlite3
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .playerstore import PLAYER_SCHEMA, PlayerTables
+from .storeerror import StoreError, token_hash
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
@@ -53,11 +53,6 @@ CREATE TABLE IF NOT EXISTS actions (
 DB_NAME = "modernart.sqlite3"
 
 
-def token_hash(token: str) -> str:
-    """Tokens are long random secrets, so a plain SHA-256 is enough to match them."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @dataclass
 class StoredRoom:
     id: str
@@ -72,11 +67,6 @@ class StoredRoom:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-class StoreError(OSError):
-    """The database refused a write (or could not be opened): nothing was stored.
-    An OSError, so that the command line reports it in one line like other I/O errors."""
 
 
 class Store(PlayerTables):
