@@ -64,6 +64,8 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("B", "pick_bot", "Bot level…"),
     Binding("s", "start", "Start game"),
     Binding("s", "save", "Save record"),
+    Binding("R", "rematch(True)", "Rematch", show=False),
+    Binding("D", "rematch(False)", "Decline", show=False),
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
     Binding("L", "leave", "Leave"),
@@ -404,6 +406,8 @@ class GameTable(Screen[None]):
             return host
         if action == "save":
             return bool(self.view.get("finished"))
+        if action == "rematch":
+            return bool(self.view.get("finished")) and self.view.get("you") is not None
         return True
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -501,9 +505,34 @@ class GameTable(Screen[None]):
 
         self.app.push_screen(Confirm("Leave this game?", detail), answer)
 
+    def action_rematch(self, accept: bool) -> None:
+        """R: the same table again (D: no); it starts once every human accepted."""
+        if not (self.view.get("finished") and self.room):
+            self.app.bell()
+            return
+        self.send({"t": "rematch", "room": self.room, "accept": accept})
+
+    def show_rematch(self, msg: dict[str, Any]) -> None:
+        """Who has accepted the rematch so far (`rematch`, docs/protocol.md)."""
+        names = self.names
+        accepted = [seat_name(names, s) for s in msg.get("accepted") or []]
+        declined = [seat_name(names, s) for s in msg.get("declined") or []]
+        humans = msg.get("humans") or []
+        if msg.get("new_room"):
+            self.note("Rematch: everyone accepted; the new game starts.", "bold")
+            return
+        text = f"Rematch: {len(accepted)} of {len(humans)} accepted ({', '.join(accepted)})"
+        if declined:
+            text += f"; declined: {', '.join(declined)}"
+        elif self.view.get("you") not in (msg.get("accepted") or []):
+            text += " · R: accept, D: decline"
+        self.note(text, "bold")
+
     def after_game_over(self, choice: str | None) -> None:
-        """The end screen's choice: save the record, quit, or just close it."""
-        if choice == "save":
+        """The end screen's choice: save the record, rematch, quit, or just close it."""
+        if choice == "rematch":
+            self.action_rematch(True)
+        elif choice == "save":
             self.post_message(SaveRecord())
         elif choice == "quit":
             self.app.exit()

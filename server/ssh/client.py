@@ -67,7 +67,14 @@ def main(argv: list[str]) -> int:
     from modernart.tui.app import ClientApp
 
     tokens = SessionTokens(config.get("token"))
-    ClientApp(config["url"], name=config["name"], tokens=tokens).run()  # type: ignore[arg-type]
+    app = ClientApp(
+        config["url"],
+        name=config["name"],
+        tokens=tokens,  # type: ignore[arg-type]
+        own_machine=False,
+        export_hint=config.get("export"),
+    )
+    app.run()
     return 0
 
 

@@ -20,6 +20,7 @@ import contextlib
 import logging
 import pathlib
 import secrets
+import shlex
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -61,6 +62,14 @@ class SshSettings:
 def valid_name(name: str) -> bool:
     """PROTOCOL.md's player name: 1–24 printable characters, not all blank."""
     return 1 <= len(name) <= 24 and name.isprintable() and bool(name.strip())
+
+
+class NameTaken(Exception):
+    """The SSH user name is another player's: `suggestion` is free."""
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__(suggestion)
+        self.suggestion = suggestion
 
 
 class HelloRefused(Exception):
@@ -218,7 +227,15 @@ class SshGate:
         return token
 
     async def _hello(self, name: str, address: str) -> str:
-        """Say hello for a new key (counted, like the client after it, for its address)."""
+        """Say hello for a new key (counted, like the client after it, for its address).
+        A user name another player holds: the key's identity takes the server's free
+        suggestion, and the lobby then asks the player for a name (tui/playerlink.py)."""
+        try:
+            return await self._hello_as(name, address)
+        except NameTaken as taken:
+            return await self._hello_as(taken.suggestion, address)
+
+    async def _hello_as(self, name: str, address: str) -> str:
         url, header = self.forward(address)
         hello = {"t": "hello", "v": 1, "name": name}
         try:
@@ -228,6 +245,8 @@ class SshGate:
                     msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
                     if isinstance(msg, dict) and msg.get("t") == "welcome":
                         return str(msg["token"])
+                    if isinstance(msg, dict) and msg.get("code") == "name_taken":
+                        raise NameTaken(str(msg.get("suggestion") or ""))
                     if isinstance(msg, dict) and msg.get("t") == "error":
                         raise HelloRefused(str(msg.get("message") or msg.get("code")))
         finally:
@@ -427,7 +446,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         cols, rows = cols or DEFAULT_SIZE[0], rows or DEFAULT_SIZE[1]
         self.relay = ScreenRelay(cols, rows)
         self.process = ClientProcess(self._output, self._process_ended)
-        config = {"url": url, "name": name, "token": token}
+        # The session's client runs here, not on the player's machine: a record it is
+        # asked to save is shown in the viewer, beside the operator's export command.
+        data = shlex.quote(str(self.gate.server.data_dir.resolve()))
+        export = f"modernart-server export ROOM --data {data}"
+        config = {"url": url, "name": name, "token": token, "export": export}
         await self.process.start(config, chan.get_terminal_type() or "", cols, rows)
         log.info(
             "SSH session %s from %s (%s), pid %s",
