@@ -144,6 +144,11 @@ class PastGamesScreen(PeopleScreen):
     ANSWER = "games"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Replay")]
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the list (the table takes the key before the screen's binding)."""
+        event.stop()
+        self.action_open()
+
     def __init__(self, player: str | None = None) -> None:
         super().__init__()
         self.player = player

@@ -135,11 +135,9 @@ class ReplayKeys:
         super().__init__(None, None, player="replay")  # type: ignore[call-arg]
         self.replay = replay
         self.step = step
-
-    def on_mount(self) -> None:
-        super().on_mount()  # type: ignore[misc]
-        view, _ = self.replay.frames[self.step]
-        self.show(view, self.replay.events_upto(self.step))  # type: ignore[attr-defined]
+        # Kept until the table is mounted (GameTable's `_later`).
+        view, _ = replay.frames[step]
+        self.show(view, replay.events_upto(step))  # type: ignore[attr-defined]
 
     # A replay has no decisions and no end screens of a live game.
     def end_screens(self, previous: dict[str, Any], events: list[dict[str, Any]]) -> list:
