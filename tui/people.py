@@ -103,8 +103,8 @@ class LeaderboardScreen(PeopleScreen):
     TITLE_TEXT = "Leaderboard"
     ANSWER = "leaderboard"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "game(-1)", "◀ game"),
-        Binding("right", "game(1)", "game ▶"),
+        Binding("left", "game(-1)", "◀ game", priority=True),
+        Binding("right", "game(1)", "game ▶", priority=True),
     ]
 
     def __init__(self, game: str = DEFAULT_GAME) -> None:

@@ -307,3 +307,18 @@ async def test_a_finished_room_stays_listed_a_while_then_goes(quick_ends):
         await ann.expect("rooms", timeout=10)  # pushed when the list changes
     assert quick_ends.store.room(room).status == "finished"
     await ann.close()
+
+
+async def test_the_operator_lists_a_games_ratings(tmp_path, capsys):
+    from modernart.server.cli import main
+    from modernart.server.playerstore import Rating
+    from modernart.server.store import Store
+
+    store = Store(tmp_path)
+    store.save_results("r1", "serengeti", "finished", [], [Rating("u1", "Ann", 30.0, 2.0, 3)])
+    store.close()
+    assert main(["ratings", "--game", "serengeti", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"1\t{shown(30.0, 2.0)}\t3\tAnn\n"
+    assert main(["ratings", "--game", "modernart", "--data", str(tmp_path)]) == 0
+    assert "nobody is rated" in capsys.readouterr().err
+    assert main(["ratings", "--data", str(tmp_path / "none")]) == 2
