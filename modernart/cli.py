@@ -57,6 +57,20 @@ def play_local(args: argparse.Namespace, name: str) -> int:
     return 0
 
 
+def resume_local(bell: bool) -> int:
+    """`modernart --resume`: back to the game against bots kept on quitting."""
+    from modernart.tui.app import ClientApp
+    from modernart.tui.local import LocalGame, kept_dir
+
+    kept = LocalGame.resumed()
+    if kept is None:
+        print(f"modernart --resume: no kept game (in {kept_dir()})", file=sys.stderr)
+        return 2
+    local, name = kept
+    ClientApp(name=name, local=local, bell=bell).run()
+    return 0
+
+
 def connect(url: str, name: str, bell: bool) -> int:
     """The lobby of a remote server; the identity token is kept per server and name."""
     from modernart.tui.app import ClientApp
@@ -204,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="go back to the game against bots kept on quitting"
+    )
     sub = parser.add_subparsers(dest="command")
     rp = sub.add_parser("replay", help="replay a record of any game (RECORD.md); print its result")
     rp.add_argument("file", help="record file, or - for standard input")
@@ -249,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("the server URL starts with ws:// or wss://")
         name = args.connect_name or args.name or _default_name()
         return connect(args.url, name, args.bell or args.connect_bell)
+    if args.resume:
+        return resume_local(args.bell)
     _check_game(parser, args)
     return play_local(args, args.name or _default_name())
 

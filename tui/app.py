@@ -16,7 +16,7 @@ from .games import client_game, playable
 from .gametable import GameTable
 from .help import HelpScreen
 from .lobby import LobbyScreen
-from .local import LocalGame
+from .local import KeepGame, LocalGame
 from .messages import (
     Alert,
     ConnectionChanged,
@@ -97,6 +97,9 @@ class ClientApp(PlayerReplies):
         assert self.url is not None
         # One identity per server and name: two players on one account stay two players.
         token = self.tokens.get(self.url, self.player_name) if self.tokens else None
+        if self.local is not None and self.local.resuming:  # a kept game: its seat again
+            token = self.local.token
+            self._local_created = self._local_started = True
         self.connection = Connection(self, self.url, self.player_name, token)
         self.network = self.run_connection()  # the worker that reads and reconnects
 
@@ -172,18 +175,28 @@ class ClientApp(PlayerReplies):
         if self.table is None or not self.table.game_running or isinstance(self.screen, Confirm):
             self.exit()
             return
+        if self.local is not None:
+            if not isinstance(self.screen, KeepGame):
+                self.push_screen(KeepGame(client_game(self.room_game).title), self._keep_or_end)
+            return
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.exit()
 
-        detail = (
-            "This game against bots ends."
-            if self.local is not None
-            else "Your seat is kept: run the same command again to come back."
-        )
+        detail = "Your seat is kept: run the same command again to come back."
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
+
+    def _keep_or_end(self, choice: str | None) -> None:
+        local = self.local
+        assert local is not None
+        if choice == "keep" and self.connection is not None and self.connection.token and self.room:
+            local.keep(self.player_name, self.connection.token, self.room)
+            self.exit(message="Kept: `modernart --resume` goes back to this game.")
+        elif choice in ("keep", "end"):
+            local.forget_kept()
+            self.exit()
 
     def _tell(self, text: str) -> None:
         """A message for the player: in the event log at the table (a toast would hide it)."""
