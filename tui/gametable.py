@@ -91,6 +91,17 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
     return "?"
 
 
+def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
+    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"."""
+    parts = []
+    for seat, change in enumerate(ratings):
+        if isinstance(change, dict):
+            after, before = change.get("after"), change.get("before")
+            delta = after - before if isinstance(after, int) and isinstance(before, int) else 0
+            parts.append(f"{seat_name(names, seat)} {after} ({delta:+d})")
+    return "Ratings: " + ", ".join(parts) if parts else "This game was not rated."
+
+
 def seat_status(info: dict[str, Any]) -> Text:
     """The short "on" column of a players table: bot, connected or off."""
     if info.get("free"):
@@ -285,6 +296,9 @@ class GameTable(Screen[None]):
         if self._later(lambda: self.add_history(events)):
             return
         self.tell(events)
+        for event in events:
+            if event.get("type") == "rated":
+                self.note(rating_line(self.names, event.get("ratings") or []), "bold")
 
     @staticmethod
     def decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
