@@ -202,3 +202,13 @@ def test_snapshot_online_list(snap_compare):
     ]
     msg = {"t": "who", "players": players, "online": 3}
     assert snap_compare(WindowApp(OnlineScreen(), msg), terminal_size=(80, 24))
+
+
+def test_the_table_tells_rating_changes_in_words():
+    from modernart.tui.gametable import rating_line
+
+    changes = [{"before": 1500, "after": 1562}, None, {"before": 1500, "after": 1450}]
+    assert rating_line(["Ann", "Bob", "Otto (R)"], changes) == (
+        "Ratings: Ann 1562 (+62), Otto (R) 1450 (-50)"
+    )
+    assert rating_line(["Ann"], [None]) == "This game was not rated."
