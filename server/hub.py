@@ -300,6 +300,9 @@ class Hub:
         except StoreError as exc:
             log.error("room %s: %s; the game is not rated", room.id, exc)
             return None
+        except Exception:  # the game's last update must go out whatever happens here
+            log.exception("room %s: rating the game failed", room.id)
+            return None
         return {"type": "rated", "ratings": changes}
 
     def attendance_changed(self, room: Room) -> None:
@@ -368,7 +371,6 @@ class Hub:
             conn.close(1008, "unsupported protocol version")
             return
         name = get_name(msg)
-        self.players.check(name)
         token = get_str(msg, "token", 1, 200, default=None)
         identity = None
         if token is not None:
@@ -379,11 +381,16 @@ class Hub:
                 identity.seated = seated
                 # A returning player keeps the stored name if the new one is taken
                 # (`welcome` says which name the server holds).
-                if identity.name != name and not self.players.taken(name, identity.id):
+                if (
+                    identity.name != name
+                    and self.players.acceptable(name)
+                    and not self.players.taken(name, identity.id)
+                ):
                     self.players.claim(identity.id, name)
                     identity.name = name
                 name = identity.name
         if identity is None:  # new, or a token this server never issued (or expired)
+            self.players.check(name)
             if self.players.taken(name, None):
                 raise self.players.refuse_taken(name)
             if self.limits.new_identities_per_hour and not self.new_identities[conn.address].take():

@@ -64,6 +64,10 @@ class PlayerDesk:
         if reason is not None:
             raise BadMessage(f"`name`: {reason}")
 
+    @staticmethod
+    def acceptable(name: str) -> bool:
+        return names.refusal(name) is None
+
     def holder(self, name: str) -> str | None:
         return self.store.name_holder(names.name_keys(name))
 

@@ -105,6 +105,11 @@ def _move_in(old: Room, room: Room) -> None:
         conn = old.seats[i].conn  # type: ignore[union-attr]
         if conn is not None:
             old.detach(i)
+        else:  # back in the lobby already: sits down too
+            conn = getattr(identity, "conn", None)
+            if conn is not None and conn.room is not None:
+                conn = None
+        if conn is not None:
             conn.room, conn.seat = room, i
             room.attach(i, conn)
             conn.send({"t": "joined", "room": room.id, "seat": i})

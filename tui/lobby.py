@@ -50,9 +50,9 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("r", "refresh", "Refresh"),
         Binding("n", "rename", "Name"),
-        Binding("o", "online", "Online"),
+        Binding("o", "online", "Who"),
         Binding("g", "leaderboard", "Ranks"),
-        Binding("p", "past_games", "Games"),
+        Binding("p", "past_games", "Past"),
     ]
 
     def __init__(self, player: str = "You") -> None:

@@ -34,8 +34,10 @@ async def test_the_viewer_steps_through_a_whole_game_and_shows_the_end(game):
         await pilot.pause()
         table = app.screen
         assert table.step == 0 and type(table).__name__.startswith("Replay")
-        for _ in range(len(record.actions)):  # the whole game, one action at a time
+        for step in range(len(record.actions)):  # the whole game, one action at a time
             table.action_step(1)
+            if step % 20 == 0:
+                await pilot.pause()  # let the table draw now and then
         await pilot.pause()
         assert isinstance(app.screen, RevealScreen)
         assert "Everything revealed" in str(app.screen.query_one(".title").render())
