@@ -348,4 +348,7 @@ class ClientApp(PlayerReplies):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(client_game(self.room_game).rules_text()))
+            table, variant = self.table, None
+            if table is not None:  # the room's variant: a game's help may say its values
+                variant = table.view.get("variant") or table.room_info.get("variant")
+            self.push_screen(HelpScreen(client_game(self.room_game).rules_text(variant)))
