@@ -88,10 +88,13 @@ def test_snapshot_of_the_viewer_mid_game(snap_compare, game):
 
     async def forward(pilot):
         await pilot.pause()
-        for _ in range(len(record.actions) // 2):
+        for step in range(len(record.actions) // 2):
             app.screen.action_step(1)
+            if step % 20 == 0:
+                await pilot.pause()
         await pilot.press("right")
         await pilot.pause()
+        await pilot.pause()  # the log lays its last lines out
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=forward)
 
