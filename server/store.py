@@ -13,8 +13,10 @@ and stores nothing; callers change their memory only after a write succeeded
 from __future__ import annotations
 
 import json
+import logging
 import pathlib
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +43,11 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     finished REAL
 );
+CREATE TABLE IF NOT EXISTS key_tokens (
+    key TEXT PRIMARY KEY,           -- an SSH key's fingerprint (SHA256:…)
+    token TEXT NOT NULL,            -- its identity's token (a secret: the file is 0600)
+    created REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL,
     idx INTEGER NOT NULL,
@@ -51,6 +58,9 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 DB_NAME = "modernart.sqlite3"
+CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (start_checkpoints)
+
+log = logging.getLogger("modernart.server")
 
 
 @dataclass
@@ -72,6 +82,8 @@ def _dumps(value: Any) -> str:
 class Store(PlayerTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
+        self._checkpointer: threading.Thread | None = None
+        self._stopping = threading.Event()
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -81,11 +93,17 @@ class Store(PlayerTables):
             # A store from before names were unique (issue 18): `Hub.load` dedupes once.
             self.names_fresh = not self._has_table("name_keys")
             self.db.executescript(PLAYER_SCHEMA)
+            self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
                 self.db.execute(
                     "ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1"
                 )
+            # Identities that may expire, oldest first: an expiry batch reads its rows.
+            self.db.execute(
+                "CREATE INDEX IF NOT EXISTS identities_unseated"
+                " ON identities (created) WHERE seated = 0"
+            )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
@@ -95,8 +113,41 @@ class Store(PlayerTables):
         ).fetchone()
         return row is not None
 
+    def start_checkpoints(self) -> None:
+        """Checkpoint the WAL from a thread of its own, once a second, instead of in
+        the commit that crosses SQLite's 1,000 pages (issue 21): a checkpoint copies
+        pages and syncs the files twice, and inside a commit it did so in the event
+        loop, holding up every game. Commits stay as durable (`synchronous=NORMAL`);
+        the thread's own connection works while the GIL is released."""
+        if self._checkpointer is not None:
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = threading.Thread(
+            target=self._checkpoints, name="wal-checkpoints", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            log.error("the WAL checkpointer could not open the database: %s", exc)
+            return
+        try:
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # busy or failing: the next one tries again
+                    log.debug("WAL checkpoint: %s", exc)
+        finally:
+            db.close()
+
     def close(self) -> None:
-        self.db.close()
+        if self._checkpointer is not None:
+            self._stopping.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+        self.db.close()  # the last connection to close checkpoints what is left
 
     def _write(self, what: str, sql: str, params: tuple) -> None:
         """One autocommitted statement; StoreError (nothing stored) if it fails."""
@@ -106,6 +157,38 @@ class Store(PlayerTables):
             raise StoreError(f"could not save {what}: {exc}") from None
 
     # ------------------------------------------------------------ identities
+
+    def key_token(self, key: str) -> str | None:
+        """The token of the identity a key (an SSH key's fingerprint) signs in as.
+
+        A key whose identity is gone (expired) is forgotten: it gets a new one."""
+        row = self.db.execute("SELECT token FROM key_tokens WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        if self.find_identity(row[0]) is None:
+            self._write("a key", "DELETE FROM key_tokens WHERE key = ?", (key,))
+            return None
+        return str(row[0])
+
+    def put_key_token(self, key: str, token: str) -> None:
+        self._write(
+            "a key's identity",
+            "INSERT OR REPLACE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
+            (key, token, time.time()),
+        )
+
+    def import_key_tokens(self, tokens: dict[str, str]) -> None:
+        """Keys kept elsewhere before (`ssh_identities.json`), in one transaction."""
+        now = time.time()
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
+                    [(k, t, now) for k, t in tokens.items()],
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save the keys' identities: {exc}") from None
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
         self._write(
@@ -127,13 +210,15 @@ class Store(PlayerTables):
             "a seated identity", "UPDATE identities SET seated = 1 WHERE id = ?", (identity_id,)
         )
 
-    def expire_identities(self, created_before: float, keep: set[str]) -> int:
-        """Forget identities never seated and created before then (but those in
-        `keep`, e.g. connected now); how many went."""
+    def expire_identities(self, created_before: float, keep: set[str], batch: int) -> int:
+        """Forget at most `batch` identities never seated and created before then (but
+        those in `keep`, e.g. connected now), oldest first; how many went. The partial
+        index makes a batch cost its own rows, however many identities are stored."""
         rows = self.db.execute(
-            "SELECT id FROM identities WHERE seated = 0 AND created < ?", (created_before,)
+            "SELECT id FROM identities WHERE seated = 0 AND created < ? ORDER BY created LIMIT ?",
+            (created_before, batch + len(keep)),
         ).fetchall()
-        gone = [(r[0],) for r in rows if r[0] not in keep]
+        gone = [(r[0],) for r in rows if r[0] not in keep][:batch]
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
         except sqlite3.Error as exc:

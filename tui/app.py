@@ -53,6 +53,7 @@ class ClientApp(PlayerReplies):
         bell: bool = False,
         own_machine: bool = True,
         export_hint: str | None = None,
+        watch: str | None = None,
     ) -> None:
         super().__init__()
         self.theme = "ansi-dark"
@@ -72,6 +73,10 @@ class ClientApp(PlayerReplies):
         self.room_game = local.game if local is not None else client_game(None).name
         self.room: str | None = None
         self.seat: int | None = None
+        # The room this client watches, or watched when its connection (or its SSH
+        # session) ended: watched again once a new connection is back in the lobby.
+        self.watching: str | None = watch
+        self.rewatch = watch is not None
         self.you: str | None = None
         self._local_created = False
         self._local_started = False
@@ -154,6 +159,7 @@ class ClientApp(PlayerReplies):
         self.room_game = message.game
 
     def leave_room(self) -> None:
+        self.watching = None
         self.send({"t": "leave"})
         if self.local is not None:
             self.exit()
@@ -203,7 +209,7 @@ class ClientApp(PlayerReplies):
         if self.table is not None:
             self.table.note(text, "bold")
         else:
-            self.notify(text)
+            self.notify(text, markup=False)
 
     # ------------------------------------------------------------ receiving
 
@@ -230,6 +236,7 @@ class ClientApp(PlayerReplies):
             self.send(self.local.create_message())
         elif self.local is None and self.table is None:
             self.send({"t": "rooms"})
+        self.rewatch = self.watching is not None
 
     def _on_renamed(self, msg: dict[str, Any]) -> None:
         name = msg.get("name")
@@ -243,7 +250,14 @@ class ClientApp(PlayerReplies):
         if self.lobby is not None:
             self.lobby.set_player(name)
 
+    def _on_handoff(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        if isinstance(code, str) and self.lobby is not None:
+            self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
+
     def _on_joined(self, msg: dict[str, Any]) -> None:
+        self.rewatch = False
+        self.watching = msg.get("room") if msg.get("seat") is None else None
         same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")
         if isinstance(msg.get("game"), str) and playable(msg["game"]):
@@ -288,6 +302,8 @@ class ClientApp(PlayerReplies):
             self.push_screen(self.table)
 
     def _on_left(self, msg: dict[str, Any]) -> None:
+        if msg.get("room") == self.watching:
+            self.watching = None
         if self.table is not None and msg.get("room") == self.room:
             if self.local is not None:
                 self.exit()
@@ -295,6 +311,13 @@ class ClientApp(PlayerReplies):
                 self._back_to_lobby(request_rooms=False)
 
     def _on_rooms(self, msg: dict[str, Any]) -> None:
+        if self.rewatch:  # back in the lobby after a reconnection: watch that room again
+            self.rewatch = False
+            rooms = msg.get("rooms") if isinstance(msg.get("rooms"), list) else []
+            if any(isinstance(r, dict) and r.get("id") == self.watching for r in rooms):
+                self.send({"t": "watch", "room": self.watching})
+                return
+            self.watching = None
         if self.lobby is not None and isinstance(msg.get("rooms"), list):
             self.lobby.show_rooms(msg["rooms"])
 
@@ -311,6 +334,10 @@ class ClientApp(PlayerReplies):
         self.history_pending = False
         if self.table is not None and msg.get("room") == self.room:
             self.table.add_history(list(msg.get("events") or []))
+            upto = msg.get("upto")
+            if msg.get("more") is True and isinstance(upto, int):  # paged (issue 21)
+                self._history_id = self.send({"t": "history", "since": upto})
+                self.history_pending = self._history_id is not None
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
@@ -331,7 +358,7 @@ class ClientApp(PlayerReplies):
         elif self.lobby is not None:
             self.lobby.show_error(text)
         else:
-            self.notify(text, severity="error")
+            self.notify(text, severity="error", markup=False)  # may quote what was typed
 
     # ------------------------------------------------------------- screens
 

@@ -18,12 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
+from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..words import short_name
 from .end import ArtSocietyEnd
