@@ -30,6 +30,8 @@ class Footer(TextualFooter):
         watchers: dict[str, list] = getattr(self, "__watchers", {})  # textual.reactive's
         for entries in watchers.values():
             entries[:] = [(node, callback) for node, callback in entries if node.is_attached]
+        if not self.is_attached:  # its screen went while it recomposed (a switched screen)
+            return
         dirty = getattr(self.screen, "_dirty_widgets", None)  # textual.screen.Screen's
         if dirty:
             dirty.difference_update([widget for widget in dirty if not widget.is_attached])

@@ -7,11 +7,18 @@ import json
 
 import pytest
 from replays import bot_record
+from tui_keys import until
 
 from modernart.engine import dump_record
 from modernart.tui.replay import Replay, RevealScreen, ViewerApp, replay_table
 
 GAMES = ["modernart", "serengeti", "artsociety"]
+
+
+def at(app, step: int) -> bool:
+    """The viewer shows `step`, drawn (a jump builds a fresh table)."""
+    screen = app.screen
+    return getattr(screen, "step", None) == step and bool(screen.view) and screen.is_mounted
 
 
 def test_a_replay_holds_every_step_and_reveals_what_each_seat_hid():
@@ -46,12 +53,13 @@ async def test_the_viewer_steps_through_a_whole_game_and_shows_the_end(game):
         assert table.step == len(record.actions) and table.view["finished"]
         assert table.view["winners"] == list(Replay(record).final.winners)
         await pilot.press("home")
-        await pilot.pause()
-        assert app.screen.step == 0 and app.screen.view == Replay(record).frames[0][0]
+        await until(pilot, lambda: at(app, 0))
+        assert app.screen.view == Replay(record).frames[0][0]
         await pilot.press("left")  # nothing before the deal: a bell, no change
-        await pilot.press("right", "right", "left")
-        await pilot.pause()
-        assert app.screen.step == 1
+        await pilot.press("right", "right")
+        await until(pilot, lambda: at(app, 2))
+        await pilot.press("left")
+        await until(pilot, lambda: at(app, 1))
         await pilot.press("end")
         await pilot.pause()
         assert isinstance(app.screen, RevealScreen)
@@ -64,7 +72,7 @@ async def test_a_digit_jumps_to_the_start_of_that_round():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("3")
-        await pilot.pause()
+        await until(pilot, lambda: at(app, replay.rounds[3]))
         assert app.screen.step == replay.rounds[3] and app.screen.view["round"] == 3
 
 
