@@ -108,6 +108,9 @@ class GameInfo:
     # seat_view(state, seat, public) -> those entries of `view(seat)`, given `view(None)`
     seat_keys: tuple[str, ...] | None = None
     seat_view: Callable[[GameState, int, dict[str, Any]], dict[str, Any]] | None = None
+    # the list in `replay_fields` that ranks the players at the end (money, points):
+    # ratings order the seats by it after the game's own `winners`
+    score_field: str = "money"
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""

@@ -29,6 +29,20 @@ def replay_command(path: str) -> int:
     return 0 if result["ok"] else 1
 
 
+def view_command(path: str) -> int:
+    """`modernart view FILE`: a record of any game in the replay viewer (tui/replay.py)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = load_record(f.read())
+    except (OSError, UnicodeDecodeError, RecordError) as exc:
+        print(f"modernart view: {path}: {exc}", file=sys.stderr)
+        return 2
+    from modernart.tui.replay import ViewerApp
+
+    ViewerApp(record).run()
+    return 0
+
+
 def play_local(args: argparse.Namespace, name: str) -> int:
     """A game against bots at once: an in-process server, one room, bots in every other seat."""
     from modernart.tui.app import ClientApp
@@ -40,6 +54,20 @@ def play_local(args: argparse.Namespace, name: str) -> int:
     }
     local = LocalGame(args.players, args.variant, args.bot_level, options=options, game=args.game)
     ClientApp(name=name, local=local, bell=args.bell).run()
+    return 0
+
+
+def resume_local(bell: bool) -> int:
+    """`modernart --resume`: back to the game against bots kept on quitting."""
+    from modernart.tui.app import ClientApp
+    from modernart.tui.local import LocalGame, kept_dir
+
+    kept = LocalGame.resumed()
+    if kept is None:
+        print(f"modernart --resume: no kept game (in {kept_dir()})", file=sys.stderr)
+        return 2
+    local, name = kept
+    ClientApp(name=name, local=local, bell=bell).run()
     return 0
 
 
@@ -202,9 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="go back to the game against bots kept on quitting"
+    )
     sub = parser.add_subparsers(dest="command")
     rp = sub.add_parser("replay", help="replay a record of any game (RECORD.md); print its result")
     rp.add_argument("file", help="record file, or - for standard input")
+    vp = sub.add_parser("view", help="step through a record of any game on its table")
+    vp.add_argument("file", help="record file (RECORD.md)")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
     cp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
     cp.add_argument(
@@ -238,11 +271,15 @@ def main(argv: list[str] | None = None) -> int:
         return identities(args.forget)
     if args.command == "replay":
         return replay_command(args.file)
+    if args.command == "view":
+        return view_command(args.file)
     if args.command == "connect":
         if not args.url.startswith(("ws://", "wss://")):
             parser.error("the server URL starts with ws:// or wss://")
         name = args.connect_name or args.name or _default_name()
         return connect(args.url, name, args.bell or args.connect_bell)
+    if args.resume:
+        return resume_local(args.bell)
     _check_game(parser, args)
     return play_local(args, args.name or _default_name())
 

@@ -13,6 +13,8 @@ import sys
 
 import platformdirs
 
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
+
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
@@ -56,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="modernart-server",
         description="The Modern Art game server (WebSocket, msgpack frames).",
+        allow_abbrev=False,  # `ratings --game` is no abbreviation of --games-per-identity
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8765, help="TCP port (0: any free port)")
@@ -108,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--all", action="store_true", help="every finished game")
     ex.add_argument("--data", dest="export_data", type=pathlib.Path, default=None)
     ex.add_argument("--out", type=pathlib.Path, default=pathlib.Path("."), help="target folder")
+    rt = sub.add_parser("ratings", help="a game's leaderboard (players and bot levels)")
+    rt.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME)
+    rt.add_argument("--top", type=int, default=50, help="how many (default 50)")
+    rt.add_argument("--data", dest="ratings_data", type=pathlib.Path, default=None)
     bk = sub.add_parser("backup", help="copy the database safely while the server runs")
     bk.add_argument("file", type=pathlib.Path, help="the copy to write")
     bk.add_argument("--data", dest="backup_data", type=pathlib.Path, default=None)
@@ -171,6 +178,26 @@ async def serve_until_signalled(
         await server.stop()
 
 
+def ratings_command(data: pathlib.Path, args: argparse.Namespace) -> int:
+    """`modernart-server ratings --game G`: rank, shown rating, games, name (tab-separated)."""
+    from .ratings import shown
+    from .store import Store
+
+    if not (data / "modernart.sqlite3").exists():
+        print(f"modernart-server ratings: no database in {data}", file=sys.stderr)
+        return 2
+    store = Store(data)
+    try:
+        board = store.leaderboard(args.game, args.top)
+    finally:
+        store.close()
+    for rank, r in enumerate(board, start=1):
+        print(f"{rank}\t{shown(r.mu, r.sigma)}\t{r.games}\t{r.name}")
+    if not board:
+        print(f"nobody is rated in {args.game} yet", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -183,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export":
         data = args.export_data or args.data or default_data_dir()
         return export_command(data, args.rooms, args.all, args.out)
+    if args.command == "ratings":
+        return ratings_command(args.ratings_data or args.data or default_data_dir(), args)
     if args.command == "backup":
         from .store import Store
 

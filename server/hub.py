@@ -31,7 +31,11 @@ from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Bucke
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .pacing import LoopStalls
+from .players import PlayerDesk
+from .refusal import Refused
+from .rematch import on_rematch
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
+from .roomends import RoomEnds
 from .session import Conn, Identity
 from .store import Store, StoreError
 
@@ -46,20 +50,9 @@ SWEEP_EVERY = 60.0
 # fifth of the loop at most, however slow the disk or busy the machine.
 EXPIRY_BATCH, EXPIRY_YIELD = 200, 4.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
-ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
 # Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
 # may hold (tui/client.py), so that an answer never closes the client with 1009.
 HISTORY_PAGE = 256 * 1024
-
-
-class Refused(Exception):
-    """A well-formed request that may not be done now: `error {code}`; an `abuse`
-    refusal also counts towards closing the connection."""
-
-    def __init__(self, code: str, message: str, *, abuse: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.abuse = abuse
 
 
 COULD_NOT_SAVE = "the server could not save this change, so nothing changed; try again later"
@@ -118,6 +111,8 @@ class Hub:
         self._last_push = float("-inf")
         self._sweep: asyncio.TimerHandle | None = None
         self._idle: dict[str, int] = {}
+        self.players = PlayerDesk(store, lambda: self.conns)
+        self.ends = RoomEnds(self)
         self._expiry: asyncio.TimerHandle | None = None  # the next batch of expiries
         self._expired = 0  # identities forgotten by the batches under way
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
@@ -135,6 +130,11 @@ class Hub:
             "sync": self.on_sync,
             "history": self.on_history,
             "rename": self.on_rename,
+            "who": self.players.on_who,
+            "leaderboard": self.players.on_leaderboard,
+            "games": self.players.on_games,
+            "record": self.players.on_record,
+            "rematch": lambda conn, msg, rid: on_rematch(self, conn, msg, rid),
             "handoff": self.on_handoff,
             "claim": self.on_claim,
         }
@@ -143,6 +143,7 @@ class Hub:
 
     def load(self) -> None:
         """Replay every unfinished room from the store (the record is the truth)."""
+        self.players.start()
         for stored in self.store.unfinished_rooms():
             try:
                 self._load_room(stored)
@@ -204,11 +205,12 @@ class Hub:
                 handle.cancel()
         for room in self.rooms.values():
             room.stop_clocks()
+        self.ends.stop()
         self.bots.close()
 
     def sweep(self) -> None:
-        """Drop waiting rooms nobody has been connected to for a while, and close
-        running games every human has abandoned (kept in the store, exportable)."""
+        """Drop waiting rooms nobody has been connected to for a while (running games
+        nobody attends end by `RoomEnds`' timers)."""
         try:
             for room in list(self.rooms.values()):
                 humans_here = any(room.seats[i].conn for i in room.humans())  # type: ignore[union-attr]
@@ -220,18 +222,6 @@ class Hub:
                     self._drop_waiting_room(room)
                     for i in room.humans():
                         room.unseat(i)
-                elif room.status == PLAYING and idle >= ABANDONED_SWEEPS:
-                    log.info("closing abandoned game %s", room.id)
-                    self.store.set_status(room.id, "closed")
-                    room.stop_clocks()
-                    room.status = "closed"
-                    for i in room.humans():
-                        identity = room.seats[i].identity  # type: ignore[union-attr]
-                        if identity is not None and identity.room is room:
-                            identity.room = identity.seat = None
-                    self.rooms.pop(room.id, None)
-                    self._idle.pop(room.id, None)
-                    self.rooms_changed()
             self._forget_idle_identities()
             self._log_noted()
             self.new_identities.prune()
@@ -274,6 +264,8 @@ class Hub:
         except StoreError as exc:
             log.error("expiring identities: %s", exc)
             gone = 0
+        if gone:
+            self.store.release_unheld_names()
         self._expired += gone
         if gone == EXPIRY_BATCH:
             pause = max(0.01, EXPIRY_YIELD * (time.monotonic() - began))
@@ -332,9 +324,29 @@ class Hub:
         self.rooms_changed()
 
     def _maybe_unload(self, room: Room) -> None:
-        """A finished room leaves memory once nobody is looking at it."""
-        if room.status == FINISHED and not room.members():
+        """A finished room leaves memory once nobody is looking at it and its time on
+        the list (`finished_listed_s`) is over."""
+        if room.status == FINISHED and room.unlisted and not room.members():
             self.rooms.pop(room.id, None)
+
+    # ------------------------------------------------------- rooms' ends
+
+    def game_over(self, room: Room) -> dict[str, Any] | None:
+        """A game just finished: listed a while longer, results stored and rated; the
+        `rated` event for its last update (None if the store refused)."""
+        self.ends.finished(room)
+        try:
+            changes = self.players.game_over(room)
+        except StoreError as exc:
+            log.error("room %s: %s; the game is not rated", room.id, exc)
+            return None
+        except Exception:  # the game's last update must go out whatever happens here
+            log.exception("room %s: rating the game failed", room.id)
+            return None
+        return {"type": "rated", "ratings": changes}
+
+    def attendance_changed(self, room: Room) -> None:
+        self.ends.attendance_changed(room)
 
     # ------------------------------------------------------------- messages
 
@@ -384,7 +396,7 @@ class Hub:
             if exc.abuse:
                 self._abuse(conn, exc.code, str(exc), rid)
             else:
-                conn.send(error(exc.code, str(exc), rid))
+                conn.send({**error(exc.code, str(exc), rid), **exc.extra})
         except StoreError as exc:
             log.error("%s (for %s)", exc, conn.address)
             conn.send(error("internal", COULD_NOT_SAVE, rid))
@@ -423,10 +435,20 @@ class Hub:
                 identity_id, stored_name, seated = found
                 identity = self._identity(identity_id, stored_name)
                 identity.seated = seated
-                if identity.name != name:
-                    self.store.rename_identity(identity.id, name)
+                # A returning player keeps the stored name if the new one is taken
+                # (`welcome` says which name the server holds).
+                if (
+                    identity.name != name
+                    and self.players.acceptable(name)
+                    and not self.players.taken(name, identity.id)
+                ):
+                    self.players.claim(identity.id, name)
                     identity.name = name
+                name = identity.name
         if identity is None:  # new, or a token this server never issued (or expired)
+            self.players.check(name)
+            if self.players.taken(name, None):
+                raise self.players.refuse_taken(name)
             if self.limits.new_identities_per_hour and not self.new_identities[conn.address].take():
                 log.debug("refusing a new identity to %s: too many from there", conn.address)
                 self.note("new identities refused")
@@ -437,7 +459,7 @@ class Hub:
                 )
             token = secrets.token_urlsafe(32)
             identity = Identity("u" + secrets.token_hex(6), name, seated=False)
-            self.store.add_identity(identity.id, name, token)
+            self.players.add_identity(identity.id, name, token)
             self.identities[identity.id] = identity
         old = identity.conn
         if old is not None:
@@ -454,6 +476,7 @@ class Hub:
                     "v": PROTOCOL_VERSION,
                     "you": identity.id,
                     "token": token,
+                    "name": identity.name,
                     "server": f"modernart/{__version__}",
                 },
                 rid,
@@ -513,15 +536,15 @@ class Hub:
 
     def on_rooms(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         status = get_str(msg, "status", 1, 16, default=None)
-        if status not in (None, WAITING, PLAYING):
-            raise BadMessage("`status` must be waiting or playing")
+        if status not in (None, WAITING, PLAYING, FINISHED):
+            raise BadMessage("`status` must be waiting, playing or finished")
         game = get_str(msg, "game", 1, 32, default=None)
         if game is not None and game not in GAME_NAMES:
             raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
         page = get_int(msg, "page", 0, 100_000, default=0)
         self.send_rooms(conn, rid, status, page, game)
 
-    def _new_room_id(self) -> str:
+    def new_room_id(self) -> str:
         while True:
             room_id = secrets.token_hex(4)
             if room_id not in self.rooms and not self.store.room_exists(room_id):
@@ -542,7 +565,7 @@ class Hub:
         if password:
             salt = secrets.token_hex(8)
             locked = {"salt": salt, "hash": hash_password(password, salt)}
-        room = Room(self, self._new_room_id(), settings, locked)
+        room = Room(self, self.new_room_id(), settings, locked)
         room.host = None
         room.address = conn.address
         seat = room.seat_human(identity)
@@ -792,11 +815,14 @@ class Hub:
         """A new name for the identity, chosen in the lobby (a seat keeps the name it
         was taken with, so everyone at a table knows who is who)."""
         name = get_name(msg)
+        self.players.check(name)
         identity = conn.identity
         assert identity is not None  # handlers run after hello
         if conn.room is not None:
             raise Refused("not_allowed", "leave the room to change your name")
-        self.store.rename_identity(identity.id, name)  # stored first (StoreError: unchanged)
+        if self.players.taken(name, identity.id):
+            raise self.players.refuse_taken(name)
+        self.players.claim(identity.id, name)  # stored first (StoreError: unchanged)
         identity.name = name
         conn.send(_reply({"t": "renamed", "name": name}, rid))
 

@@ -102,6 +102,10 @@ class Limits:
     max_unread_kib: int = _limit(512, "unread output before a client is dropped")
     hello_timeout_s: float = _limit(10, "seconds a new connection has to say hello")
     close_timeout_s: float = _limit(2, "seconds a closing handshake may take before an abort")
+    finished_listed_s: float = _limit(600, "seconds a finished room stays in the lobby's list")
+    abandoned_after_s: float = _limit(
+        1800, "seconds a running game with no player connected lasts, then ends as abandoned"
+    )
     # Issue 21.
     max_spectators: int = _limit(100, "spectators one room may have (room_full beyond)")
     room_chats_per_s: float = _limit(3, "chat lines per room per second, 10 in a burst")

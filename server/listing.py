@@ -14,16 +14,17 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .codec import encode, encode_entries, map_header
-from .room import PLAYING, WAITING, Room
+from .room import FINISHED, PLAYING, WAITING, Room
 
 PAGE_SIZE = 50  # summaries in one `rooms` message (each well under 1 KiB)
 MAX_AGE = 1.0  # seconds a built page is served without a known change
-STATUSES = (WAITING, PLAYING)
+STATUSES = (WAITING, PLAYING, FINISHED)
 
 
 class RoomList:
     """Pages of the lobby list: waiting rooms, newest first, then running games,
-    newest first (or only one of the two, with `status`)."""
+    then finished ones (for `finished_listed_s`), each newest first (or only one of
+    them, with `status`)."""
 
     def __init__(self, rooms: Callable[[], Iterable[Room]]) -> None:
         self._rooms = rooms
@@ -45,7 +46,7 @@ class RoomList:
             by_status: dict[str | None, list[Room]] = {
                 s: [r for r in newest_first if r.status == s] for s in STATUSES
             }
-            by_status[None] = by_status[WAITING] + by_status[PLAYING]
+            by_status[None] = by_status[WAITING] + by_status[PLAYING] + by_status[FINISHED]
             orders = self._order[game] = by_status
         return orders[status]
 
@@ -67,6 +68,7 @@ class RoomList:
                 "page": page,
                 "waiting": len(self._ordered(WAITING, game)),
                 "playing": len(self._ordered(PLAYING, game)),
+                "finished": len(self._ordered(FINISHED, game)),
             }
             cached = (len(body), encode_entries(body))
             if body["rooms"] or page == 0:  # pages past the end are not kept

@@ -42,6 +42,12 @@ class RoomHost(Protocol):
 
     def rooms_changed(self) -> None: ...
 
+    def game_over(self, room: Room) -> dict[str, Any] | None:
+        """The game just finished (results, ratings); an event for its last update."""
+
+    def attendance_changed(self, room: Room) -> None:
+        """A seated human connected or went (a running game nobody attends ends)."""
+
 
 class Member(Protocol):
     """A connection in a room, as the room sees it (server/session.py's `Conn`)."""
@@ -100,6 +106,10 @@ class Seat:
     think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
     open_cap: tuple[tuple[Any, ...], int] | None = None  # (lot, cap) searched for R12
     left: bool = False  # the human left on purpose (`leave`, `bye`), not a lost connection
+    # A human's actions: own, or a stand-in's (autopilot, turn clock) — a game the
+    # stand-in played most of is not rated for that human (server/ratings.py)
+    own_turns: int = 0
+    standin_turns: int = 0
 
     @property
     def connected(self) -> bool:
@@ -142,6 +152,9 @@ class Room:
         self._changed_at = 0.0  # loop time of the last action (bots' reaction times)
         self._plain_bot: Any = None  # the game's default bot: a searching bot's stand-in
         self.address: str | None = None  # the creator's address (per-address limits)
+        self.unlisted = False  # finished and its time on the lobby's list is over
+        self.rematch: dict[int, bool] = {}  # seat -> accepted (server/rematch.py)
+        self.rematch_room: str | None = None  # the rematch's room once it started
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -262,6 +275,7 @@ class Room:
         self.hub.store.start_room(self.id, self.members_json(), header, self.seq + 1)
         self.game = game
         self.status = PLAYING
+        self.hub.attendance_changed(self)
         for i, s in enumerate(self.seats):
             if s and s.identity is not None and s.conn is None:
                 self._seat_absent(i)
@@ -273,6 +287,7 @@ class Room:
         self.seq = seq
         self.history = History.replayed(game)
         self.status = FINISHED if game.finished else PLAYING
+        self.hub.attendance_changed(self)
         if self._unattended():
             self.paused = True
             return
@@ -292,6 +307,12 @@ class Room:
         (`timeout {seat}`, `stand_in {seat}`, docs/protocol.md additions)."""
         assert self.game is not None
         events = self.game.apply({"seat": seat, **action})
+        s = self.seats[seat]
+        if s is not None and s.identity is not None:
+            if timed_out or s.autopilot is not None:
+                s.standin_turns += 1
+            else:
+                s.own_turns += 1
         if timed_out:
             events = [{"type": "timeout", "seat": seat}, *events]
         elif stand_in:
@@ -340,6 +361,9 @@ class Room:
                 self.hub.store.set_status(self.id, FINISHED)
             except StoreError as exc:  # the stored actions end the game on a restart too
                 log.error("room %s: %s", self.id, exc)
+            rated = self.hub.game_over(self)
+            if rated is not None:
+                events = [*events, rated]
         self._fanout(events)
         self._changed_at = self.loop.time()
         self._schedule_bots(changed=True)
@@ -407,6 +431,7 @@ class Room:
         assert s is not None
         s.conn = conn
         s.left = False
+        self.hub.attendance_changed(self)
         if s.takeover is not None:
             s.takeover.cancel()
             s.takeover = None
@@ -430,6 +455,7 @@ class Room:
         assert s is not None
         s.conn = None
         s.left = left
+        self.hub.attendance_changed(self)
         if self.status != PLAYING:
             if told and self.status == WAITING:
                 self.broadcast_room()

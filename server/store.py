@@ -12,7 +12,6 @@ and stores nothing; callers change their memory only after a write succeeded
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import pathlib
@@ -21,6 +20,9 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from .playerstore import PLAYER_SCHEMA, PlayerTables
+from .storeerror import StoreError, token_hash
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS identities (
@@ -61,11 +63,6 @@ CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (start_checkpoints)
 log = logging.getLogger("modernart.server")
 
 
-def token_hash(token: str) -> str:
-    """Tokens are long random secrets, so a plain SHA-256 is enough to match them."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @dataclass
 class StoredRoom:
     id: str
@@ -82,12 +79,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-class StoreError(OSError):
-    """The database refused a write (or could not be opened): nothing was stored.
-    An OSError, so that the command line reports it in one line like other I/O errors."""
-
-
-class Store:
+class Store(PlayerTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
@@ -98,6 +90,9 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            # A store from before names were unique (issue 18): `Hub.load` dedupes once.
+            self.names_fresh = not self._has_table("name_keys")
+            self.db.executescript(PLAYER_SCHEMA)
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
@@ -111,6 +106,12 @@ class Store:
             )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
+
+    def _has_table(self, name: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
+        ).fetchone()
+        return row is not None
 
     def start_checkpoints(self) -> None:
         """Checkpoint the WAL from a thread of its own, once a second, instead of in

@@ -3,17 +3,12 @@ screens ask for (they post `tui/messages.py` messages; no screen imports the app
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, ClassVar
 
-import platformdirs
 from textual import work
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker
-
-from modernart.engine import dump_record
 
 from .confirm import Confirm
 from .connection import Connection
@@ -21,7 +16,7 @@ from .games import client_game, lobby_help, playable
 from .gametable import GameTable
 from .help import HelpScreen
 from .lobby import LobbyScreen
-from .local import LocalGame
+from .local import KeepGame, LocalGame
 from .messages import (
     Alert,
     ConnectionChanged,
@@ -32,24 +27,11 @@ from .messages import (
     SendToServer,
     ServerMessage,
 )
+from .playerlink import PlayerReplies
 from .tokens import TokenStore
 
 
-def short_path(path: Path, width: int = 60) -> str:
-    """`path` for one line of the log at 80 columns: the home directory as `~`, then, if
-    still too long, the folders between the first and the file's own as `…`
-    ("~/…/records/game.json"); a path is never broken mid-word."""
-    try:
-        text = "~/" + path.relative_to(Path.home()).as_posix()
-    except ValueError:
-        text = path.as_posix()
-    parts = text.split("/")
-    if len(text) <= width or len(parts) <= 3:
-        return text
-    return "/".join([parts[0], "…", *parts[-2:]])
-
-
-class ClientApp(App[None]):
+class ClientApp(PlayerReplies):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
     CSS_PATH = Path(__file__).parent / "app.tcss"
@@ -69,6 +51,8 @@ class ClientApp(App[None]):
         local: LocalGame | None = None,
         records_dir: Path | None = None,
         bell: bool = False,
+        own_machine: bool = True,
+        export_hint: str | None = None,
         watch: str | None = None,
     ) -> None:
         super().__init__()
@@ -78,6 +62,8 @@ class ClientApp(App[None]):
         self.tokens = tokens
         self.local = local
         self.records_dir = records_dir
+        self.own_machine = own_machine  # False: an SSH session (tui/playerlink.py)
+        self.export_hint = export_hint
         self.connection: Connection | None = None
         self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None
@@ -116,6 +102,9 @@ class ClientApp(App[None]):
         assert self.url is not None
         # One identity per server and name: two players on one account stay two players.
         token = self.tokens.get(self.url, self.player_name) if self.tokens else None
+        if self.local is not None and self.local.resuming:  # a kept game: its seat again
+            token = self.local.token
+            self._local_created = self._local_started = True
         self.connection = Connection(self, self.url, self.player_name, token)
         self.network = self.run_connection()  # the worker that reads and reconnects
 
@@ -192,16 +181,16 @@ class ClientApp(App[None]):
         if self.table is None or not self.table.game_running or isinstance(self.screen, Confirm):
             await self.quit_on_purpose()
             return
+        if self.local is not None:
+            if not isinstance(self.screen, KeepGame):
+                self.push_screen(KeepGame(client_game(self.room_game).title), self._keep_or_end)
+            return
 
         async def answer(yes: bool | None) -> None:
             if yes:
                 await self.quit_on_purpose()
 
-        detail = (
-            "This game against bots ends."
-            if self.local is not None
-            else "Your seat is kept: run the same command again to come back."
-        )
+        detail = "Your seat is kept: run the same command again to come back."
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 
@@ -211,26 +200,15 @@ class ClientApp(App[None]):
             await self.connection.stop(bye=True)
         self.exit()
 
-    def save_record(self) -> None:
-        """Save the finished game's record (RECORD.md) to the records folder.
-
-        Only a game hosted by this process can be saved: a record holds the
-        deck order, which PROTOCOL.md never lets the server send to a client.
-        A remote server's operator exports games with `modernart-server export`.
-        """
-        record = self.local.record(self.room) if self.local is not None and self.room else None
-        if record is None:
-            text = (
-                "Records stay on the server (the deck is never sent to players): "
-                f"its operator can run `modernart-server export {self.room}`."
-            )
-            self._tell(text)
-            return
-        folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.room_game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        path.write_text(dump_record(record), encoding="utf-8")
-        self._tell(f"Record saved: {short_path(path)}")
+    def _keep_or_end(self, choice: str | None) -> None:
+        local = self.local
+        assert local is not None
+        if choice == "keep" and self.connection is not None and self.connection.token and self.room:
+            local.keep(self.player_name, self.connection.token, self.room)
+            self.exit(message="Kept: `modernart --resume` goes back to this game.")
+        elif choice in ("keep", "end"):
+            local.forget_kept()
+            self.exit()
 
     def _tell(self, text: str) -> None:
         """A message for the player: in the event log at the table (a toast would hide it)."""
@@ -256,6 +234,7 @@ class ClientApp(App[None]):
 
     def _on_welcome(self, msg: dict[str, Any]) -> None:
         self.you = msg.get("you")
+        self.welcomed_as(msg.get("name"))
         if self.tokens is not None and self.url and isinstance(msg.get("token"), str):
             self.tokens.put(self.url, self.player_name, msg["token"])
         if self.local is not None and not self._local_created:
@@ -375,6 +354,10 @@ class ClientApp(App[None]):
         if self.history_pending and msg.get("re") == self._history_id:
             self.history_pending = False  # a server without `history`: live events only
             return
+        if msg.get("code") == "name_taken" and self.you is None:
+            self.name_taken(msg)
+            return
+        self.record_refused(msg)
         text = str(msg.get("message") or msg.get("code") or "error")
         if self.table is not None:
             self.table.show_error(text)

@@ -63,6 +63,8 @@ class Connection:
         self._ids = itertools.count(1)
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
         self._stopped = False
+        self._may_hello = asyncio.Event()  # cleared while the player picks another name
+        self._may_hello.set()
 
     @property
     def connected(self) -> bool:
@@ -72,6 +74,7 @@ class Connection:
         """Connect, read until the socket drops, wait a little, reconnect; until `stop()`."""
         attempt = 0
         while not self._stopped:
+            await self._may_hello.wait()
             state = "connecting" if attempt == 0 else "reconnecting"
             self.target.post_message(ConnectionChanged(state, self.url))
             ws: ClientConnection | None = None
@@ -145,6 +148,18 @@ class Connection:
                 return  # the reader sees the close and reconnects
             finally:
                 self._outbox.task_done()
+
+    @property
+    def held(self) -> bool:
+        return not self._may_hello.is_set()
+
+    def hold(self) -> None:
+        """Say no hello (no reconnection) until `resume`: our name was taken."""
+        self._may_hello.clear()
+
+    def resume(self, name: str) -> None:
+        self.name = name
+        self._may_hello.set()
 
     def send(self, msg: dict[str, Any]) -> int | None:
         """Queue one message with a fresh `id`; the id, or None when not connected."""

@@ -75,6 +75,8 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("B", "pick_bot", "Bot level…"),
     Binding("s", "start", "Start game"),
     Binding("s", "save", "Save record"),
+    Binding("R", "rematch(True)", "Rematch", show=False),
+    Binding("D", "rematch(False)", "Decline", show=False),
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
     Binding("L", "leave", "Leave"),
@@ -98,6 +100,17 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     return "?"
+
+
+def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
+    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"."""
+    parts = []
+    for seat, change in enumerate(ratings):
+        if isinstance(change, dict):
+            after, before = change.get("after"), change.get("before")
+            delta = after - before if isinstance(after, int) and isinstance(before, int) else 0
+            parts.append(f"{seat_name(names, seat)} {after} ({delta:+d})")
+    return "Ratings: " + ", ".join(parts) if parts else "This game was not rated."
 
 
 def seat_status(info: dict[str, Any]) -> Text:
@@ -332,6 +345,9 @@ class GameTable(Screen[None]):
         flush()
         if not told:
             self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
+        for event in events:
+            if event.get("type") == "rated":
+                self.note(rating_line(self.names, event.get("ratings") or []), "bold")
 
     @staticmethod
     def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
@@ -473,6 +489,8 @@ class GameTable(Screen[None]):
             return host
         if action == "save":
             return bool(self.view.get("finished"))
+        if action == "rematch":
+            return bool(self.view.get("finished")) and self.view.get("you") is not None
         return True
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -570,9 +588,34 @@ class GameTable(Screen[None]):
 
         self.app.push_screen(Confirm("Leave this game?", detail), answer)
 
+    def action_rematch(self, accept: bool) -> None:
+        """R: the same table again (D: no); it starts once every human accepted."""
+        if not (self.view.get("finished") and self.room):
+            self.app.bell()
+            return
+        self.send({"t": "rematch", "room": self.room, "accept": accept})
+
+    def show_rematch(self, msg: dict[str, Any]) -> None:
+        """Who has accepted the rematch so far (`rematch`, docs/protocol.md)."""
+        names = self.names
+        accepted = [seat_name(names, s) for s in msg.get("accepted") or []]
+        declined = [seat_name(names, s) for s in msg.get("declined") or []]
+        humans = msg.get("humans") or []
+        if msg.get("new_room"):
+            self.note("Rematch: everyone accepted; the new game starts.", "bold")
+            return
+        text = f"Rematch: {len(accepted)} of {len(humans)} accepted ({', '.join(accepted)})"
+        if declined:
+            text += f"; declined: {', '.join(declined)}"
+        elif self.view.get("you") not in (msg.get("accepted") or []):
+            text += " · R: accept, D: decline"
+        self.note(text, "bold")
+
     def after_game_over(self, choice: str | None) -> None:
-        """The end screen's choice: save the record, quit, or just close it."""
-        if choice == "save":
+        """The end screen's choice: save the record, rematch, quit, or just close it."""
+        if choice == "rematch":
+            self.action_rematch(True)
+        elif choice == "save":
             self.post_message(SaveRecord())
         elif choice == "quit":
             self.app.exit()

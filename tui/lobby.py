@@ -18,6 +18,7 @@ from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
+from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
 from .words import short_name
 
 
@@ -68,6 +69,9 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("r", "refresh", "Refresh"),
         Binding("n", "rename", "Name"),
+        Binding("o", "online", "Who"),
+        Binding("g", "leaderboard", "Ranks"),
+        Binding("p", "past_games", "Past"),
         # Off the footer (it is full at 80 columns); the browser page names it.
         Binding("k", "handoff", "Play elsewhere", show=False),
     ]
@@ -136,6 +140,16 @@ class LobbyScreen(Screen[None]):
                 self.send({"t": "rename", "name": name.strip()})
 
         self.app.push_screen(NameDialog(self.player), chosen)
+
+    def action_online(self) -> None:
+        self.app.push_screen(OnlineScreen())
+
+    def action_leaderboard(self) -> None:
+        room = self.selected_room()
+        self.app.push_screen(LeaderboardScreen((room or {}).get("game") or DEFAULT_GAME))
+
+    def action_past_games(self) -> None:
+        self.app.push_screen(PastGamesScreen())
 
     def action_handoff(self) -> None:
         """Ask for a one-time code that lets another device play this identity."""
@@ -304,13 +318,14 @@ class NameDialog(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, current: str) -> None:
+    def __init__(self, current: str, prompt: str = "") -> None:
         super().__init__()
         self.current = current
+        self.prompt = prompt or "Your name (1–24 characters), Enter to keep it:"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label("Your name (1–24 characters), Enter to keep it:")
+            yield Label(self.prompt)
             yield Input(self.current, id="player-name", max_length=24)
 
     def on_mount(self) -> None:

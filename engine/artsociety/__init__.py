@@ -85,6 +85,7 @@ GAME = GameInfo(
     check_deck=check_deck,
     record_header=record_header,
     replay_fields=replay_fields,
+    score_field="points",
     timeout_action=timeout_action,
     bots=BOTS,
     default_bot=DEFAULT_LEVEL,

@@ -79,6 +79,7 @@ GAME = GameInfo(
     check_card=is_card,
     record_header=record_header,
     replay_fields=replay_fields,
+    score_field="points",
     timeout_action=timeout_action,
     bots=BOTS,
     default_bot=DEFAULT_LEVEL,

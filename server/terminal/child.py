@@ -150,7 +150,16 @@ def run_session(
     threading.Thread(target=watch_lifeline, args=(lifeline,), daemon=True).start()
     sys.__stderr__ = sys.stderr = RelayOutput()  # Textual draws on sys.__stderr__
     tokens = SessionTokens(config.get("token"))
-    app = app_class(config["url"], name=config["name"], tokens=tokens, watch=config.get("watch"))
+    # The client runs on the server, not on the player's machine (issue 18): a record it
+    # is asked to save opens in the viewer, beside the operator's export command.
+    app = app_class(
+        config["url"],
+        name=config["name"],
+        tokens=tokens,
+        watch=config.get("watch"),
+        own_machine=False,
+        export_hint=config.get("export"),
+    )
 
     async def main() -> None:
         beating = asyncio.create_task(heartbeat(hb))

@@ -19,6 +19,7 @@ import errno
 import fcntl
 import logging
 import os
+import shlex
 import signal
 import struct
 import termios
@@ -181,6 +182,9 @@ class TerminalSession:
         env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
         url, self.secret_header = self.terminals.forward(self.peer)
         config = {"url": url, "name": self.name, "token": self.token, "watch": self.watch}
+        data = getattr(self.terminals.server, "data_dir", None)
+        if data is not None:
+            config["export"] = f"modernart-server export ROOM --data {shlex.quote(str(data))}"
         try:
             pid = await self.terminals.zygote.spawn(config, env, (slave, life_r, beat_w))
         except BaseException:

@@ -30,6 +30,14 @@ from .zygote import DEFAULT_APP
 log = logging.getLogger("modernart.server.terminal")
 
 
+class NameTaken(Exception):
+    """A new key's user name is another player's: `suggestion` is free."""
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__(suggestion)
+        self.suggestion = suggestion
+
+
 class HelloRefused(Exception):
     """The server would not create an identity for a new key (its message says why)."""
 
@@ -248,7 +256,15 @@ class Terminals:
         return token
 
     async def _hello(self, name: str, address: str) -> str:
-        """Say hello for a new key (counted, like the client after it, for its address)."""
+        """Say hello for a new key (counted, like the client after it, for its address).
+        A user name another player holds (issue 18): the key's identity takes the
+        server's free suggestion, and the lobby then asks for a name (tui/playerlink.py)."""
+        try:
+            return await self._hello_as(name, address)
+        except NameTaken as taken:
+            return await self._hello_as(taken.suggestion, address)
+
+    async def _hello_as(self, name: str, address: str) -> str:
         url, header = self.forward(address)
         hello = {"t": "hello", "v": 1, "name": name}
         try:
@@ -258,6 +274,8 @@ class Terminals:
                     msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
                     if isinstance(msg, dict) and msg.get("t") == "welcome":
                         return str(msg["token"])
+                    if isinstance(msg, dict) and msg.get("code") == "name_taken":
+                        raise NameTaken(str(msg.get("suggestion") or ""))
                     if isinstance(msg, dict) and msg.get("t") == "error":
                         raise HelloRefused(str(msg.get("message") or msg.get("code")))
         finally:

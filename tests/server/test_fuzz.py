@@ -7,6 +7,7 @@ drive plain synchronous websocket clients example after example.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import pathlib
 import threading
 from collections.abc import Iterator
@@ -113,7 +114,12 @@ def url(port: int) -> str:
     return f"ws://127.0.0.1:{port}/"
 
 
+_HELLOS = itertools.count(1)
+
+
 def say_hello(ws: ClientConnection, name: str) -> None:
+    """A new identity each time: one name is one player's (issue 18)."""
+    name = f"{name}{next(_HELLOS)}"
     ws.send(msgpack.packb({"t": "hello", "v": 1, "name": name}))
     assert msgpack.unpackb(ws.recv(5))["t"] == "welcome"
 

@@ -206,25 +206,20 @@ async def test_create_echoes_variant_and_public_options_but_not_the_deck(player)
     assert summary["options"]["first_auctioneer"] == 2
 
 
-async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
-    server, player, monkeypatch
-):
+async def test_sweeper_drops_deserted_waiting_rooms(server, player, monkeypatch):
+    """(Running games nobody attends end by a timer: tests/server/test_players.py.)"""
     from modernart.server import hub
 
     monkeypatch.setattr(hub, "IDLE_SWEEPS", 2)
-    monkeypatch.setattr(hub, "ABANDONED_SWEEPS", 2)
-    ann, bob = await player("Ann"), await player("Bob")
+    ann = await player("Ann")
     await ann.send("create", seats=3)
     waiting = (await ann.expect("joined"))["room"]
-    playing = await start_with_bots(bob, options={"takeover_s": 0})
     await ann.close()
-    await bob.close()
-    await disconnected(server, ann, bob)
+    await disconnected(server, ann)
     server.hub.sweep()
-    assert {waiting, playing} <= set(server.hub.rooms)  # one idle sweep is not enough
+    assert waiting in server.hub.rooms  # one idle sweep is not enough
     server.hub.sweep()
-    assert waiting not in server.hub.rooms and playing not in server.hub.rooms
-    assert server.store.room(playing).status == "closed"
+    assert waiting not in server.hub.rooms
     assert server.store.room(waiting) is None
 
 

@@ -137,18 +137,32 @@ async def test_any_key_plays_by_default_and_passwords_are_never_offered(ssh, key
         )
 
 
-async def test_guests_get_a_fresh_identity_each_time(ssh):
+async def test_guests_get_a_fresh_identity_each_time_and_a_taken_name_is_asked_again(ssh):
+    """One name, one player (issue 18): the second guest's name is taken, so the lobby
+    asks for another one before the client says hello."""
     gate = await ssh(guests=True)
     await lobby(gate, None, "guest")
-    second = await lobby(gate, None, "guest")
+    term = await open_terminal(await ssh_connect(gate.port, "guest", None, "127.0.0.1"))
+    await term.wait_text("another player's name")
+    term.send("\r")  # the offered name
+    await term.wait_text("you are guest2")
     hub = gate.server.hub
 
     def guests() -> list[Identity]:
-        return [i for i in hub.identities.values() if i.name == "guest" and i.conn is not None]
+        online = [i for i in hub.identities.values() if i.conn is not None]
+        return [i for i in online if i.name in ("guest", "guest2")]
 
-    await second.wait(lambda: len(guests()) == 2, "both guests' hellos")
+    await term.wait(lambda: len(guests()) == 2, "both guests' hellos")
     assert guests()[0].id != guests()[1].id
     assert gate.identities.get("guest") is None and gate.by_key == {}
+
+
+async def test_a_key_whose_user_name_is_taken_gets_a_free_one_and_is_asked(ssh, key):
+    gate = await ssh(guests=True)
+    await lobby(gate, None, "alice")  # a guest holds alice
+    term = await open_terminal(await ssh_connect(gate.port, "alice", key, "127.0.0.1"))
+    await term.wait_text("alice is another player's name: you are alice2")
+    await term.wait(lambda: identity_of(gate, key).name == "alice2", "the key's identity")
 
 
 async def test_the_token_appears_in_no_command_line_environment_or_log(ssh, key, caplog):

@@ -10,7 +10,7 @@ import sys
 
 from rich.console import Console
 from textual.widgets import Static
-from tui_keys import keys_for, log_text, until
+from tui_keys import keys_for, until
 
 from modernart.tui.app import ClientApp
 from modernart.tui.local import LocalGame
@@ -84,8 +84,9 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         assert table.view["finished"] is True
 
 
-async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathlib.Path) -> None:
-    """PROTOCOL.md secrecy: a record holds the deck, so a remote client is told how to export."""
+async def test_a_remote_record_is_not_given_mid_game(url, raw, tmp_path: pathlib.Path) -> None:
+    """PROTOCOL.md secrecy: a record holds the deck, so the server gives it only once the game
+    is over (issue 18; after the game: tests/tui/test_players_tui.py)."""
     records = tmp_path / "records"
     app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "t.json"), records_dir=records)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -96,8 +97,8 @@ async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathli
         app.send({"t": "join", "room": bob.room})
         await until(pilot, lambda: app.table is not None and app.seat == 1)
         app.save_record()
-        await until(pilot, lambda: "modernart-server export" in log_text(app))
-        assert bob.room in log_text(app)
+        assert app._saving == bob.room
+        await until(pilot, lambda: app._saving is None)  # refused: not over yet
         assert not records.exists()
 
 

@@ -15,10 +15,11 @@ from tui_keys import log_text, text_of, until
 from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
 
 from modernart.engine.serengeti.cards import AUCTIONS
-from modernart.tui.app import ClientApp, short_path
+from modernart.tui.app import ClientApp
 from modernart.tui.games import client_game
 from modernart.tui.help import HelpScreen
 from modernart.tui.local import LocalGame
+from modernart.tui.playerlink import short_path
 from modernart.tui.serengeti.auction import AuctionBox, BidInput
 from modernart.tui.serengeti.end import SerengetiOver
 from modernart.tui.serengeti.payout import payout_grid

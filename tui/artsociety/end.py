@@ -147,6 +147,7 @@ class ArtSocietyEnd(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),
+        Binding("r", "choose('rematch')", "Rematch", show=False),
         Binding("q", "choose('quit')", "Quit"),
     ]
 

@@ -143,6 +143,7 @@ class GameOver(ModalScreen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
+        Binding("r", "choose('rematch')", "Rematch", show=False),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]

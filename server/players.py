@@ -1,0 +1,235 @@
+"""What the server keeps of players and shows about them (issue 18): one name per
+player, who is online, ratings and leaderboards, past games and their records.
+
+The hub (server/hub.py) owns connections and rooms; it hands this desk the
+requests `who`, `leaderboard`, `games` and `record`, asks it whether a name is
+free, and tells it when a game ends. Nothing sent from here is private: names,
+where people are, public ratings and finished games' results; a record only of a
+game that is over (and of a locked room only to its players).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
+
+from . import names, ratings
+from .codec import BadMessage
+from .export import record_of_room
+from .fields import get_str
+from .playerstore import SeatResult
+from .refusal import Refused
+from .store import Store
+
+if TYPE_CHECKING:
+    from .room import Room
+    from .session import Conn
+
+log = logging.getLogger("modernart.server")
+
+WHO_LIMIT = 200  # players in one `who` answer (the count of all comes along)
+LEADERBOARD_LIMIT = 50
+GAMES_LIMIT = 30
+ABANDONED = "abandoned"
+
+
+def _reply(message: dict[str, Any], rid: int | None) -> dict[str, Any]:
+    if rid is not None:
+        message["re"] = rid
+    return message
+
+
+class PlayerDesk:
+    def __init__(self, store: Store, conns: Callable[[], Any]) -> None:
+        self.store = store
+        self._conns = conns  # the hub's live connections
+
+    # ----------------------------------------------------------------- names
+
+    def start(self) -> None:
+        """A store from before names were unique: every later holder of a name that is
+        held already gets a suffix, once, logged."""
+        if not self.store.names_fresh:
+            return
+        for identity, old, new in self.store.dedupe_names(names.name_keys, names.suggest):
+            log.warning("identity %s: name %r is held by an older one; now %r", identity, old, new)
+        self.store.names_fresh = False
+
+    @staticmethod
+    def check(name: str) -> None:
+        reason = names.refusal(name)
+        if reason is not None:
+            raise BadMessage(f"`name`: {reason}")
+
+    @staticmethod
+    def acceptable(name: str) -> bool:
+        return names.refusal(name) is None
+
+    def holder(self, name: str) -> str | None:
+        return self.store.name_holder(names.name_keys(name))
+
+    def taken(self, name: str, identity_id: str | None) -> bool:
+        holder = self.holder(name)
+        return holder is not None and holder != identity_id
+
+    def refuse_taken(self, name: str) -> Refused:
+        suggestion = names.suggest(name, lambda n: self.holder(n) is not None)
+        return Refused(
+            "name_taken",
+            f"{name!r} is another player's name; try {suggestion!r}",
+            extra={"suggestion": suggestion},
+        )
+
+    def claim(self, identity_id: str, name: str) -> None:
+        self.store.claim_name(identity_id, name, names.name_keys(name))
+
+    def add_identity(self, identity_id: str, name: str, token: str) -> None:
+        self.store.add_identity_named(identity_id, name, token, names.name_keys(name))
+
+    # ------------------------------------------------------------- requests
+
+    def on_who(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """Everyone online: name, where (lobby, playing in a room, watching one) and the
+        rating in the room's game (in the lobby: in `game`, default Modern Art)."""
+        game = self._game(msg)
+        online = [c for c in self._conns() if c.identity is not None and not c.closed]
+        online.sort(key=lambda c: c.identity.name.casefold())
+        entries = []
+        by_game: dict[str, list[str]] = {}
+        for c in online[:WHO_LIMIT]:
+            room = c.room
+            entry: dict[str, Any] = {"name": c.identity.name, "where": "lobby"}
+            if room is not None:
+                entry["where"] = "watching" if c.seat is None else "playing"
+                entry.update(room=room.id, room_name=room.name, status=room.status)
+            entry["game"] = room.info.name if room is not None else game
+            by_game.setdefault(entry["game"], []).append(c.identity.id)
+            entries.append((c.identity.id, entry))
+        shown = {
+            (g, player): ratings.shown(r.mu, r.sigma)
+            for g, ids in by_game.items()
+            for player, r in self.store.ratings(g, ids).items()
+        }
+        players = []
+        for identity_id, entry in entries:
+            entry["rating"] = shown.get((entry["game"], identity_id), ratings.BASE)
+            players.append(entry)
+        conn.send(_reply({"t": "who", "players": players, "online": len(online)}, rid))
+
+    def on_leaderboard(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        game = self._game(msg)
+        board = []
+        for place, r in enumerate(self.store.leaderboard(game, LEADERBOARD_LIMIT), start=1):
+            bot = r.player.startswith("bot:")
+            board.append(
+                {
+                    "rank": place,
+                    "name": r.name,
+                    "rating": ratings.shown(r.mu, r.sigma),
+                    "games": r.games,
+                    "bot": bot,
+                }
+            )
+        conn.send(_reply({"t": "leaderboard", "game": game, "players": board}, rid))
+
+    def on_games(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """A player's past games (you, or the player of that name), newest first."""
+        assert conn.identity is not None
+        name = get_str(msg, "player", 1, names.MAX_LENGTH, default=None)
+        player = conn.identity.id if name is None else self.holder(name)
+        shown_name = conn.identity.name if name is None else name
+        games = []
+        for game in self.store.games_of(player, GAMES_LIMIT) if player else []:
+            rows = game["rows"]
+            mine = next(r for r in rows if r[3] == player)
+            before, after = mine[8], mine[9]
+            games.append(
+                {
+                    "room": game["room"],
+                    "date": int(rows[0][2]),
+                    "game": rows[0][1],
+                    "outcome": rows[0][5],
+                    "players": [r[4] for r in rows],
+                    "bots": [r[3].startswith("bot:") for r in rows],
+                    "places": [r[6] for r in rows],
+                    "scores": [r[7] for r in rows],
+                    "seat": mine[0],
+                    "rating": after,
+                    "change": None if before is None or after is None else after - before,
+                }
+            )
+        conn.send(_reply({"t": "games", "player": shown_name, "games": games}, rid))
+
+    def on_record(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """The RECORD.md record of a game that is over: the deck and every action, which
+        are no secret any more (docs/decisions.md). A locked room's only to its players."""
+        assert conn.identity is not None
+        room_id = get_str(msg, "room", 1, 64)
+        stored = self.store.room(room_id)
+        if stored is None or stored.header is None:
+            raise Refused("no_such_room", f"no game {room_id!r}")
+        if stored.status not in ("finished", ABANDONED):
+            raise Refused("not_allowed", "a game's record is given once the game is over")
+        seats = stored.members.get("seats") or []
+        players = {s.get("identity") for s in seats if s}
+        if stored.settings.get("password") and conn.identity.id not in players:
+            raise Refused("not_allowed", "this room was locked: its record is its players'")
+        record = record_of_room(self.store, room_id)
+        assert record is not None
+        conn.send(_reply({"t": "record", "room": room_id, "record": record.to_dict()}, rid))
+
+    @staticmethod
+    def _game(msg: dict[str, Any]) -> str:
+        game = get_str(msg, "game", 1, 32, default=DEFAULT_GAME)
+        if game not in GAME_NAMES:
+            raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
+        return game
+
+    # ----------------------------------------------------------- game's end
+
+    def game_over(self, room: Room) -> list[dict[str, Any] | None]:
+        """Store a finished game's results and rate it (docs/decisions.md: who counts);
+        per seat `{before, after}` of the shown rating, or None where not rated."""
+        game = room.info
+        state = room.game
+        assert state is not None
+        scores = game.replay_fields(state).get(game.score_field)
+        place = ratings.places(scores, list(state.winners), state.n)
+        entries = []
+        for i, s in enumerate(room.seats):
+            assert s is not None
+            human = s.identity is not None
+            player = s.identity.id if s.identity is not None else ratings.bot_key(s.level or "")
+            counted = not human or s.standin_turns <= s.own_turns
+            entries.append(ratings.Entry(player, s.name, place[i], human, counted))
+        current = self.store.ratings(game.name, {e.player for e in entries})
+        changes = ratings.rate(entries, current)
+        results, out = [], []
+        for i, e in enumerate(entries):
+            change = changes.get(e.player) if e.counted else None
+            before = after = None
+            if change is not None:
+                before = ratings.shown(change[0].mu, change[0].sigma)
+                after = ratings.shown(change[1].mu, change[1].sigma)
+            score = scores[i] if scores is not None else None
+            results.append(SeatResult(i, e.player, e.name, e.place, score, before, after))
+            out.append(None if change is None else {"before": before, "after": after})
+        rated = [after for _, after in changes.values()]
+        for r in rated:
+            if r.player.startswith("bot:"):
+                r.name = f"{r.player[4:]} bot"
+        self.store.save_results(room.id, game.name, "finished", results, rated)
+        return out
+
+    def game_abandoned(self, room: Room) -> None:
+        """An abandoned game is kept (its record is exportable and listed with the
+        players' games) but rates nobody."""
+        results = []
+        for i, s in enumerate(room.seats):
+            assert s is not None
+            player = s.identity.id if s.identity is not None else ratings.bot_key(s.level or "")
+            results.append(SeatResult(i, player, s.name, None, None))
+        self.store.save_results(room.id, room.info.name, ABANDONED, results, [])

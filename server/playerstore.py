@@ -1,0 +1,240 @@
+"""The store's tables about players (issue 18): who holds which name, ratings per
+game, and each finished game's result per seat. `Store` (server/store.py) mixes this
+in; every write is one transaction, so a name is never held twice and a game's
+ratings and results are stored together or not at all."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .storeerror import StoreError, token_hash
+
+PLAYER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS name_keys (
+    key TEXT PRIMARY KEY,           -- server/names.py's name_keys of a held name
+    identity TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS name_keys_identity ON name_keys (identity);
+CREATE TABLE IF NOT EXISTS ratings (
+    game TEXT NOT NULL,
+    player TEXT NOT NULL,           -- an identity id, or "bot:<level>"
+    name TEXT NOT NULL,
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (game, player)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    finished REAL NOT NULL,
+    player TEXT NOT NULL,           -- as in ratings
+    name TEXT NOT NULL,             -- the name the seat was played under
+    outcome TEXT NOT NULL,          -- finished | abandoned
+    place INTEGER,                  -- 1 = won; null when abandoned
+    score INTEGER,
+    before INTEGER,                 -- the shown rating before and after; null: not rated
+    after INTEGER,
+    PRIMARY KEY (room, seat)
+);
+CREATE INDEX IF NOT EXISTS results_player ON results (player, finished);
+"""
+
+
+@dataclass
+class Rating:
+    player: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass
+class SeatResult:
+    """One seat of a game's end, as `results` keeps it."""
+
+    seat: int
+    player: str
+    name: str
+    place: int | None
+    score: int | None
+    before: int | None = None
+    after: int | None = None
+
+
+class PlayerTables:
+    db: sqlite3.Connection
+
+    def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> None:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    self.db.execute(sql, params)
+                self.db.execute("COMMIT")
+            except sqlite3.Error:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save {what}: {exc}") from None
+
+    # ----------------------------------------------------------------- names
+
+    def name_holder(self, keys: Iterable[str]) -> str | None:
+        """The identity holding a name with any of these keys, if any."""
+        keys = list(keys)
+        marks = ",".join("?" * len(keys))
+        row = self.db.execute(
+            f"SELECT identity FROM name_keys WHERE key IN ({marks})", keys
+        ).fetchone()
+        return row[0] if row else None
+
+    def _name_statements(self, identity_id: str, keys: Iterable[str]) -> list[tuple[str, tuple]]:
+        return [
+            ("DELETE FROM name_keys WHERE identity = ?", (identity_id,)),
+            *(
+                ("INSERT INTO name_keys (key, identity) VALUES (?, ?)", (k, identity_id))
+                for k in keys
+            ),
+        ]
+
+    def claim_name(self, identity_id: str, name: str, keys: Iterable[str]) -> None:
+        """The identity now holds `name` (and no other): raises StoreError if the
+        database refuses, or if another identity holds one of its keys."""
+        self._transaction(
+            "a new name",
+            [
+                *self._name_statements(identity_id, keys),
+                ("UPDATE identities SET name = ? WHERE id = ?", (name, identity_id)),
+            ],
+        )
+
+    def add_identity_named(
+        self, identity_id: str, name: str, token: str, keys: Iterable[str]
+    ) -> None:
+        self._transaction(
+            "a new identity",
+            [
+                (
+                    "INSERT INTO identities (id, name, token_hash, created, seated)"
+                    " VALUES (?, ?, ?, ?, 0)",
+                    (identity_id, name, token_hash(token), time.time()),
+                ),
+                *self._name_statements(identity_id, keys),
+            ],
+        )
+
+    def release_unheld_names(self) -> None:
+        """Names of identities that are gone (expired) are free again."""
+        self._transaction(
+            "freed names",
+            [("DELETE FROM name_keys WHERE identity NOT IN (SELECT id FROM identities)", ())],
+        )
+
+    def dedupe_names(
+        self, keys_of: Callable[[str], frozenset[str]], suggest: Callable[[str, Callable], str]
+    ) -> list[tuple[str, str, str]]:
+        """Give every identity's name its keys, oldest identity first; a later identity
+        whose name is already held gets a free one (`suggest`). Done once, on a store
+        from before names were unique: [(identity, old name, new name)] renamed."""
+        held: dict[str, str] = {}
+        renamed: list[tuple[str, str, str]] = []
+        statements: list[tuple[str, tuple]] = [("DELETE FROM name_keys", ())]
+        rows = self.db.execute("SELECT id, name FROM identities ORDER BY created, id").fetchall()
+        for identity_id, name in rows:
+            keys = keys_of(name)
+            if any(k in held for k in keys):
+                new = suggest(name, lambda n: any(k in held for k in keys_of(n)))
+                renamed.append((identity_id, name, new))
+                statements.append(
+                    ("UPDATE identities SET name = ? WHERE id = ?", (new, identity_id))
+                )
+                keys = keys_of(new)
+            for k in keys:
+                held[k] = identity_id
+                statements.append(
+                    ("INSERT INTO name_keys (key, identity) VALUES (?, ?)", (k, identity_id))
+                )
+        self._transaction("unique names", statements)
+        return renamed
+
+    # --------------------------------------------------------------- ratings
+
+    def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]:
+        players = list(players)
+        marks = ",".join("?" * len(players))
+        rows = self.db.execute(
+            "SELECT player, name, mu, sigma, games FROM ratings"
+            f" WHERE game = ? AND player IN ({marks})",
+            (game, *players),
+        ).fetchall()
+        return {r[0]: Rating(*r) for r in rows}
+
+    def leaderboard(self, game: str, limit: int) -> list[Rating]:
+        """The game's rated players, best first by the conservative estimate."""
+        rows = self.db.execute(
+            "SELECT player, COALESCE((SELECT name FROM identities WHERE id = player), name),"
+            " mu, sigma, games FROM ratings WHERE game = ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC LIMIT ?",
+            (game, limit),
+        ).fetchall()
+        return [Rating(*r) for r in rows]
+
+    def save_results(
+        self, room: str, game: str, outcome: str, seats: list[SeatResult], rated: list[Rating]
+    ) -> None:
+        """A game's end: every seat's result and the new ratings, in one transaction."""
+        now = time.time()
+        statements: list[tuple[str, tuple]] = [
+            (
+                "INSERT OR REPLACE INTO results (room, seat, game, finished, player, name,"
+                " outcome, place, score, before, after) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    room,
+                    s.seat,
+                    game,
+                    now,
+                    s.player,
+                    s.name,
+                    outcome,
+                    s.place,
+                    s.score,
+                    s.before,
+                    s.after,
+                ),
+            )
+            for s in seats
+        ]
+        statements.extend(
+            (
+                "INSERT OR REPLACE INTO ratings (game, player, name, mu, sigma, games)"
+                " VALUES (?,?,?,?,?,?)",
+                (game, r.player, r.name, r.mu, r.sigma, r.games),
+            )
+            for r in rated
+        )
+        self._transaction(f"room {room}'s result", statements)
+
+    def games_of(self, player: str, limit: int) -> list[dict[str, Any]]:
+        """A player's latest finished or abandoned games, newest first, each with every
+        seat's public result."""
+        rooms = self.db.execute(
+            "SELECT room FROM results WHERE player = ? ORDER BY finished DESC LIMIT ?",
+            (player, limit),
+        ).fetchall()
+        out = []
+        for (room,) in rooms:
+            rows = self.db.execute(
+                "SELECT seat, game, finished, player, name, outcome, place, score, before, after"
+                " FROM results WHERE room = ? ORDER BY seat",
+                (room,),
+            ).fetchall()
+            out.append({"room": room, "rows": rows})
+        return out

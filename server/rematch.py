@@ -1,0 +1,115 @@
+"""Rematch (issue 18): on a finished table each human accepts or declines the same
+table again (same game, variant, seats, bots, names and options; the next seat
+starts); everyone there sees the answers (`rematch`), and once every human has
+accepted the new room starts with everyone who is connected already in it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .codec import BadMessage
+from .fields import get_str
+from .options import RoomSettings
+from .refusal import Refused
+from .room import FINISHED, Room, Seat
+from .store import Store
+
+if TYPE_CHECKING:
+    from .session import Conn
+
+
+class RematchHost(Protocol):
+    """What a rematch needs of the hub (server/hub.py's `Hub`)."""
+
+    rooms: dict[str, Room]
+    store: Store
+
+    def new_room_id(self) -> str: ...
+
+    def rooms_changed(self) -> None: ...
+
+
+def state_message(room: Room, new_room: str | None = None) -> dict[str, Any]:
+    answers = room.rematch
+    return {
+        "t": "rematch",
+        "room": room.id,
+        "humans": room.humans(),
+        "accepted": sorted(s for s, yes in answers.items() if yes),
+        "declined": sorted(s for s, yes in answers.items() if not yes),
+        "new_room": new_room,
+    }
+
+
+def on_rematch(hub: RematchHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    room_id = get_str(msg, "room", 1, 64)
+    accept = msg.get("accept")
+    if not isinstance(accept, bool):
+        raise BadMessage("`accept` must be true or false")
+    identity = conn.identity
+    assert identity is not None
+    room = conn.room if conn.room is not None and conn.room.id == room_id else None
+    room = room or hub.rooms.get(room_id)
+    if room is None:
+        raise Refused("no_such_room", f"no room {room_id!r}")
+    seat = room.seat_of(identity)
+    if seat is None:
+        raise Refused("not_allowed", "only the game's players can ask for a rematch")
+    if room.status != FINISHED:
+        raise Refused("not_allowed", "a rematch is for a finished game")
+    if room.rematch_room is not None:
+        raise Refused("not_allowed", "the rematch has started already")
+    room.rematch[seat] = accept
+    humans = room.humans()
+    new_room = None
+    if all(room.rematch.get(i) for i in humans):
+        new_room = _start_again(hub, room)
+    data = state_message(room, new_room.id if new_room else None)
+    for member, _ in room.members():
+        member.send(data)
+    if new_room is not None:
+        _move_in(room, new_room)
+        new_room.start()
+        hub.rooms_changed()
+
+
+def _start_again(hub: RematchHost, old: Room) -> Room:
+    """The same table in a new room (stored first), not started yet."""
+    assert old.game is not None
+    first = old.info.record_header(old.game)["first_auctioneer"]
+    options = dataclasses.replace(old.options, first_auctioneer=(first + 1) % old.size)
+    settings = RoomSettings(old.size, old.name, old.variant, options, old.info.name)
+    room = Room(hub, hub.new_room_id(), settings, old.password)
+    for i, s in enumerate(old.seats):
+        assert s is not None
+        if s.level is not None:
+            room.seat_bot(s.level, at=i, name=s.name)
+        else:
+            assert s.identity is not None
+            room.seats[i] = Seat(s.identity.name, identity=s.identity)
+    room.host, room.address = old.host, old.address
+    hub.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
+    hub.rooms[room.id] = room
+    old.rematch_room = room.id
+    return room
+
+
+def _move_in(old: Room, room: Room) -> None:
+    """The humans sit down at the new table: the connected ones at once."""
+    for i in room.humans():
+        s = room.seats[i]
+        assert s is not None and s.identity is not None
+        identity = s.identity
+        identity.room, identity.seat = room, i
+        conn = old.seats[i].conn  # type: ignore[union-attr]
+        if conn is not None:
+            old.detach(i)
+        else:  # back in the lobby already: sits down too
+            conn = getattr(identity, "conn", None)
+            if conn is not None and conn.room is not None:
+                conn = None
+        if conn is not None:
+            conn.room, conn.seat = room, i
+            room.attach(i, conn)
+            conn.send({"t": "joined", "room": room.id, "seat": i})

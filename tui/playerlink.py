@@ -1,0 +1,163 @@
+"""What the client does with the server's answers about players (issue 18), mixed into
+`ClientApp`: the lobby's windows (`who`, `leaderboard`, `games`), records fetched for the
+replay viewer or for saving (`record`), a rematch's answers, and a name that is taken."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from textual.app import App
+
+from modernart.engine import dump_record
+from modernart.engine.records import Record, RecordError, parse_record
+
+from .lobby import NameDialog
+from .people import PeopleScreen
+from .replay import Replay, replay_table
+
+
+def short_path(path: Path, width: int = 60) -> str:
+    """`path` for one line of the log at 80 columns: the home directory as `~`, then, if
+    still too long, the folders between the first and the file's own as `…`
+    ("~/…/records/game.json"); a path is never broken mid-word."""
+    try:
+        text = "~/" + path.relative_to(Path.home()).as_posix()
+    except ValueError:
+        text = path.as_posix()
+    parts = text.split("/")
+    if len(text) <= width or len(parts) <= 3:
+        return text
+    return "/".join([parts[0], "…", *parts[-2:]])
+
+
+class PlayerReplies(App[None]):
+    """The app's part about players; `ClientApp` provides what is declared here."""
+
+    # Provided by ClientApp.
+    connection: Any
+    lobby: Any
+    table: Any
+    local: Any
+    room: str | None
+    room_game: str
+    player_name: str
+    records_dir: Path | None
+    # False in an SSH session: the client runs on the server, not the player's machine;
+    # `export_hint` is then the operator's command for the record (with its --data).
+    own_machine: bool = True
+    export_hint: str | None = None
+    _saving: str | None = None  # the room whose record was asked for to be saved
+    _asking_name = False
+
+    def send(self, msg: dict[str, Any]) -> int | None:
+        raise NotImplementedError
+
+    def _tell(self, text: str) -> None:
+        raise NotImplementedError
+
+    # ----------------------------------------------------------- the lobby's windows
+
+    def _to_window(self, msg: dict[str, Any]) -> None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, PeopleScreen) and msg.get("t") == screen.ANSWER:
+                screen.show(msg)
+                return
+
+    _on_who = _on_leaderboard = _on_games = _to_window
+
+    # ------------------------------------------------------------------ records
+
+    def save_record(self) -> None:
+        """Save the finished game's record (RECORD.md): a game of this process's own
+        server from its store; any other from the server (`record`, once it is over)."""
+        if self.local is not None and self.room:
+            record = self.local.record(self.room)
+            if record is not None:
+                self._write_record(record)
+                return
+        if self.room is None:
+            return
+        self._saving = self.room
+        self.send({"t": "record", "room": self.room})
+
+    def _write_record(self, record: Record) -> None:
+        folder = self.records_dir or Path(platformdirs.user_data_dir("modernart")) / "records"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{record.game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(dump_record(record), encoding="utf-8")
+        self._tell(f"Record saved: {short_path(path)}")
+
+    def _on_record(self, msg: dict[str, Any]) -> None:
+        try:
+            record = parse_record(msg.get("record"))
+        except RecordError as exc:
+            self._tell(f"The server sent a record this client cannot read: {exc}")
+            return
+        saving = self._saving is not None and msg.get("room") == self._saving
+        self._saving = None
+        if saving and self.own_machine:
+            self._write_record(record)
+            return
+        if saving:
+            hint = (self.export_hint or "modernart-server export ROOM").replace(
+                "ROOM", str(msg.get("room"))
+            )
+            self._tell(
+                "This session runs on the server, so no file can reach your machine: "
+                f"here is the replay; the server's operator can run `{hint}`."
+            )
+        self.push_screen(replay_table(Replay(record)))
+
+    def record_refused(self, msg: dict[str, Any]) -> bool:
+        """A `record` request refused: no save pending any more."""
+        if self._saving is not None and msg.get("code") in ("not_allowed", "no_such_room"):
+            self._saving = None
+        return False
+
+    # ------------------------------------------------------------------ rematch
+
+    def _on_rematch(self, msg: dict[str, Any]) -> None:
+        if self.table is None or msg.get("room") != self.room:
+            return
+        self.table.show_rematch(msg)
+
+    # ------------------------------------------------------------------- names
+
+    def name_taken(self, msg: dict[str, Any]) -> None:
+        """`hello` refused our name: hold the connection and ask for another."""
+        suggestion = str(msg.get("suggestion") or "")
+        if self.connection is not None:
+            self.connection.hold()
+        if self._asking_name:
+            return
+        self.ask_name(f"{self.player_name} is another player's name here.", suggestion)
+
+    def ask_name(self, why: str, offer: str) -> None:
+        self._asking_name = True
+
+        def chosen(name: str | None) -> None:
+            self._asking_name = False
+            name = (name or "").strip() or offer
+            if self.connection is not None and self.connection.held:
+                self.player_name = name
+                if self.lobby is not None:
+                    self.lobby.set_player(name)
+                self.connection.resume(name)
+            elif name != self.player_name:
+                self.send({"t": "rename", "name": name})
+
+        self.push_screen(NameDialog(offer, prompt=f"{why} Your name (1–24 characters):"), chosen)
+
+    def welcomed_as(self, name: Any) -> None:
+        """The server holds another name for us than we asked (ours was taken)."""
+        if not isinstance(name, str) or name == self.player_name:
+            return
+        asked, self.player_name = self.player_name, name
+        if self.connection is not None:
+            self.connection.name = name
+        if self.lobby is not None:
+            self.lobby.set_player(name)
+            self.ask_name(f"{asked} is another player's name: you are {name} here.", name)

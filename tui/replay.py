@@ -1,0 +1,234 @@
+"""The replay viewer: any game's record, step by step, on that game's own table.
+
+The engine replays the record (engine/records.py) once; each step's view is the
+spectators' view (`view(None)`) dressed as the server dresses it, and its events are
+what the spectators were told. The game's own table screen (a `GameTable` from
+tui/games.py) draws them: the viewer is that screen with the replay's keys
+(`ReplayKeys`, mixed in before it) instead of a player's. Stepping forward feeds the
+table the next update; stepping back or jumping builds the table afresh at that step
+(tables keep what they were told: a log, a ledger). At the end every seat's private
+part is shown (`RevealScreen`): hands, sealed bids, stacks, whatever the game hides.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from modernart.engine import Record
+
+from .games import client_game
+from .gametable import GameTable
+
+PRIVATE_SKIPPED = ("you", "legal", "seats")  # of GameInfo.seat_keys: not worth revealing
+
+
+class Replay:
+    """A record's every step: (spectators' view, events), step 0 being the deal."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.info = record.info
+        bots = record.extra.get("bots")
+        self.bots = bots if isinstance(bots, list) else [False] * len(record.players)
+        game = record.new_game()
+        self.frames: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [(self._dress(game), [])]
+        for action in record.actions:
+            events = game.apply(action)
+            self.frames.append((self._dress(game), events))
+        self.final = game
+        self.rounds = self._round_starts()
+
+    def _dress(self, game: Any) -> dict[str, Any]:
+        """`view(None)` plus what the server adds (server/room.py `view_for`)."""
+        view = game.view(None)
+        view["room"] = self.record.extra.get("room") or "replay"
+        view["status"] = "finished" if game.finished else "playing"
+        view["deadline_ms"] = None
+        for info, bot in zip(view.get("seats") or [], self.bots, strict=False):
+            info.update(connected=True, bot=bool(bot), autopilot=False)
+        return view
+
+    def _round_starts(self) -> dict[int, int]:
+        """Round number -> the first step of that round (games with rounds)."""
+        starts: dict[int, int] = {}
+        for step, (view, _) in enumerate(self.frames):
+            number = view.get("round")
+            if isinstance(number, int) and number not in starts:
+                starts[number] = step
+        return starts
+
+    @property
+    def last(self) -> int:
+        return len(self.frames) - 1
+
+    def events_upto(self, step: int) -> list[dict[str, Any]]:
+        return [e for _, events in self.frames[1 : step + 1] for e in events]
+
+    def revealed(self) -> Text:
+        """Every seat's private part at the end, in the game's own words (its view keys)."""
+        keys = [k for k in self.info.seat_keys or () if k not in PRIVATE_SKIPPED]
+        text = Text()
+        for seat, name in enumerate(self.record.players):
+            text.append(f"{name}\n", style="bold")
+            private = self.final.view(seat)
+            for key in keys:
+                value = private.get(key)
+                if value in (None, [], {}):
+                    continue
+                shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+                text.append(f"  {key.replace('_', ' ')}: ", style="cyan")
+                text.append(f"{shown}\n")
+        return text
+
+
+class RevealScreen(ModalScreen[None]):
+    """The end of a replay: what every seat kept hidden."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,v,q,enter", "close", "Close")]
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog", classes="confirm"):
+            yield Static(Text("Everything revealed", style="bold yellow"), classes="title")
+            yield Static(self.replay.revealed())
+            yield Static(Text("Escape: back to the table", style="dim"))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# What a replay table still does of a live table's actions: scroll its log, help, quit.
+KEPT_ACTIONS = frozenset({"log", "help", "quit"})
+
+
+class ReplayKeys:
+    """The replay's keys and status line, mixed in before a game's table class."""
+
+    # Given to the made class (`_replay_class`): Textual reads BINDINGS of widget classes.
+    REPLAY_BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "◀", priority=True),
+        Binding("right", "step(1)", "▶", priority=True),
+        Binding("home", "goto_first", "Start", priority=True),
+        Binding("end", "goto_last", "End", priority=True),
+        *(Binding(str(n), f"round({n})", show=False) for n in range(1, 10)),
+        Binding("v", "reveal", "Reveal"),
+        Binding("q,escape", "close_replay", "Close"),
+    ]
+    OWN_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"step", "goto_first", "goto_last", "round", "reveal", "close_replay"}
+    )
+
+    def __init__(self, replay: Replay, step: int) -> None:
+        super().__init__(None, None, player="replay")  # type: ignore[call-arg]
+        self.replay = replay
+        self.step = step
+        # Kept until the table is mounted (GameTable's `_later`).
+        view, _ = replay.frames[step]
+        self.show(view, replay.events_upto(step))  # type: ignore[attr-defined]
+
+    # A replay has no decisions and no end screens of a live game.
+    def end_screens(self, previous: dict[str, Any], events: list[dict[str, Any]]) -> list:
+        return []
+
+    @staticmethod
+    def decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
+        return False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal":
+            return self.step == self.replay.last
+        return action in self.OWN_ACTIONS or action in KEPT_ACTIONS
+
+    def draw_status(self) -> None:
+        title = f" {self.GAME_TITLE} "  # type: ignore[attr-defined]
+        text = Text()
+        text.append(title, style="bold reverse")
+        text.append(f" replay · step {self.step}/{self.replay.last}")
+        view = self.replay.frames[self.step][0]
+        if view.get("finished"):
+            text.append(" · game over", style="bold")
+        elif isinstance(view.get("round"), int):
+            text.append(f" · round {view['round']}")
+        text.append("  ←/→ Home/End 1–9: round", style="dim")
+        self.query_one("#status", Static).update(text)  # type: ignore[attr-defined]
+
+    def _go(self, step: int) -> None:
+        step = max(0, min(self.replay.last, step))
+        if step == self.step:
+            self.app.bell()  # type: ignore[attr-defined]
+            return
+        if step == self.step + 1:
+            self.step = step
+            view, events = self.replay.frames[step]
+            self.show(view, events)  # type: ignore[attr-defined]
+        else:
+            self.app.switch_screen(replay_table(self.replay, step))  # type: ignore[attr-defined]
+        if step == self.replay.last:
+            self.app.push_screen(RevealScreen(self.replay))  # type: ignore[attr-defined]
+
+    def action_step(self, delta: int) -> None:
+        self._go(self.step + delta)
+
+    def action_goto_first(self) -> None:
+        self._go(0)
+
+    def action_goto_last(self) -> None:
+        self._go(self.replay.last)
+
+    def action_round(self, number: int) -> None:
+        start = self.replay.rounds.get(number)
+        if start is None:
+            self.app.bell()  # type: ignore[attr-defined]
+            return
+        self._go(start)
+
+    def action_reveal(self) -> None:
+        self.app.push_screen(RevealScreen(self.replay))  # type: ignore[attr-defined]
+
+    def action_close_replay(self) -> None:
+        app = self.app  # type: ignore[attr-defined]
+        if len(app.screen_stack) > 2:
+            app.pop_screen()
+        else:
+            app.exit()
+
+
+@functools.cache
+def _replay_class(table: type[GameTable]) -> type[GameTable]:
+    bindings = ReplayKeys.REPLAY_BINDINGS
+    return type(f"Replay{table.__name__}", (ReplayKeys, table), {"BINDINGS": bindings})
+
+
+def replay_table(replay: Replay, step: int = 0) -> GameTable:
+    """The game's own table screen showing `replay` at `step`."""
+    table = client_game(replay.record.game).table()
+    return _replay_class(table)(replay, step)  # type: ignore[call-arg]
+
+
+class ViewerApp(App[None]):
+    """`modernart view FILE`: a record in the replay viewer, nothing else."""
+
+    CSS_PATH = Path(__file__).parent / "app.tcss"
+    TITLE = "modernart replay"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, record: Record) -> None:
+        super().__init__()
+        self.theme = "ansi-dark"
+        self.replay = Replay(record)
+
+    def on_mount(self) -> None:
+        self.push_screen(replay_table(self.replay))
