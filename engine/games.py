@@ -17,7 +17,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .search import Searcher
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -101,6 +104,11 @@ class GameInfo:
     # seat_view(state, seat, public) -> those entries of `view(seat)`, given `view(None)`
     seat_keys: tuple[str, ...] | None = None
     seat_view: Callable[[GameState, int, dict[str, Any]], dict[str, Any]] | None = None
+    # The determinized search's hooks (engine/search.py), above all the sampler of
+    # worlds consistent with a player's view: what makes the game's `expert`.
+    search: Searcher | None = None
+    # hint(view) -> (the hard bot's action for this view or None, one line saying why)
+    hint: Callable[[dict[str, Any]], tuple[Action | None, str]] | None = None
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""
