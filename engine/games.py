@@ -15,6 +15,7 @@ Adding a game: a package `engine/<name>/` whose `__init__` defines `GAME`
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -89,6 +90,12 @@ class GameInfo:
     default_bot: str
     # the action the server applies when a real-time window passes (None: no real time)
     hammer: Action | None = None
+    # When a bot's decided shout goes out in a real-time window (a game with `hammer`):
+    # shout_delay_ms(level, since_change_ms, deadline_ms, rng) -> milliseconds from now;
+    # bots shout with such reaction times only in rooms whose bots think at least
+    # `min_reaction_ms` (None: bots act at once, as in turn-based play)
+    shout_delay_ms: Callable[[str, float, float | None, random.Random], int] | None = None
+    min_reaction_ms: int = 0
     # shown beside the title wherever a game is chosen (lobby, F1), e.g. Art Society's
     # "house rules where the printed rules were unavailable"; "" for none
     caveat: str = ""

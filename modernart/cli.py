@@ -31,7 +31,7 @@ def replay_command(path: str) -> int:
 
 def play_local(args: argparse.Namespace, name: str) -> int:
     """A game against bots at once: an in-process server, one room, bots in every other seat."""
-    from modernart.tui.app import ModernArtApp
+    from modernart.tui.app import ClientApp
     from modernart.tui.local import LocalGame
 
     options = {
@@ -39,16 +39,16 @@ def play_local(args: argparse.Namespace, name: str) -> int:
         "shout_window_ms": round(args.shout_window * 1000),
     }
     local = LocalGame(args.players, args.variant, args.bot_level, options=options, game=args.game)
-    ModernArtApp(name=name, local=local, bell=args.bell).run()
+    ClientApp(name=name, local=local, bell=args.bell).run()
     return 0
 
 
 def connect(url: str, name: str, bell: bool) -> int:
     """The lobby of a remote server; the identity token is kept per server and name."""
-    from modernart.tui.app import ModernArtApp
+    from modernart.tui.app import ClientApp
     from modernart.tui.tokens import TokenStore
 
-    ModernArtApp(url, name, tokens=TokenStore(), bell=bell).run()
+    ClientApp(url, name, tokens=TokenStore(), bell=bell).run()
     return 0
 
 

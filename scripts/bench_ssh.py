@@ -29,7 +29,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from modernart.server import options
 from modernart.server.app import Server
-from modernart.server.ssh import SshGate, SshSettings
+from modernart.server.ssh.server import SshGate, SshSettings
 from tests.server.sshterm import KeyboardPlayer, Terminal, open_terminal, ssh_connect
 from tests.server.wsclient import Client
 

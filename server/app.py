@@ -27,8 +27,8 @@ from websockets.protocol import State
 
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
+from .hub import Hub, error
 from .limits import Limits
-from .lobby import Hub, error
 from .session import Conn
 from .store import Store
 
@@ -101,7 +101,7 @@ class Server:
         self._closed_since_trim = 0
         self._trim: asyncio.TimerHandle | None = None
         # Authorization header values of this process's SSH client processes
-        # (server/ssh.py) mapped to the SSH client's real address, so that the
+        # (server/ssh/server.py) mapped to the SSH client's real address, so that the
         # per-address limit counts them there and not on loopback.
         self.forwarded: dict[str, str] = {}
 

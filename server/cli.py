@@ -17,8 +17,8 @@ from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
 from .limits import Limits
-from .ssh import SshGate, SshSettings
-from .ssh_cli import add_ssh_arguments, ssh_settings
+from .ssh.cli import add_ssh_arguments, ssh_settings
+from .ssh.server import SshGate, SshSettings
 
 
 def default_data_dir() -> pathlib.Path:

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 
 from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
-from modernart.engine.modernart.bots.timing import MIN_REACTION_MS, shout_delay_ms
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
 from .history import History
@@ -471,7 +470,11 @@ class Room:
         room's bots think at least as long as a quick human reacts: a room that asks for
         faster bots (`--dev`, tests: 0) gets them, as in turn-based play."""
         assert self.game is not None
-        return self.game.realtime() and self.options.bot_delay_ms >= MIN_REACTION_MS
+        return (
+            self.info.shout_delay_ms is not None
+            and self.game.realtime()
+            and self.options.bot_delay_ms >= self.info.min_reaction_ms
+        )
 
     @guarded
     def _bot_turn(self, seat: int) -> None:
@@ -577,8 +580,9 @@ class Room:
         assert game is not None
         s = self.seats[seat]
         if action is not None and s is not None and self._human_shouts():
+            assert self.info.shout_delay_ms is not None
             now = self.loop.time()
-            delay = shout_delay_ms(
+            delay = self.info.shout_delay_ms(
                 s.level or "hard",
                 (now - self._changed_at) * 1000,
                 self._deadline_ms(now),

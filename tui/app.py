@@ -15,8 +15,8 @@ from textual.worker import Worker
 
 from modernart.engine import dump_record
 
-from .client import Connection
 from .confirm import Confirm
+from .connection import Connection
 from .games import client_game, playable
 from .gametable import GameTable
 from .help import HelpScreen
@@ -49,10 +49,10 @@ def short_path(path: Path, width: int = 60) -> str:
     return "/".join([parts[0], "…", *parts[-2:]])
 
 
-class ModernArtApp(App[None]):
+class ClientApp(App[None]):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
-    CSS_PATH = Path(__file__).parent / "modernart.tcss"
+    CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "Modern Art"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

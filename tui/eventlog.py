@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-from .narrate import mark_round_enders, narrate
-
-_EMPHASIS = {"sold": "bold", "free": "bold", "round_end": "bold yellow", "game_end": "bold yellow"}
-# The hammer's ticks are shown by the auction panel's clock; in the log they would
-# push the bids out of sight.
-_NOT_LOGGED = {"going"}
 SCROLL_HINT = "PgUp/PgDn scroll"
 
 
@@ -32,17 +25,6 @@ class EventLog(RichLog):
 
     def _add(self, line: Text) -> None:
         self.write(line, scroll_end=self.following)
-
-    def add_events(
-        self, events: list[dict[str, Any]], names: Sequence[str], you: int | None = None
-    ) -> None:
-        for event in mark_round_enders(events):
-            if event.get("type") in _NOT_LOGGED:
-                continue
-            line = narrate(event, names, you)
-            if line:
-                style = "bold red" if event.get("ends_round") else ""
-                self._add(Text(line, style=_EMPHASIS.get(event.get("type", ""), style)))
 
     def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
         who = f"<{sender} (watching)> " if watching else f"<{sender}> "

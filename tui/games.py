@@ -12,7 +12,7 @@ from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import KEYS_HELP as ARTSOCIETY_KEYS
 from .gametable import GameTable
-from .serengeti import KEYS_HELP as SERENGETI_KEYS
+from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,13 @@ class ClientGame:
 
 
 def _modernart_table() -> type[GameTable]:
-    from .table import TableScreen
+    from .modernart.table import TableScreen
 
     return TableScreen
 
 
 def _serengeti_table() -> type[GameTable]:
-    from .serengeti import SerengetiTable
+    from .serengeti.table import SerengetiTable
 
     return SerengetiTable
 

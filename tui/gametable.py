@@ -100,6 +100,11 @@ def seat_status(info: dict[str, Any]) -> Text:
     return Text("off", style="red")
 
 
+def hints_allowed(room: dict[str, Any]) -> bool:
+    """False only when the room's options say so (older servers send no `hints`)."""
+    return (room.get("options") or {}).get("hints", True) is not False
+
+
 class ClockWarning(Message):
     """Your decision's clock is about to run out."""
 

@@ -14,8 +14,7 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Sta
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .games import CLIENT_GAMES
-from .gametable import CONNECTION_LABEL, REPLACED_NOTE
-from .hint import hints_allowed
+from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
 
 

@@ -7,7 +7,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..games import Action, GameInfo
-from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot
+from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot, timing
 from .bots.expert import SEARCHER
 from .bots.hint import suggest
 from .cards import ARTIST_NAMES, ARTISTS, AUCTION_TYPES, CARD_CODES, FULL_DECK, is_card, is_deck
@@ -127,6 +127,8 @@ GAME = GameInfo(
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
     hammer={"type": "close"},
+    shout_delay_ms=timing.shout_delay_ms,
+    min_reaction_ms=timing.MIN_REACTION_MS,
     actions={kind: (carried,) if carried else () for kind, (carried, _) in ACTIONS.items()},
     seat_keys=SEAT_KEYS,
     seat_view=seat_view,

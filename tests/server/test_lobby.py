@@ -209,10 +209,10 @@ async def test_create_echoes_variant_and_public_options_but_not_the_deck(player)
 async def test_sweeper_drops_deserted_waiting_rooms_and_closes_abandoned_games(
     server, player, monkeypatch
 ):
-    from modernart.server import lobby
+    from modernart.server import hub
 
-    monkeypatch.setattr(lobby, "IDLE_SWEEPS", 2)
-    monkeypatch.setattr(lobby, "ABANDONED_SWEEPS", 2)
+    monkeypatch.setattr(hub, "IDLE_SWEEPS", 2)
+    monkeypatch.setattr(hub, "ABANDONED_SWEEPS", 2)
     ann, bob = await player("Ann"), await player("Bob")
     await ann.send("create", seats=3)
     waiting = (await ann.expect("joined"))["room"]

@@ -17,8 +17,8 @@ import pytest
 
 from modernart.server.app import Server
 from modernart.server.session import Identity
-from modernart.server.ssh import SshGate, SshSettings
-from modernart.server.ssh_keys import HOST_KEY_FILE
+from modernart.server.ssh.keys import HOST_KEY_FILE
+from modernart.server.ssh.server import SshGate, SshSettings
 
 from .sshterm import WAIT, KeyboardPlayer, Terminal, open_terminal, ssh_connect
 from .wsclient import Client
@@ -382,7 +382,9 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
         term = await open_terminal(await ssh_connect(port, "alice", key))
         await term.wait_text("Rooms")
         clients = psutil.Process(server.pid).children(recursive=True)
-        assert clients and all("ssh_client" in " ".join(p.cmdline()) for p in clients)
+        assert clients and all(
+            "modernart.server.ssh.client" in " ".join(p.cmdline()) for p in clients
+        )
     finally:
         server.kill()
         await server.wait()

@@ -13,7 +13,7 @@ import pytest
 from modernart.engine.games import GameInfo, get_game
 from modernart.engine.modernart import Game, parse_variant
 from modernart.engine.modernart.bots import make_bot
-from modernart.server.lobby import Hub
+from modernart.server.hub import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import Room
 from modernart.server.store import Store

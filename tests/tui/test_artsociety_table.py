@@ -11,7 +11,7 @@ from artsociety_offline import NAMES
 from tui_keys import until
 
 from modernart.engine.artsociety.state import ArtSociety
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.artsociety import ArtSocietyTable
 from modernart.tui.artsociety.end import ArtSocietyEnd
 from modernart.tui.local import LocalGame
@@ -35,7 +35,7 @@ async def test_a7_a28_whole_game_with_keys_only_against_a_server(tmp_path: pathl
         dev=True,
         data_dir=tmp_path,
     )
-    app = ModernArtApp(name="Ann", local=local)
+    app = ClientApp(name="Ann", local=local)
     refused = bonuses = turns = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.table is not None and bool(app.table.legal), 20)

@@ -8,8 +8,9 @@ from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import seated_game
 
-from modernart.tui.auction import AmountInput, AuctionPanel
-from modernart.tui.hand import Hand
+from modernart.tui.amount import AmountInput
+from modernart.tui.modernart.auction import AuctionPanel
+from modernart.tui.modernart.hand import Hand
 
 ANN_SEAT = 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from textual.app import App, ComposeResult
 
-from modernart.tui.players import Players, players_table
+from modernart.tui.modernart.players import Players, players_table
 
 BOUGHT = ["lite_metal.open", "karl_gitter.open", "krypto.open", "krypto.sealed"]
 

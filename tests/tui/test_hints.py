@@ -7,16 +7,16 @@ from __future__ import annotations
 from textual.widgets import DataTable
 from tui_keys import log_text, until
 
-from modernart.tui.app import ModernArtApp
-from modernart.tui.style import card_name
+from modernart.tui.app import ClientApp
+from modernart.tui.modernart.style import card_name
 from modernart.tui.tokens import TokenStore
 
 
-def footer_keys(app: ModernArtApp) -> set[str]:
+def footer_keys(app: ClientApp) -> set[str]:
     return {b.key for (_, b, enabled, _) in app.screen.active_bindings.values() if enabled}
 
 
-async def start_against_bots(app: ModernArtApp, pilot, **options) -> None:
+async def start_against_bots(app: ClientApp, pilot, **options) -> None:
     """Ann hosts three seats with two hard bots; she auctions first (R7)."""
     await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
     opts = {"bot_delay_ms": 0, "first_auctioneer": 0, **options}
@@ -30,7 +30,7 @@ async def start_against_bots(app: ModernArtApp, pilot, **options) -> None:
 
 
 async def test_hint_key_suggests_a_legal_move_with_its_reason_and_sends_nothing(url, tmp_path):
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await start_against_bots(app, pilot)
         assert "question_mark" in footer_keys(app)
@@ -50,7 +50,7 @@ async def test_hint_key_suggests_a_legal_move_with_its_reason_and_sends_nothing(
 
 
 async def test_host_turns_hints_off_the_key_is_hidden_and_refused(url, tmp_path):
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await start_against_bots(app, pilot, hints=False)
         assert "question_mark" not in footer_keys(app)
@@ -61,7 +61,7 @@ async def test_host_turns_hints_off_the_key_is_hidden_and_refused(url, tmp_path)
 
 
 async def test_lobby_shows_a_room_without_hints(url, raw, tmp_path):
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
         bob = await raw("Bob")
@@ -73,7 +73,7 @@ async def test_lobby_shows_a_room_without_hints(url, raw, tmp_path):
 
 
 async def test_create_dialog_turns_hints_off(url, tmp_path):
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
         await pilot.press("c")

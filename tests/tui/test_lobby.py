@@ -7,14 +7,14 @@ import pathlib
 from textual.widgets import DataTable, OptionList, Select
 from tui_keys import text_of, until
 
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
 from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
 from modernart.tui.tokens import TokenStore
 
 
-def make_app(url: str, tmp_path: pathlib.Path, name: str = "Ann") -> ModernArtApp:
-    return ModernArtApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
+def make_app(url: str, tmp_path: pathlib.Path, name: str = "Ann") -> ClientApp:
+    return ClientApp(url, name, tokens=TokenStore(tmp_path / "tokens.json"))
 
 
 async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_path):
@@ -118,7 +118,7 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
     """The lobby names each room's game; the create dialog offers the chosen game's player
     counts and presets (with their help) and the room gets the game's table."""
     from modernart.engine.games import get_game
-    from modernart.tui.serengeti import SerengetiTable
+    from modernart.tui.serengeti.table import SerengetiTable
 
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

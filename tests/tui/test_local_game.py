@@ -12,9 +12,9 @@ from rich.console import Console
 from textual.widgets import Static
 from tui_keys import keys_for, log_text, until
 
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.local import LocalGame
-from modernart.tui.summary import GameOver, RoundSummary
+from modernart.tui.modernart.summary import GameOver, RoundSummary
 from modernart.tui.tokens import TokenStore
 
 
@@ -28,7 +28,7 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         data_dir=tmp_path,
     )
     records = tmp_path / "records"
-    app = ModernArtApp(name="Ann", local=local, records_dir=records)
+    app = ClientApp(name="Ann", local=local, records_dir=records)
     summaries = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
@@ -86,7 +86,7 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
 async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathlib.Path) -> None:
     """PROTOCOL.md secrecy: a record holds the deck, so a remote client is told how to export."""
     records = tmp_path / "records"
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "t.json"), records_dir=records)
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "t.json"), records_dir=records)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
         bob = await raw("Bob")
@@ -103,7 +103,7 @@ async def test_remote_game_record_stays_on_the_server(url, raw, tmp_path: pathli
 async def test_quick_bots_in_a_local_game_start_the_game(tmp_path: pathlib.Path) -> None:
     """Issue 8.12: `--bot-delay` below a public server's floor is the player's own choice."""
     local = LocalGame(players=3, options={"bot_delay_ms": 100}, data_dir=tmp_path)
-    app = ModernArtApp(name="Ann", local=local)
+    app = ClientApp(name="Ann", local=local)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
         assert app.table.room_info["options"]["bot_delay_ms"] == 100

@@ -8,7 +8,7 @@ from textual.message import Message
 from tui_keys import text_of, until
 
 from modernart.server.app import Server
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.messages import ConnectionChanged
 from modernart.tui.tokens import TokenStore
 
@@ -25,7 +25,7 @@ async def test_server_restart_shows_state_and_resumes_the_seat(raw, tmp_path: pa
         if isinstance(message, ConnectionChanged):
             states.append(message.state)
 
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     try:
         async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
             await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
@@ -54,7 +54,7 @@ async def test_restarted_client_resumes_its_seat_from_the_token_store(url, raw, 
     await bob.send("create", seats=3, name="T", options={"bot_delay_ms": 10_000})
     joined = await bob.wait_for("joined")
     tokens = TokenStore(tmp_path / "config" / "tokens.json")
-    first = ModernArtApp(url, "Ann", tokens=tokens)
+    first = ClientApp(url, "Ann", tokens=tokens)
     async with first.run_test() as pilot:
         await until(pilot, lambda: first.lobby is not None and first.lobby.rooms)
         await pilot.press("j")
@@ -64,7 +64,7 @@ async def test_restarted_client_resumes_its_seat_from_the_token_store(url, raw, 
     await bob.send("add_bot")
     await bob.send("start")
     await bob.wait_for("update")
-    second = ModernArtApp(url, "Ann", tokens=tokens)
+    second = ClientApp(url, "Ann", tokens=tokens)
     async with second.run_test() as pilot:
         # No key pressed: the token alone brings Ann back to her seat at the table.
         await until(pilot, lambda: second.table is not None and second.table.view.get("round") == 1)

@@ -9,28 +9,28 @@ from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import deck_of, seated_game
 
-from modernart.tui.app import ModernArtApp
-from modernart.tui.auction import AmountInput
+from modernart.tui.amount import AmountInput
+from modernart.tui.app import ClientApp
 from modernart.tui.confirm import Confirm
 from modernart.tui.eventlog import EventLog
-from modernart.tui.hand import Hand
-from modernart.tui.ledger import LedgerScreen
-from modernart.tui.players import Players, players_table
-from modernart.tui.summary import RoundSummary
+from modernart.tui.modernart.hand import Hand
+from modernart.tui.modernart.ledger import LedgerScreen
+from modernart.tui.modernart.players import Players, players_table
+from modernart.tui.modernart.summary import RoundSummary
 from modernart.tui.tokens import TokenStore
 
 
-def status(app: ModernArtApp) -> str:
+def status(app: ClientApp) -> str:
     return text_of(app.screen.query_one("#status", Static))
 
 
-def logged(app: ModernArtApp, line: str) -> bool:
+def logged(app: ClientApp, line: str) -> bool:
     """`line` is in the log of the app's table (once the table is built)."""
     table = app.table
     return table is not None and table.is_mounted and line in log_text(app)
 
 
-def footer_keys(app: ModernArtApp) -> set[str]:
+def footer_keys(app: ClientApp) -> set[str]:
     """The keys the footer offers now."""
     return {b.key for (_, b, enabled, _) in app.screen.active_bindings.values() if enabled}
 
@@ -38,8 +38,8 @@ def footer_keys(app: ModernArtApp) -> set[str]:
 async def test_two_names_from_one_config_directory_are_two_players(url, tmp_path):
     """Issue 8.1: a token is kept per server *and* name; B never takes over A's seat."""
     store = tmp_path / "config" / "tokens.json"
-    ann = ModernArtApp(url, "Ann", tokens=TokenStore(store))
-    bea = ModernArtApp(url, "Bea", tokens=TokenStore(store))
+    ann = ClientApp(url, "Ann", tokens=TokenStore(store))
+    bea = ClientApp(url, "Bea", tokens=TokenStore(store))
     async with ann.run_test(size=(80, 24)) as ann_pilot:
         await until(
             ann_pilot, lambda: ann.lobby is not None and ann.lobby.connection == "connected"
@@ -220,7 +220,7 @@ async def test_history_after_a_reconnect_and_for_a_late_spectator(url, raw, tmp_
         await cy.act(type="bid", amount=7)
         await until(pilot, lambda: "Cy bids 7" in log_text(app))
         assert log_text(app).count("Cy bids 7") == 1 and log_text(app).count("Bob bids 5") == 1
-        dee = ModernArtApp(url, "Dee", tokens=TokenStore(tmp_path / "dee.json"))
+        dee = ClientApp(url, "Dee", tokens=TokenStore(tmp_path / "dee.json"))
         async with dee.run_test(size=(80, 24)) as dee_pilot:
             await until(dee_pilot, lambda: dee.lobby is not None and dee.lobby.rooms)
             await dee_pilot.press("w")
@@ -229,7 +229,7 @@ async def test_history_after_a_reconnect_and_for_a_late_spectator(url, raw, tmp_
             assert "Ann auctions Lite Metal (open)" in watched and "Bob bids 5" in watched
             assert "watching" in status(dee)
         # A restarted client (same name, same token store) gets the history too.
-    again = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    again = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with again.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: logged(again, "Cy bids 7"))
         assert "You auction Lite Metal (open)" in log_text(again)
@@ -291,7 +291,7 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
 
     from modernart.tui.lobby import CreateRoomDialog
 
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
         await pilot.press("c")
@@ -323,7 +323,7 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
 
 async def test_a_stale_error_is_cleared_when_the_game_starts(url, tmp_path):
     """Issue 8.9: "every seat is taken" does not outlive the waiting room."""
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby and app.lobby.connection == "connected")
         app.send({"t": "create", "seats": 3, "options": {"bot_delay_ms": 10_000}})
@@ -342,8 +342,8 @@ async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fig
     """Issue 8.1: one name is one identity; the older window stops (close 4000) and says
     why, rather than reconnecting and throwing the newer one out, for ever."""
     store = tmp_path / "config" / "tokens.json"
-    first = ModernArtApp(url, "Ann", tokens=TokenStore(store))
-    second = ModernArtApp(url, "Ann", tokens=TokenStore(store))
+    first = ClientApp(url, "Ann", tokens=TokenStore(store))
+    second = ClientApp(url, "Ann", tokens=TokenStore(store))
     async with first.run_test(size=(80, 24)) as first_pilot:
         await until(first_pilot, lambda: first.lobby and first.lobby.connection == "connected")
         # The second window must find the first one's token (kept once `welcome` came).

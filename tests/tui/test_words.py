@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from modernart.cli import main
-from modernart.tui.narrate import narrate
-from modernart.tui.style import card_chip, short_name
+from modernart.tui.modernart.narrate import narrate
+from modernart.tui.modernart.style import card_chip
 from modernart.tui.tokens import TokenStore
+from modernart.tui.words import short_name
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -138,7 +139,7 @@ def test_f1_explains_every_column_marker_symbol_and_the_clock() -> None:
 
 
 def test_r18_a_card_that_ends_the_round_is_not_told_as_auctioned() -> None:
-    from modernart.tui.narrate import mark_round_enders
+    from modernart.tui.modernart.narrate import mark_round_enders
 
     end = {"type": "round_end", "round": 2, "counts": {"krypto": 5}, "tokens": {}}
     played = {"type": "played", "seat": 1, "card": "krypto.open"}
@@ -165,7 +166,7 @@ def test_leaving_is_not_losing_the_connection_and_a_bot_standing_in_is_told() ->
 
 
 def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:
-    from modernart.tui.hand import round_ender
+    from modernart.tui.modernart.hand import round_ender
 
     counts = {"krypto": 4, "yoko": 3}
     assert "5th Krypto: ends the round, unsold" in round_ender("krypto.open", "play", counts)
@@ -176,7 +177,7 @@ def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:
 
 
 def test_purchases_are_counts_per_artist() -> None:
-    from modernart.tui.style import paintings
+    from modernart.tui.modernart.style import paintings
 
     cards = ["lite_metal.open", "yoko.sealed", "lite_metal.double", "krypto.open"]
     assert paintings(cards).plain == "LM2 YO1 KR1"
@@ -186,7 +187,7 @@ def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
     """Issue 8.5: `bought` wraps; the ▶ and A markers and every count stay visible."""
     from rich.console import Console
 
-    from modernart.tui.players import players_table
+    from modernart.tui.modernart.players import players_table
 
     everything = ["lite_metal.open", "yoko.open", "christin_p.open", "karl_gitter.open"]
     seats = [
@@ -204,10 +205,10 @@ def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
 
 def test_local_game_pace_options_reach_the_room(monkeypatch) -> None:
     """Issue 8.12: bot thinking time, the shout window and the bell from the command line."""
-    from modernart.tui.app import ModernArtApp
+    from modernart.tui.app import ClientApp
 
-    seen: list[ModernArtApp] = []
-    monkeypatch.setattr(ModernArtApp, "run", lambda self: seen.append(self))
+    seen: list[ClientApp] = []
+    monkeypatch.setattr(ClientApp, "run", lambda self: seen.append(self))
     assert main(["--bot-delay", "0.5", "--shout-window", "9", "--bell", "--name", "Ann"]) == 0
     (app,) = seen
     create = app.local.create_message()

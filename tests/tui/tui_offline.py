@@ -1,6 +1,6 @@
 """An offline stand-in for the server, for snapshots: the real app fed by the real engine.
 
-`OfflineApp` is `ModernArtApp` with the network replaced by a `Game`: what the
+`OfflineApp` is `ClientApp` with the network replaced by a `Game`: what the
 player does is applied to the engine for their seat, and every update goes
 through the app's own message routing. Tests move the other seats explicitly,
 so every screen state is exact and deterministic.
@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from modernart.engine import RuleError
 from modernart.engine.modernart import FULL_DECK, Game
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.lobby import LobbyScreen
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -49,7 +49,7 @@ def server_view(game: Game, seat: int | None, room: str = "r1") -> dict[str, Any
     return view
 
 
-class OfflineApp(ModernArtApp):
+class OfflineApp(ClientApp):
     """`game`: any registered game's state (engine/games.py); its table is shown."""
 
     def __init__(self, game: Any, seat: int | None = 0) -> None:
@@ -165,7 +165,7 @@ GAMES_ROOMS: list[dict[str, Any]] = [
 ]
 
 
-class OfflineLobbyApp(ModernArtApp):
+class OfflineLobbyApp(ClientApp):
     """The lobby screen with a fixed room list (what a server would push)."""
 
     ROOMS: ClassVar[list[dict[str, Any]]] = [

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from tui_keys import until
 
 from modernart.engine.modernart import FULL_DECK
-from modernart.tui.app import ModernArtApp
+from modernart.tui.app import ClientApp
 from modernart.tui.tokens import TokenStore
 
 
@@ -59,7 +59,7 @@ async def seated_game(
     shout_window_ms: int = 60_000,
     deck: list[str] | None = None,
     **options: Any,
-) -> AsyncIterator[tuple[ModernArtApp, Pilot[None], Any, Any]]:
+) -> AsyncIterator[tuple[ClientApp, Pilot[None], Any, Any]]:
     bob = await raw("Bob")
     options = {
         "deck": deck or deal(ann),
@@ -69,7 +69,7 @@ async def seated_game(
     }
     await bob.send("create", seats=3, name="Table", options=options)
     joined = await bob.wait_for("joined")
-    app = ModernArtApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.press("j")

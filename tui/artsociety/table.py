@@ -24,7 +24,7 @@ from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
-from ..style import short_name
+from ..words import short_name
 from .end import ArtSocietyEnd
 from .look import (
     FRAME_LEGEND,

@@ -1,6 +1,6 @@
 """One SSH session's client process on a PTY: start it, pump bytes, resize it, end it.
 
-The process (`server/ssh_client.py`) runs in a session of its own with the PTY
+The process (`server/ssh/client.py`) runs in a session of its own with the PTY
 slave as its controlling terminal; the SSH server holds the master side. Ending
 it is certain: closing the lifeline pipe makes it exit, SIGHUP and then SIGKILL
 to its whole process group follow if it lingers.
@@ -48,7 +48,7 @@ class ClientProcess:
         return self.proc.pid if self.proc is not None else None
 
     async def start(self, config: dict[str, str | None], term: str, cols: int, rows: int) -> None:
-        """Start `python -m modernart.server.ssh_client` on a fresh PTY of that size.
+        """Start `python -m modernart.server.ssh.client` on a fresh PTY of that size.
 
         `config` ({url, name, token}) goes through a pipe, before the process
         reads anything else, and never into argv or the environment.
@@ -67,7 +67,7 @@ class ClientProcess:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "modernart.server.ssh_client",
+                "modernart.server.ssh.client",
                 str(read_end),
                 stdin=slave,
                 stdout=slave,

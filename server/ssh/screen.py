@@ -20,7 +20,7 @@ import pyte
 from pyte import graphics
 from wcwidth import wcwidth
 
-from .ssh_output import PARTIAL, SEQUENCE
+from .output import PARTIAL, SEQUENCE
 
 # Drawing sequences the emulator follows: cursor moves, erases, scrolls, SGR, margins.
 DRAWING_CSI = re.compile(rb"\x1b\[[0-9;]*[HfABCDEFGdKJXSTLM@Pmr]\Z")

@@ -15,11 +15,6 @@ from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 from .style import card_name
 
 
-def hints_allowed(room: dict[str, Any]) -> bool:
-    """False only when the room's options say so (older servers send no `hints`)."""
-    return (room.get("options") or {}).get("hints", True) is not False
-
-
 def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     """The hard bot's action for this view (None: nothing to decide) and one line
     saying what it is and why."""

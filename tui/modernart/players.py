@@ -8,7 +8,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from .style import paintings, short_name
+from ..words import short_name
+from .style import paintings
 
 FIXED_COLUMNS = 16  # the markers, on, # and $, with the spaces between all columns
 

@@ -1,7 +1,7 @@
 """Play over SSH: `modernart-server --ssh-port 2222` answers `ssh -p 2222 alice@host`.
 
 Each SSH session with a PTY gets its own client process (the Textual client,
-`server/ssh_client.py`) on a PTY, connected to this server on loopback. A
+`server/ssh/client.py`) on a PTY, connected to this server on loopback. A
 public key is an identity: `KeyIdentities` maps its fingerprint to the token
 of the identity a `hello` created on the key's first use. Keyless sessions
 (`--ssh-guests`) get a fresh identity each time. Password authentication is
@@ -29,11 +29,11 @@ import asyncssh
 import msgpack
 from websockets.asyncio.client import connect
 
-from .app import Server
-from .ssh_keys import KeyIdentities, load_host_key
-from .ssh_output import SgrFilter
-from .ssh_pty import ClientProcess
-from .ssh_screen import ScreenRelay
+from ..app import Server
+from .keys import KeyIdentities, load_host_key
+from .output import SgrFilter
+from .pty import ClientProcess
+from .screen import ScreenRelay
 
 log = logging.getLogger("modernart.server.ssh")
 
@@ -304,8 +304,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.command: str | None = None
         self.process: ClientProcess | None = None
-        self.relay: ScreenRelay | None = None  # the client's screen (server/ssh_screen.py)
-        self.sgr = SgrFilter()  # and no useless colour changes (server/ssh_output.py)
+        self.relay: ScreenRelay | None = None  # the client's screen (server/ssh/screen.py)
+        self.sgr = SgrFilter()  # and no useless colour changes (server/ssh/output.py)
         self._frame: asyncio.TimerHandle | None = None
         self.raw_bytes = 0  # what the client process wrote, before the filter
         self.counted = False

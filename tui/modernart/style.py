@@ -93,23 +93,3 @@ def paintings(codes: list[str]) -> Text:
             text.append(" ")
         text.append(f"{ARTIST_ABBR[artist]}{n}", style=f"bold {ARTIST_COLOUR[artist]}")
     return text
-
-
-def short_name(name: str, width: int) -> str:
-    """A name cut to `width` cells, keeping a trailing number ('Heuristic bot 12' → 'Heuris…12')."""
-    if len(name) <= width:
-        return name
-    head, _, tail = name.rpartition(" ")
-    if head and tail.isdigit() and len(tail) < width - 2:
-        return name[: width - len(tail) - 1].rstrip() + "…" + tail
-    return name[: width - 1] + "…"
-
-
-def capital(text: str) -> str:
-    """Upper-case the first letter only ('you' → 'You'; names keep their own case)."""
-    return text[:1].upper() + text[1:]
-
-
-def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 5th …"""
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"

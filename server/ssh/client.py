@@ -1,6 +1,6 @@
-"""The client process of one SSH session: `python -m modernart.server.ssh_client FD`.
+"""The client process of one SSH session: `python -m modernart.server.ssh.client FD`.
 
-`server/ssh_pty.py` starts it in a new session with the PTY as its standard
+`server/ssh/pty.py` starts it in a new session with the PTY as its standard
 streams and passes it one pipe, `FD`. The pipe's first line is a JSON object
 `{url, name, token}` (the identity token travels only here: never in argv, the
 environment or a log). The pipe then stays open as a lifeline: when the SSH
@@ -64,10 +64,10 @@ def main(argv: list[str]) -> int:
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     threading.Thread(target=watch_lifeline, args=(fd,), daemon=True).start()
 
-    from modernart.tui.app import ModernArtApp
+    from modernart.tui.app import ClientApp
 
     tokens = SessionTokens(config.get("token"))
-    ModernArtApp(config["url"], name=config["name"], tokens=tokens).run()  # type: ignore[arg-type]
+    ClientApp(config["url"], name=config["name"], tokens=tokens).run()  # type: ignore[arg-type]
     return 0
 
 

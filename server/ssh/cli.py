@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 
-from .ssh import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SESSIONS, SshSettings
+from .server import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SESSIONS, SshSettings
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:

@@ -11,13 +11,15 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from .auction import AmountInput, AuctionPanel
+from ..amount import AmountInput
+from ..eventlog import SCROLL_HINT
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line, hints_allowed
+from .auction import AuctionPanel
 from .board import ValueBoard
-from .eventlog import SCROLL_HINT, EventLog
-from .gametable import TABLE_BINDINGS, GameTable, chat_line
 from .hand import Hand
-from .hint import hints_allowed, suggest
+from .hint import suggest
 from .ledger import Ledger, LedgerScreen
+from .log import ModernArtLog
 from .players import Players
 from .summary import GameOver, RoundSummary
 
@@ -56,7 +58,7 @@ class TableScreen(GameTable):
                 yield Players(id="players")
             with Vertical(id="right"):
                 yield AuctionPanel(id="auction")
-                yield EventLog(id="log")
+                yield ModernArtLog(id="log")
         yield Hand(id="hand")
         yield chat_line()
         yield Footer(compact=True)
@@ -103,7 +105,7 @@ class TableScreen(GameTable):
         return screens
 
     def tell(self, events: list[dict[str, Any]]) -> None:
-        self.query_one(EventLog).add_events(events, self.names, self.view.get("you"))
+        self.query_one(ModernArtLog).add_events(events, self.names, self.view.get("you"))
         self.ledger.add(events)
 
     def progress(self, view: dict[str, Any]) -> str:
@@ -182,7 +184,7 @@ class TableScreen(GameTable):
         self.query_one(Hand).focus()
 
     def action_hint(self) -> None:
-        """What the hard bot would do here, from this view only (tui/hint.py). Hidden and
+        """What the hard bot would do here, from this view only (tui/modernart/hint.py). Hidden and
         inert (`check_action`) when the host turned hints off or nothing is to decide."""
         _, reason = suggest(self.view)
         self.note(f"Hint: {reason}", "bold")

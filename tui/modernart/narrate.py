@@ -8,7 +8,8 @@ from typing import Any
 
 from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF, CARDS_TO_END_ROUND
 
-from .style import card_name, lot_name, ordinal
+from ..words import ordinal
+from .style import card_name, lot_name
 
 VIRTUAL = "The virtual player"
 

@@ -24,7 +24,8 @@ from modernart.engine.modernart.cards import (
     TYPE_OF,
 )
 
-from .style import card_chip, card_name, ordinal
+from ..words import ordinal
+from .style import card_chip, card_name
 
 ENDER_MARK = "*"  # beside a card that would end the round
 

@@ -1,0 +1,57 @@
+"""The amount entry every table's bids and prices use: digits only, ↑/↓ steps within bounds."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.widgets import Input
+
+
+class AmountInput(Input):
+    """Digits only; every other key falls through to the screen's bindings (p, y, d, +, …)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "step(1)", "+1", show=False),
+        Binding("down", "step(-1)", "-1", show=False),
+        # An Input scrolls itself with PgUp/PgDn; here they scroll the event log.
+        Binding("pageup", "screen.log(-1)", "Log ↑"),
+        Binding("pagedown", "screen.log(1)", "Log ↓", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(restrict=r"\d{0,4}", max_length=4, compact=True, **kwargs)
+        self.cursor_blink = False  # no redraws twice a second over SSH
+        self.bounds: tuple[int, int] = (0, 0)
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and character.isdigit()
+
+    async def _on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char is not None and char.isprintable() and not char.isdigit():
+            # Input's own handler (called after this one) would swallow the key:
+            # skip it, so the key reaches the screen's bindings (p, y, d, +, …).
+            event.prevent_default()
+
+    def start_typing(self, digit: str) -> None:
+        """Take the focus with `digit` as the amount's first key, as if typed here
+        (the focus would select the offered amount: the next digit must not replace it)."""
+        self.select_on_focus = False
+        self.focus()
+        self.value = digit
+        self.cursor_position = len(self.value)
+
+    def _on_blur(self, event: events.Blur) -> None:
+        self.select_on_focus = True  # the next time the focus comes, typing replaces
+
+    @property
+    def amount(self) -> int | None:
+        return int(self.value) if self.value.isdigit() else None
+
+    def action_step(self, step: int) -> None:
+        low, high = self.bounds
+        current = self.amount if self.amount is not None else low - (1 if step > 0 else -1)
+        self.value = str(max(low, min(high, current + step)))
+        self.cursor_position = len(self.value)

@@ -1,0 +1,41 @@
+"""The payout grid: for each last digit of a price, whom it would pay (S11–S13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from .words import compact_name
+
+
+def payout_grid(view: dict[str, Any], width: int) -> Table:
+    """Two rows: each last digit 0–9, and whom a price ending in it would pay."""
+    seats = view.get("seats") or []
+    you = view.get("you")
+    barred = set(seats[you].get("barred") or []) if you is not None and you < len(seats) else set()
+    preview = view.get("payout_preview") or []
+    col = max(4, min(8, (width - 9) // 10))
+    grid = Table.grid(padding=(0, 0))
+    grid.add_column(width=9, no_wrap=True)
+    for _ in range(10):
+        grid.add_column(width=col, no_wrap=True)
+    digits = [Text(str(d), style="bold") for d in range(10)]
+    pays: list[Text] = []
+    everyone_else = len(seats) - 1
+    for d in range(10):
+        paid = preview[d] if d < len(preview) else []
+        if d in barred and you is not None:
+            pays.append(Text("✗", style="bold red"))
+        elif not paid:
+            pays.append(Text("·", style="dim"))
+        elif len(paid) == everyone_else and not any(d in (s.get("barred") or []) for s in seats):
+            pays.append(Text("all", style="dim"))
+        elif len(paid) == 1:
+            pays.append(Text(compact_name(seats[paid[0]].get("name", "?"), col - 1)))
+        else:
+            pays.append(Text(f"{len(paid)} pl", style="italic"))
+    grid.add_row(Text("Ends in", style="dim"), *digits)
+    grid.add_row(Text("pays", style="dim"), *pays)
+    return grid
