@@ -25,6 +25,11 @@ def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
         code = action["painting"]
         worth = Board(view).painting_worth(code)
         return action, f"Take {code}: about {worth:.0f} points where it fits best (A12)."
+    if kind == "place" and action["tile"] == "start":
+        return action, (
+            f"Hang your starting painting at {action['cell']}: near the middle, on a star, "
+            "so the wall can grow every way (A7)."
+        )
     if kind == "place":
         return action, (
             f"Hang the {action['tile']} tile at {action['cell']}: the most points now "

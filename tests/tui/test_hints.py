@@ -82,3 +82,44 @@ async def test_create_dialog_turns_hints_off(url, tmp_path):
         await pilot.press("enter", "down", "enter", "ctrl+s")
         await until(pilot, lambda: app.table is not None and app.table.room_info.get("options"))
         assert app.table.room_info["options"]["hints"] is False
+
+
+async def _hint_at_a_table(url: str, tmp_path, game: str) -> tuple[ClientApp, str, dict]:
+    """Ann hosts a `game` room with two hard bots; at her first decision she asks `?`."""
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        app.send({"t": "create", "game": game, "seats": 3, "options": {"bot_delay_ms": 0}})
+        await until(pilot, lambda: app.table is not None and app.table.view.get("host") == 0)
+        app.send({"t": "add_bot", "level": "hard"})
+        app.send({"t": "add_bot", "level": "hard"})
+        await until(pilot, lambda: all(s["name"] != "(free)" for s in app.table.view["seats"]))
+        await pilot.press("s")
+        await until(pilot, lambda: bool(app.table.view.get("legal")))
+        assert "question_mark" in footer_keys(app)  # bound (unlisted in the footer)
+        legal, seq = app.table.view["legal"], app.table.view.get("seq")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "Hint:" in log_text(app))
+        line = next(x for x in log_text(app).split("Hint:")[1:])
+        # Only a suggestion: still Ann's decision, nothing was sent.
+        assert app.table.view["legal"] == legal and app.table.view.get("seq") == seq
+        return app, line, legal
+
+
+async def test_serengeti_hint_names_a_legal_move_and_its_reason(url, tmp_path):
+    _, line, legal = await _hint_at_a_table(url, tmp_path, "serengeti")
+    words = line.split()
+    if words[0] == "Bid":  # one of Ann's legal amounts (S7)
+        assert int(words[1].rstrip(":")) in legal["bid"]
+    else:
+        assert words[0] == "Pass:"
+    assert "points" in line and "chips" in line
+
+
+async def test_artsociety_hint_names_a_legal_move_and_its_reason(url, tmp_path):
+    _, line, legal = await _hint_at_a_table(url, tmp_path, "artsociety")
+    # Art Society begins by hanging the starting painting (A7): the hint says where.
+    words = line.split()
+    assert words[:5] == ["Hang", "your", "starting", "painting", "at"]
+    assert words[5].rstrip(":") in legal["place"][0]["cells"]
+    assert "(A7)" in line
