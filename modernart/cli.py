@@ -138,14 +138,17 @@ def _check_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
 
 
 def main(argv: list[str] | None = None) -> int:
-    from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
-    from modernart.engine.modernart.bots import BOT_HELP, BOT_LEVELS
+    from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, all_games
+    from modernart.engine.modernart.bots import BOT_LEVELS
 
-    levels = "\n".join(f"  {level:<10} {line}" for level, line in BOT_HELP.items())
+    levels = "\n".join(
+        f"{info.title}:\n" + "\n".join(f"  {lv:<10} {line}" for lv, line in info.bot_help.items())
+        for info in all_games()
+    )
     parser = argparse.ArgumentParser(
         prog="modernart",
         description="Modern Art, online. With no command: a game against bots in this terminal.",
-        epilog=f"Modern Art's bot levels (--bot-level, add_bot):\n{levels}",
+        epilog=f"Bot levels (--bot-level, add_bot), the same names in every game:\n{levels}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bot-level",
         default=None,
-        help=f"the bots' level (Modern Art: {', '.join(BOT_LEVELS)}; default: the server's)",
+        help=f"the bots' level, in every game: {', '.join(BOT_LEVELS)} (default: the server's)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
     parser.add_argument(

@@ -507,7 +507,9 @@ class Room:
         budget, limit = search_budget(pool.budget_s, self._deadline_ms(self.loop.time()))
         seed = random.getrandbits(30)
         events = self.history.since(-1)
-        future = pool.submit(decide, self.info.name, s.level, view, events, seed, budget)
+        future = pool.submit(
+            decide, self.info.name, s.level, view, events, seed, budget, pool.worlds
+        )
         s.thinking = future
         s.think_limit = self.loop.call_later(limit, self._thought_too_long, seat, future)
         assert self.game is not None

@@ -172,7 +172,7 @@ def _start_of(view: View, seat: int) -> str:
 
 def _whites(view: View, known: Seen, rng: random.Random) -> list[int]:
     """Every seat's white card (A8): the player's own, those seen, the rest drawn."""
-    n, me = len(view["seats"]), view["you"]
+    me = view["you"]
     shown = [seat["white"] for seat in view["seats"]]  # before the first round (A8)
     whites = [w if w is not None else known.white.get(s) for s, w in enumerate(shown)]
     whites[me] = view["stack"][0]
