@@ -9,9 +9,9 @@ fresh bot from them, decides and answers with the action. The pool is bounded
 (`--bot-workers`, default one fewer than the cores, at least one) and so is its
 queue: a search is a few tens of milliseconds (issue 20), so up to
 `QUEUE_PER_WORKER` decisions per worker may wait their turn; beyond that the bot
-decides as the game's default bot (`hard`) at once. A worker that crashes breaks its executor; the pool
-starts a new one for the next decision and the rooms waiting on the broken one
-decide as `hard`.
+decides as the game's default bot (`hard`) at once. A worker that crashes breaks
+its executor; the pool starts a new one for the next decision and the rooms
+waiting on the broken one decide as `hard`.
 """
 
 from __future__ import annotations
