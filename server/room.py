@@ -95,7 +95,8 @@ class Seat:
     takeover: asyncio.TimerHandle | None = None
     thinking: asyncio.Future[Any] | None = None  # a searching bot's decision in a worker
     think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
-    open_cap: tuple[tuple[Any, ...], int] | None = None  # (lot, cap) searched for R12
+    # (lot, cap) searched for R12; cap None: this lot is played as `hard` (pool was full)
+    open_cap: tuple[tuple[Any, ...], int | None] | None = None
 
     @property
     def connected(self) -> bool:
@@ -489,7 +490,11 @@ class Room:
         if not searches(brain):
             self._play(seat, brain.choose(view))
         elif game.realtime() and s.open_cap is not None and s.open_cap[0] == lot_key(view):
-            self._play(seat, shout_up_to(view, s.open_cap[1]))
+            cap = s.open_cap[1]
+            if cap is None:  # this lot's decision was made as `hard`: it stays so
+                self._play_plainly(seat)
+            else:
+                self._play(seat, shout_up_to(view, cap))
         else:
             self._think(seat, view)
 
@@ -500,7 +505,12 @@ class Room:
         assert s is not None and s.level is not None
         pool = self.hub.bots
         if not pool.free():
+            # One decision per lot in an open auction (R12), as a search makes it: the
+            # shouts after each newer bid follow the same plain choice, uncounted.
             pool.stats.fallback += 1
+            assert self.game is not None
+            if self.game.realtime():
+                s.open_cap = (lot_key(view), None)
             self._play_plainly(seat)
             return
         # Under a clock the answer must come before it runs out on the bot.
