@@ -146,13 +146,24 @@ class SearchBot:
 
     def choose(self, view: View) -> Action | None:
         self.seen.observe_view(view)
+        decided, action = self.quick(view)
+        if decided:
+            return action
+        incumbent = self.policy.choose(view)
+        candidates = self.candidates(view, incumbent)
+        return self.search(view, candidates, 0 if candidates[0] == incumbent else None)
+
+    def quick(self, view: View) -> tuple[bool, Action | None]:
+        """(True, the action) for a decision that needs no search — nothing to do, or a
+        single candidate — else (False, None). Cheap: a server asks it on its loop
+        before it hands a worker the search."""
         if not view["legal"]:
-            return None
+            return True, None
         incumbent = self.policy.choose(view)
         candidates = self.candidates(view, incumbent)
         if len(candidates) <= 1:  # nothing to weigh
-            return candidates[0] if candidates else incumbent
-        return self.search(view, candidates, 0 if candidates[0] == incumbent else None)
+            return True, candidates[0] if candidates else incumbent
+        return False, None
 
     def candidates(self, view: View, incumbent: Action | None) -> list[Any]:
         make = self.searcher.candidates

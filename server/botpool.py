@@ -114,6 +114,7 @@ class PoolStats:
     """Expert decisions, by how they were made (the load test reports the shares)."""
 
     full: int = 0  # searched in a worker with the whole budget
+    quick: int = 0  # nothing to weigh (one candidate): answered on the loop at once
     reduced: int = 0  # searched with less, to answer before a clock runs out
     fallback: int = 0  # every worker busy and the queue full: decided as `hard` at once
     late: int = 0  # the worker's answer missed its deadline: decided as `hard`

@@ -496,7 +496,16 @@ class Room:
             else:
                 self._play(seat, shout_up_to(view, cap))
         else:
-            self._think(seat, view)
+            decided, action = brain.quick(view)  # type: ignore[attr-defined]
+            if not decided:
+                self._think(seat, view)
+                return
+            # Nothing to weigh (one candidate, a lot out of reach): no worker needed.
+            self.hub.bots.stats.quick += 1
+            cap = getattr(brain, "_open_cap", None)
+            if game.realtime() and cap is not None and cap[0] == lot_key(view):
+                s.open_cap = cap
+            self._play(seat, action)
 
     def _think(self, seat: int, view: dict[str, Any]) -> None:
         """A searching bot's decision goes to a worker process; the loop carries on.

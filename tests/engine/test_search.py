@@ -203,3 +203,26 @@ def test_every_game_offers_the_ladder_and_a_hint() -> None:
         assert all(info.bot_help.get(level) for level in info.bots)
         assert isinstance(info.make_bot("expert", 1), SearchBot)
         assert info.hint is not None
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_quick_answers_only_what_needs_no_search_and_as_the_search_would(game: str) -> None:
+    """`quick` (asked on a server's loop) answers a decision with nothing to weigh without
+    searching, and answers it as `choose` does; every other decision it leaves alone."""
+    info = get_game(game)
+    state = info.create(["a", "b", "c", "d"], seed=5)
+    rng = random.Random(5)
+    answered = left = 0
+    while not state.finished:
+        for seat in state.to_act():
+            view = state.view(seat)
+            expert = info.make_bot("expert", 1)
+            decided, action = expert.quick(view)
+            assert expert.searches == 0
+            if decided:
+                answered += 1
+                assert info.make_bot("expert", 1).choose(view) == action
+            else:
+                left += 1
+        _advance(state, 1, rng, [info.search.seen()])
+    assert answered and left

@@ -104,22 +104,36 @@ class ExpertBot(SearchBot):
             return self._open(view)
         return super().choose(view)
 
-    def _open(self, view: dict[str, Any]) -> Action | None:
-        """R12: search once per lot for the most worth paying, then shout up to it."""
-        legal = view["legal"]
+    def quick(self, view: dict[str, Any]) -> tuple[bool, Action | None]:
+        if not view["legal"] or view["phase"] != OPEN:
+            return super().quick(view)
         if view["high"] and view["high"]["seat"] == view["you"]:
-            return None  # the high bidder waits for the hammer
+            return True, None  # the high bidder waits for the hammer
         key = _lot_key(view)
         if self._open_cap is None or self._open_cap[0] != key:
             value = self.hard._limit(view)
-            caps = sorted({0, *(round(value * f) for f in (0.6, 0.8, 1.0, 1.2))})
-            if "bid" not in legal or legal["bid"][0] > max(caps):
-                cap = 0  # the fast path: out of reach
-            else:
-                plans = [CapPlan(c, key) for c in caps]
-                cap = self.search(view, plans, caps.index(round(value))).cap
-            self._open_cap = (key, cap)
-        cap = self._open_cap[1]
+            legal = view["legal"]
+            if "bid" in legal and legal["bid"][0] <= round(value * 1.2):
+                return False, None  # within reach: the cap is searched
+            self._open_cap = (key, 0)  # out of reach: nothing to search
+        return True, self._shout(view)
+
+    def _open(self, view: dict[str, Any]) -> Action | None:
+        """R12: search once per lot for the most worth paying, then shout up to it."""
+        decided, action = self.quick(view)
+        if decided:
+            return action
+        value = self.hard._limit(view)
+        caps = sorted({0, *(round(value * f) for f in (0.6, 0.8, 1.0, 1.2))})
+        key = _lot_key(view)
+        plans = [CapPlan(c, key) for c in caps]
+        self._open_cap = (key, self.search(view, plans, caps.index(round(value))).cap)
+        return self._shout(view)
+
+    def _shout(self, view: dict[str, Any]) -> Action | None:
+        """The lowest bid while it is within this lot's cap, else pass."""
+        assert self._open_cap is not None
+        legal, cap = view["legal"], self._open_cap[1]
         if "bid" in legal and legal["bid"][0] <= cap:
             return {"type": "bid", "amount": legal["bid"][0]}
         return {"type": "pass"} if "pass" in legal else None
