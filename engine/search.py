@@ -18,8 +18,9 @@ worlds and the same random draws, so differences are not luck of the draw.
 The candidate with the best mean wins; the policy's own choice gets a small
 `edge` so that noise with few worlds does not overturn a sound move.
 
-The budget is a count of worlds (`worlds`, the same strength whatever the
-load) and a time cap (`budget_s`, read on `clock`): the search stops after
+The budget is a count of worlds (`max_worlds`, by default the game's
+`Searcher.worlds`: the same strength whatever the load) and a time cap
+(`budget_s`, read on `clock`): the search stops after
 `worlds` worlds or once the clock passes the cap, and a world cut short does
 not count (at least one world always does). A candidate may be a *plan*
 instead of an action: an object with `choose(view)` that plays the bot's own
@@ -33,13 +34,14 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from .games import Action, Bot, Event, GameState, get_game
 
 View = dict[str, Any]
 
-DEFAULT_WORLDS = 4
+DEFAULT_WORLDS = 4  # a game's worlds a search unless its Searcher says otherwise
+GAME = "game"  # SearchBot(max_worlds=GAME): the game's own `Searcher.worlds`
 DEFAULT_BUDGET_S = 1.0
 
 
@@ -109,6 +111,7 @@ class Searcher:
     horizon: Callable[[GameState], object] = lambda state: None
     copy: Callable[[GameState], GameState] = copy.deepcopy
     policy: str = "hard"  # the level every seat plays in a playout
+    worlds: int = DEFAULT_WORLDS  # worlds a search by default (docs/benchmarks.md's curve)
     edge: float = 0.0  # what another candidate must beat the policy's choice by
 
 
@@ -123,7 +126,7 @@ class SearchBot:
         game: str,
         seed: int | None = None,
         budget_s: float = DEFAULT_BUDGET_S,
-        max_worlds: int | None = DEFAULT_WORLDS,
+        max_worlds: int | Literal["game"] | None = GAME,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.info = get_game(game)
@@ -132,7 +135,7 @@ class SearchBot:
         self.searcher: Searcher = searcher
         self.rng = random.Random(seed)
         self.budget_s = budget_s
-        self.max_worlds = max_worlds
+        self.max_worlds = searcher.worlds if max_worlds == GAME else max_worlds
         self.clock = clock
         self.seen = searcher.seen()
         self.policy: Bot = self.info.make_bot(searcher.policy, self.rng.randrange(1 << 30))

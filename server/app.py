@@ -25,7 +25,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from .botpool import DEFAULT_BUDGET_S, DEFAULT_WORLDS, BotPool
+from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
 from .hub import Hub, error
 from .limits import Limits
@@ -82,7 +82,7 @@ class Server:
         limits: Limits | None = None,
         bot_workers: int | None = None,
         bot_budget_s: float = DEFAULT_BUDGET_S,
-        bot_worlds: int | None = DEFAULT_WORLDS,
+        bot_worlds: int | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.host = host
@@ -95,7 +95,8 @@ class Server:
         self.trust_proxy = trust_proxy
         self.bot_workers = bot_workers  # None: one fewer than the cores (server/botpool.py)
         self.bot_budget_s = bot_budget_s
-        self.bot_worlds = bot_worlds  # worlds an expert searches (None: its time budget only)
+        # worlds an expert searches (None: the game's own number; 0: its seconds alone)
+        self.bot_worlds = bot_worlds
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._ws: WsServer | None = None

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from modernart.engine.games import get_game
-from modernart.engine.search import DEFAULT_WORLDS
 
 log = logging.getLogger("modernart.server")
 
@@ -64,17 +63,19 @@ def decide(
     events: list[dict[str, Any]],
     seed: int,
     budget_s: float,
-    worlds: int | None = DEFAULT_WORLDS,
+    worlds: int | None = None,
 ) -> tuple[dict[str, Any] | None, int | None]:
     """In a worker: a fresh bot of `level` that has observed `events` decides on `view`
-    within `budget_s` seconds and `worlds` sampled worlds (None: the seconds alone).
+    within `budget_s` seconds and `worlds` sampled worlds (None: the game's own number,
+    0: as many as the seconds allow).
 
     Returns the action and, in Modern Art's open auction (R12), the price cap the
     expert searched for this lot: the room then shouts up to it without asking again.
     """
     bot = get_game(game).make_bot(level, seed)
     bot.budget_s = budget_s  # type: ignore[attr-defined]
-    bot.max_worlds = worlds  # type: ignore[attr-defined]
+    if worlds is not None:
+        bot.max_worlds = worlds or None  # type: ignore[attr-defined]
     observe = getattr(bot, "observe", None)
     if observe is not None:
         observe(events)
@@ -138,7 +139,7 @@ class BotPool:
         self,
         workers: int | None = None,
         budget_s: float = DEFAULT_BUDGET_S,
-        worlds: int | None = DEFAULT_WORLDS,
+        worlds: int | None = None,
         queue_per_worker: int = QUEUE_PER_WORKER,
     ) -> None:
         self.workers = workers or default_workers()

@@ -14,7 +14,7 @@ import sys
 import platformdirs
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
-from .botpool import DEFAULT_BUDGET_S, DEFAULT_WORLDS, default_workers
+from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
 from .limits import Limits
 from .ssh.cli import add_ssh_arguments, ssh_settings
@@ -100,9 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--bot-worlds",
         type=int,
-        default=DEFAULT_WORLDS,
+        default=None,
         help="sampled worlds an expert bot searches per decision, within its seconds "
-        "(default %(default)s; 0: as many as its seconds allow)",
+        "(default: each game's own, Modern Art 8, the others 4; 0: as many as its "
+        "seconds allow)",
     )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
@@ -189,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         limits=limits_of(args),
         bot_workers=args.bot_workers,
         bot_budget_s=args.bot_budget,
-        bot_worlds=args.bot_worlds or None,
+        bot_worlds=args.bot_worlds,
     )
     try:
         asyncio.run(serve_until_signalled(server, ssh_settings(args)))

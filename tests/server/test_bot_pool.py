@@ -28,8 +28,8 @@ Make = Callable[[str], Awaitable[Client]]
 
 @pytest.fixture
 async def make_server(tmp_path: pathlib.Path) -> AsyncIterator[Callable[..., Awaitable[Server]]]:
-    """`await make_server(bot_workers=1, bot_budget_s=5, bot_worlds=None)`: a --dev server
-    on a free port (`bot_worlds=None`: experts search for their whole budget)."""
+    """`await make_server(bot_workers=1, bot_budget_s=5, bot_worlds=0)`: a --dev server
+    on a free port (`bot_worlds=0`: experts search for their whole budget)."""
     servers: list[Server] = []
     clients: list[Client] = []
 
@@ -72,7 +72,7 @@ def bot_events(client: Client, kind: str) -> list[dict[str, Any]]:
 
 
 async def test_expert_searches_off_the_loop_while_another_room_plays(make_server):
-    srv = await make_server(bot_workers=1, bot_budget_s=5.0, bot_worlds=None)
+    srv = await make_server(bot_workers=1, bot_budget_s=5.0, bot_worlds=0)
     assert srv.hub is not None
     pool = srv.hub.bots
     ann, bob = await hello(srv, "Ann"), await hello(srv, "Bob")
@@ -102,7 +102,7 @@ async def test_expert_searches_off_the_loop_while_another_room_plays(make_server
 async def test_busy_pool_makes_experts_shout_as_hard_in_an_open_auction(make_server):
     # One worker and no queue; three experts all decide at once when the lot opens
     # (R12): one searches its cap, the others find the pool busy and decide as `hard`.
-    srv = await make_server(bot_workers=1, bot_budget_s=0.5, bot_worlds=None)
+    srv = await make_server(bot_workers=1, bot_budget_s=0.5, bot_worlds=0)
     assert srv.hub is not None
     srv.hub.bots.queue_per_worker = 1
     ann = await hello(srv, "Ann")
@@ -136,7 +136,7 @@ async def test_pool_survives_a_crashed_worker():
 
 
 async def test_a_worker_crash_mid_search_lets_the_expert_play_as_hard(make_server):
-    srv = await make_server(bot_workers=2, bot_budget_s=5.0, bot_worlds=None)
+    srv = await make_server(bot_workers=2, bot_budget_s=5.0, bot_worlds=0)
     assert srv.hub is not None
     pool = srv.hub.bots
     ann = await hello(srv, "Ann")
@@ -221,7 +221,7 @@ def test_under_a_clock_the_search_gets_the_time_left():
 async def test_r14_an_answer_for_a_state_the_game_has_left_is_dropped(make_server):
     # Sealed bids (R14) come in together: the random bot bids while the expert searches,
     # so the expert's answer is for a state the game has left; it searches again.
-    srv = await make_server(bot_workers=1, bot_budget_s=0.3, bot_worlds=None)
+    srv = await make_server(bot_workers=1, bot_budget_s=0.3, bot_worlds=0)
     assert srv.hub is not None
     ann = await hello(srv, "Ann")
     try:

@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ...search import DEFAULT_BUDGET_S, DEFAULT_WORLDS, SearchBot, Searcher, margin, unique
+from ...search import DEFAULT_BUDGET_S, GAME, SearchBot, Searcher, margin, unique
 from ..cards import ARTIST_OF
 from ..game import OPEN, Game
 from .heuristic import HeuristicBot, painting_values
@@ -88,7 +88,7 @@ class ExpertBot(SearchBot):
         self,
         seed: int | None = None,
         budget_s: float = DEFAULT_BUDGET_S,
-        max_worlds: int | None = DEFAULT_WORLDS,
+        max_worlds: int | str | None = GAME,
         **kwargs: Any,
     ) -> None:
         super().__init__("modernart", seed, budget_s, max_worlds, **kwargs)
@@ -186,4 +186,5 @@ SEARCHER = Searcher(
     horizon=lambda world: world.round,
     copy=clone,
     edge=INCUMBENT_EDGE,
+    worlds=8,  # the strength-cost curve's choice (docs/benchmarks.md, issue 20)
 )
