@@ -22,7 +22,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..search import Searcher, margin, unique
-from .bots import Board
 from .rules import BID_CARDS, DECOR_OF, WHITE_CARDS, catalogue, cell_index, parse_variant
 from .state import BID, OVER, PICK, PLACE, SETUP, ArtSociety
 from .wall import Wall
@@ -203,12 +202,11 @@ def clone(game: ArtSociety) -> ArtSociety:
     return c
 
 
-# Places other than the hard bot's own a search weighs (the best few by its board).
-PLACES = 3
-
-
 def candidates(view: View, incumbent: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The hard bot's choice and a few others worth weighing."""
+    """The hard bot's choice, and for a bid (A10) four cards across the hand, for a
+    pick (A12) every painting of the lot. Placements are the hard bot's own: playouts to
+    the round's end cannot see what a spot does to the wall's later rounds, and
+    searching them lost games (docs/benchmarks.md)."""
     legal = view["legal"]
     out: list[dict[str, Any]] = [incumbent] if incumbent else []
     if "bid" in legal:
@@ -217,34 +215,7 @@ def candidates(view: View, incumbent: dict[str, Any] | None) -> list[dict[str, A
         out += [{"type": "bid", "card": c} for c in sorted(picks)]
     if "pick" in legal:
         out += [{"type": "pick", "painting": c} for c in legal["pick"]]
-    if "decor" in legal:
-        out += [{"type": "decor", "size": s} for s in legal["decor"]]
-    if "place" in legal and view["phase"] == PLACE:
-        board = Board(view)
-        ranked = []
-        for option in legal["place"]:
-            code = _tile_code(view, option["tile"])
-            for cell in option["cells"]:
-                value = board.value_at(code, option["w"], option["h"], cell)
-                ranked.append((value, option["tile"], cell, option["turned"]))
-        ranked.sort(key=lambda r: -r[0])
-        out += [
-            {"type": "place", "tile": t, "cell": c, "turned": turned}
-            for _, t, c, turned in ranked[:PLACES]
-        ]
-    for kind in ("assist", "excess", "done", "decline", "discard"):
-        if kind in legal:
-            out.append({"type": kind})
     return unique(out)
-
-
-def _tile_code(view: View, tile: str) -> str:
-    me = view["seats"][view["you"]]
-    if tile == "decor":
-        return f"d{view['turn']['held']}"
-    if tile == "assistant":
-        return me["assistant"]["code"]
-    return view["turn"]["picked"]["code"]
 
 
 # What a bid card still in hand is worth at the round's end, in points: it will buy
