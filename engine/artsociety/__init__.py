@@ -32,7 +32,7 @@ LEVEL_HELP: dict[str, str] = {
     "easy": "Bids its lowest card, takes the first painting, hangs mostly at random.",
     "normal": "Bids the middle card of its hand whatever the lot; hangs half at random.",
     "hard": BOT_HELP["heuristic"],
-    "expert": "Searches: samples the hidden piles and bids, plays each choice to the round's end.",
+    "expert": "Searches its bids and picks: samples the hidden piles and bids, plays ahead.",
     "heuristic": "Another name for hard.",
 }
 
