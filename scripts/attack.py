@@ -11,6 +11,9 @@ act→answer p50/p99/max before (the `--quiet` seconds before it), during and
 after (the `--quiet` seconds after it), the server's RSS before, at the peak and
 after, the server's CPU during the attack, and what the attack achieved.
 
+The SSH attacks of issue 21 (`--only 21.1 21.3 21.7 21.10`) are in
+scripts/attack_ssh.py; the server has SSH with guests on a free port.
+
 Items 5 (a full disk) and 12 (a read-only data directory) cannot be provoked
 from outside; tests/server/test_store_failure.py and test_hardening.py cover them.
 """
@@ -37,7 +40,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+import attack_ssh
 import msgpack
+from bench_sessions import baseline_tree
 from loadtest import EVENT_OF, cpu_seconds, free_port, rss_kb
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -448,16 +453,18 @@ ATTACKS: dict[str, Callable[[str, float], Awaitable[dict[str, Any]]]] = {
     "9 identity flood": identity_flood,
     "10 chat flood": chat_flood,
     "11 unread abusers": unread_abusers,
+    **attack_ssh.ATTACKS,
 }
 
 
-def run_attack(name: str, url: str, seconds: float) -> dict[str, Any]:
+def run_attack(name: str, url: str, seconds: float, ssh_port: int = 0) -> dict[str, Any]:
     """In its own process: one attack for `seconds`. The attackers stand in for other
     machines, so they run at the lowest priority: on these two shared cores their own
     CPU must not be what slows the server and the healthy game down."""
     with contextlib.suppress(OSError):
         os.nice(19)
     end = time.monotonic() + seconds
+    attack_ssh.SSH_PORT = ssh_port
     try:
         return asyncio.run(asyncio.wait_for(ATTACKS[name](url, end), seconds + 120))
     except Exception as exc:
@@ -502,8 +509,12 @@ async def main_async(args: argparse.Namespace) -> int:
     log_path = pathlib.Path(data) / "server.log"
     cmd = [sys.executable, "-m", "modernart.server.cli"]
     cmd += ["--port", str(port), "--data", data, "--trust-proxy"]
+    ssh_port = free_port()  # SSH with guests, for the SSH attacks (21.x)
+    cmd += ["--ssh-port", str(ssh_port), "--ssh-guests", "--log-level", "info"]
     env = dict(os.environ)
-    if args.server_src is not None:  # a baseline: that source tree's server
+    if args.baseline:  # the old design, SSH client processes included
+        env["PYTHONPATH"] = str(baseline_tree(args.baseline, pathlib.Path(data)))
+    elif args.server_src is not None:  # a baseline: that source tree's server
         shim = pathlib.Path(data) / "src"
         (shim / "modernart").mkdir(parents=True)
         (shim / "modernart" / "__init__.py").write_text("")
@@ -535,7 +546,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 cpu_before = cpu_seconds(proc.pid)
                 log_before = log_path.stat().st_size
                 start = time.monotonic()
-                job = pool.apply_async(run_attack, (name, url, args.seconds))
+                job = pool.apply_async(run_attack, (name, url, args.seconds, ssh_port))
                 outcome = await loop.run_in_executor(None, job.get)
                 stop_at = time.monotonic()
                 cpu = cpu_seconds(proc.pid) - cpu_before
@@ -596,6 +607,10 @@ def main() -> int:
         help="seconds before/after each (the server hands memory back within 5 s)",
     )
     parser.add_argument("--only", nargs="*", help="attack numbers to run (default: all)")
+    parser.add_argument(
+        "--baseline",
+        help="attack the server of this commit (engine, server and tui: its SSH door too)",
+    )
     parser.add_argument(
         "--server-src",
         type=pathlib.Path,

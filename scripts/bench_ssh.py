@@ -1,6 +1,8 @@
 """Play over SSH, measured: client memory per session, bytes per game, bytes while idle.
 
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
+       python scripts/bench_ssh.py --sessions 50 [--playing 20] [--baseline REV]
+       (sessions at scale, old design against new: scripts/bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
 80×24 (pyte reads their screens). A player session creates a 4-seat room with
@@ -36,9 +38,9 @@ from tests.server.wsclient import Client
 MB = 1024 * 1024
 
 
-def memory(pid: int) -> tuple[float, float]:
+def memory(pid: int) -> tuple[float, float, float]:
     info = psutil.Process(pid).memory_full_info()
-    return info.rss / MB, info.uss / MB
+    return info.rss / MB, info.uss / MB, info.pss / MB
 
 
 async def settle(terms: list[Terminal], quiet: float = 2.0, limit: float = 20.0) -> None:
@@ -66,7 +68,21 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot-delay-ms", type=int, default=500)
     parser.add_argument("--idle-s", type=float, default=10.0)
+    parser.add_argument("--sessions", type=int, help="sessions at scale (bench_sessions.py)")
+    parser.add_argument("--probes", type=int, default=10, help="sessions that time key presses")
+    parser.add_argument("--rounds", type=int, default=5, help="key presses per probe, twice")
+    parser.add_argument("--playing", type=int, default=0, help="more sessions, watching games")
+    parser.add_argument(
+        "--baseline",
+        default="e42ddb0",
+        help="the old design's commit (a process per session; '' for none)",
+    )
     args = parser.parse_args()
+    if args.sessions:
+        from scripts.bench_sessions import bench
+
+        await bench(args)
+        return
     # A public (non-dev) server's bot pause; its default, 1.5 s, makes a game slow to measure.
     options.RoomOptions.bot_delay_ms = args.bot_delay_ms  # type: ignore[misc]
     data = pathlib.Path(tempfile.mkdtemp(prefix="bench-ssh-"))
@@ -114,7 +130,6 @@ async def main() -> None:
         await watcher.wait(lambda: len(room.spectators) == 2, "the SSH spectator")
         await settle([player, watcher])
         start = [player.received, watcher.received]
-        unfiltered = [s.raw_bytes for s in sessions]
         ws_start = ws_bytes[0]
         t0 = time.monotonic()
         player.send("s")
@@ -135,7 +150,6 @@ async def main() -> None:
         player.send("\r")  # past the round's summary to the game's
         await player.wait_text("Game over")
         game_bytes = [player.received - start[0], watcher.received - start[1]]
-        unfiltered = [s.raw_bytes - b for s, b in zip(sessions, unfiltered, strict=True)]
         raw_bytes = ws_bytes[0] - ws_start
         actions = len(room.game.actions)
         print(f"game: {actions} actions in {seconds:.0f} s (bot delay {args.bot_delay_ms} ms)")
@@ -145,20 +159,18 @@ async def main() -> None:
             f"ratios {game_bytes[0] / raw_bytes:.2f} (player), "
             f"{game_bytes[1] / raw_bytes:.2f} (spectator)"
         )
-        print(
-            f"baseline: the client processes wrote {unfiltered[0]} B (player), "
-            f"{unfiltered[1]} B (spectator) before SgrFilter; sent/written "
-            f"{game_bytes[0] / unfiltered[0]:.2f}, {game_bytes[1] / unfiltered[1]:.2f}"
-        )
         await settle([player, watcher])
         table_idle = await idle_bytes([player, watcher], args.idle_s)
         print(f"table idle {args.idle_s:.0f} s: player {table_idle[0]} B, {table_idle[1]} B")
         table_mem = [memory(pid) for pid in pids]
-        bare_rss, bare_uss = memory(bare.pid)
+        bare_rss, bare_uss, _ = memory(bare.pid)
         for label, mem in (("lobby", lobby_mem), ("after a game", table_mem)):
-            for rss, uss in mem:
-                print(f"client process ({label}): RSS {rss:.1f} MB, USS {uss:.1f} MB")
-        worst = max(rss for rss, _ in table_mem)
+            for rss, uss, pss in mem:
+                print(
+                    f"client process ({label}): RSS {rss:.1f} MB, USS {uss:.1f} MB, "
+                    f"PSS {pss:.1f} MB"
+                )
+        worst = max(rss for rss, _, _ in table_mem)
         print(
             f"baseline: bare python RSS {bare_rss:.1f} MB, USS {bare_uss:.1f} MB; "
             f"client/bare RSS ratio {worst / bare_rss:.1f}"

@@ -17,8 +17,10 @@ from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .botpool import DEFAULT_BUDGET_S, default_workers
 from .export import export_command
 from .limits import Limits
-from .ssh.cli import add_ssh_arguments, ssh_settings
+from .ssh.cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
 from .ssh.server import SshGate, SshSettings
+from .web.cli import add_web_arguments, web_settings
+from .web.gate import WebGate, WebSettings
 
 
 def default_data_dir() -> pathlib.Path:
@@ -107,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
+    add_web_arguments(parser)
     sub = parser.add_subparsers(dest="command")
     ex = sub.add_parser("export", help="write games as RECORD.md records (JSON files)")
     ex.add_argument("rooms", nargs="*", help="room ids to export")
@@ -134,20 +137,34 @@ def tune_gc() -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
 
 
-async def serve_until_signalled(server: Server, ssh: SshSettings | None = None) -> None:
+async def serve_until_signalled(
+    server: Server,
+    ssh: SshSettings | None = None,
+    web: WebSettings | None = None,
+    args: argparse.Namespace | None = None,
+) -> None:
+    """Serve until SIGINT/SIGTERM; both doors share one set of terminal sessions."""
     await server.start()
-    gate = None
-    if ssh is not None:
-        try:
+    gate = page = None
+    try:
+        if ssh is not None:
             gate = SshGate(server, ssh)
             await gate.start()
-        except BaseException:
-            await server.stop()
-            raise
+        if web is not None:
+            shared = gate.terminals if gate is not None else None
+            page = WebGate(server, web, shared, ssh_terminal_settings(args))
+            await page.start()
+    except BaseException:
+        if gate is not None:
+            await gate.stop()
+        await server.stop()
+        raise
     tune_gc()
     print(f"modernart-server listening on ws://{server.host}:{server.port}/", flush=True)
     if gate is not None:
         print(f"SSH on port {gate.port}, host key {gate.fingerprint}", flush=True)
+    if page is not None:
+        print(f"browser play on http://{web.host}:{page.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -155,8 +172,10 @@ async def serve_until_signalled(server: Server, ssh: SshSettings | None = None) 
     try:
         await stop.wait()
     finally:
+        if page is not None:
+            await page.stop()  # the sessions' clients first: they are the server's clients
         if gate is not None:
-            await gate.stop()  # the SSH sessions' clients first: they are the server's clients
+            await gate.stop()
         await server.stop()
 
 
@@ -193,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         bot_worlds=args.bot_worlds,
     )
     try:
-        asyncio.run(serve_until_signalled(server, ssh_settings(args)))
+        asyncio.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))
     except (OSError, ValueError) as exc:  # ValueError: a bad --ssh-authorized-keys file
         print(f"modernart-server: {exc}", file=sys.stderr)
         return 1

@@ -25,6 +25,8 @@ from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
 from .codec import BadMessage, decode, encode
 from .fields import get_int, get_name, get_str, is_int
+from .handoff import VALID_S as HANDOFF_VALID_S
+from .handoff import HandoffCodes, shown
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
@@ -94,6 +96,9 @@ class Hub:
         self.password_tries = Buckets(
             PASSWORD_TRIES, self.limits.password_tries_per_minute / 60 or float("inf")
         )
+        # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
+        # are limited per address like wrong passwords.
+        self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
@@ -116,6 +121,8 @@ class Hub:
             "sync": self.on_sync,
             "history": self.on_history,
             "rename": self.on_rename,
+            "handoff": self.on_handoff,
+            "claim": self.on_claim,
         }
 
     # ------------------------------------------------------------ lifecycle
@@ -390,6 +397,7 @@ class Hub:
             old.identity = None
             old.close(4000, "replaced by a newer connection")
         conn.identity = identity
+        conn.token = token
         identity.conn = conn
         conn.send(
             _reply(
@@ -597,6 +605,7 @@ class Hub:
         identity = conn.identity
         assert identity is not None
         conn.room, conn.seat = room, seat
+        identity.watching = room.id if seat is None else None
         if seat is None:
             room.spectators.add(conn)
         else:
@@ -620,6 +629,7 @@ class Hub:
         room, seat, identity = conn.room, conn.seat, conn.identity
         if room is None or identity is None:
             raise Refused("not_allowed", "you are not in a room")
+        identity.watching = None
         if seat is not None and room.status == WAITING:
             self._free_waiting_seat(conn, room, seat)
         conn.room = conn.seat = None
@@ -725,6 +735,25 @@ class Hub:
         self.store.rename_identity(identity.id, name)  # stored first (StoreError: unchanged)
         identity.name = name
         conn.send(_reply({"t": "renamed", "name": name}, rid))
+
+    def on_handoff(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """A one-time code with which another device takes this identity over
+        (`claim`, or the browser page): server/handoff.py."""
+        identity = conn.identity
+        assert identity is not None and conn.token is not None  # handlers run after hello
+        code = self.handoffs.issue(identity.id, conn.token)
+        reply = {"t": "handoff", "code": shown(code), "expires_s": int(HANDOFF_VALID_S)}
+        conn.send(_reply(reply, rid))
+
+    def on_claim(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """The token of the identity a `handoff` code stands for; the code is used up."""
+        code = get_str(msg, "code", 1, 20)
+        if not self.handoffs.may_try(conn.address):
+            raise Refused("rate_limited", "too many wrong codes; wait a minute")
+        handoff = self.handoffs.redeem(code, conn.address)
+        if handoff is None:
+            raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
+        conn.send(_reply({"t": "claimed", "token": handoff.token}, rid))
 
     # ------------------------------------------------------------------ play
 

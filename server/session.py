@@ -33,6 +33,7 @@ class Identity:
     room: Room | None = None
     seat: int | None = None
     seated: bool = True  # ever took a seat (identities that never did expire)
+    watching: str | None = None  # the room it last watched (a terminal session returns there)
 
 
 class Conn:
@@ -48,6 +49,7 @@ class Conn:
         self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
         self.lobby_backlog = self.max_backlog / 8
         self.identity: Identity | None = None
+        self.token: str | None = None  # the identity's secret, as this client said hello with it
         self.room: Room | None = None
         self.seat: int | None = None  # None: spectating or in the lobby
         rate = limits.messages_per_s or float("inf")

@@ -39,6 +39,11 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     finished REAL
 );
+CREATE TABLE IF NOT EXISTS key_tokens (
+    key TEXT PRIMARY KEY,           -- an SSH key's fingerprint (SHA256:…)
+    token TEXT NOT NULL,            -- its identity's token (a secret: the file is 0600)
+    created REAL NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL,
     idx INTEGER NOT NULL,
@@ -86,6 +91,7 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
+            self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
                 self.db.execute(
@@ -105,6 +111,38 @@ class Store:
             raise StoreError(f"could not save {what}: {exc}") from None
 
     # ------------------------------------------------------------ identities
+
+    def key_token(self, key: str) -> str | None:
+        """The token of the identity a key (an SSH key's fingerprint) signs in as.
+
+        A key whose identity is gone (expired) is forgotten: it gets a new one."""
+        row = self.db.execute("SELECT token FROM key_tokens WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        if self.find_identity(row[0]) is None:
+            self._write("a key", "DELETE FROM key_tokens WHERE key = ?", (key,))
+            return None
+        return str(row[0])
+
+    def put_key_token(self, key: str, token: str) -> None:
+        self._write(
+            "a key's identity",
+            "INSERT OR REPLACE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
+            (key, token, time.time()),
+        )
+
+    def import_key_tokens(self, tokens: dict[str, str]) -> None:
+        """Keys kept elsewhere before (`ssh_identities.json`), in one transaction."""
+        now = time.time()
+        try:
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
+                    [(k, t, now) for k, t in tokens.items()],
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"could not save the keys' identities: {exc}") from None
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
         self._write(

@@ -69,6 +69,7 @@ class ClientApp(App[None]):
         local: LocalGame | None = None,
         records_dir: Path | None = None,
         bell: bool = False,
+        watch: str | None = None,
     ) -> None:
         super().__init__()
         self.theme = "ansi-dark"
@@ -86,6 +87,10 @@ class ClientApp(App[None]):
         self.room_game = local.game if local is not None else client_game(None).name
         self.room: str | None = None
         self.seat: int | None = None
+        # The room this client watches, or watched when its connection (or its SSH
+        # session) ended: watched again once a new connection is back in the lobby.
+        self.watching: str | None = watch
+        self.rewatch = watch is not None
         self.you: str | None = None
         self._local_created = False
         self._local_started = False
@@ -165,6 +170,7 @@ class ClientApp(App[None]):
         self.room_game = message.game
 
     def leave_room(self) -> None:
+        self.watching = None
         self.send({"t": "leave"})
         if self.local is not None:
             self.exit()
@@ -251,6 +257,7 @@ class ClientApp(App[None]):
             self.send(self.local.create_message())
         elif self.local is None and self.table is None:
             self.send({"t": "rooms"})
+        self.rewatch = self.watching is not None
 
     def _on_renamed(self, msg: dict[str, Any]) -> None:
         name = msg.get("name")
@@ -264,7 +271,14 @@ class ClientApp(App[None]):
         if self.lobby is not None:
             self.lobby.set_player(name)
 
+    def _on_handoff(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        if isinstance(code, str) and self.lobby is not None:
+            self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
+
     def _on_joined(self, msg: dict[str, Any]) -> None:
+        self.rewatch = False
+        self.watching = msg.get("room") if msg.get("seat") is None else None
         same_room = self.table is not None and self.room == msg.get("room")
         self.room, self.seat = msg.get("room"), msg.get("seat")
         if isinstance(msg.get("game"), str) and playable(msg["game"]):
@@ -309,6 +323,8 @@ class ClientApp(App[None]):
             self.push_screen(self.table)
 
     def _on_left(self, msg: dict[str, Any]) -> None:
+        if msg.get("room") == self.watching:
+            self.watching = None
         if self.table is not None and msg.get("room") == self.room:
             if self.local is not None:
                 self.exit()
@@ -316,6 +332,13 @@ class ClientApp(App[None]):
                 self._back_to_lobby(request_rooms=False)
 
     def _on_rooms(self, msg: dict[str, Any]) -> None:
+        if self.rewatch:  # back in the lobby after a reconnection: watch that room again
+            self.rewatch = False
+            rooms = msg.get("rooms") if isinstance(msg.get("rooms"), list) else []
+            if any(isinstance(r, dict) and r.get("id") == self.watching for r in rooms):
+                self.send({"t": "watch", "room": self.watching})
+                return
+            self.watching = None
         if self.lobby is not None and isinstance(msg.get("rooms"), list):
             self.lobby.show_rooms(msg["rooms"])
 
@@ -365,4 +388,7 @@ class ClientApp(App[None]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen(client_game(self.room_game).rules_text()))
+            table, variant = self.table, None
+            if table is not None:  # the room's variant: a game's help may say its values
+                variant = table.view.get("variant") or table.room_info.get("variant")
+            self.push_screen(HelpScreen(client_game(self.room_game).rules_text(variant)))

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
-from .artsociety.end import KEYS_HELP as ARTSOCIETY_KEYS
+from .artsociety.end import keys_help as artsociety_keys
 from .gametable import GameTable
 from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
 
@@ -21,7 +22,9 @@ class ClientGame:
 
     name: str  # the registry name (GameInfo.name)
     table: Callable[[], type[GameTable]]  # its table screen class, imported when first needed
-    keys_help: str = ""  # Markdown: the table's keys, shown by F1 after the rules
+    # Markdown: the table's keys, shown by F1 after the rules; or a function of the room's
+    # variant giving them (a game whose help says its variant's values)
+    keys_help: str | Callable[[Any], str] = ""
 
     @property
     def info(self) -> GameInfo:
@@ -31,16 +34,17 @@ class ClientGame:
     def title(self) -> str:
         return self.info.title
 
-    def rules_text(self) -> str:
+    def rules_text(self, variant: Any = None) -> str:
         """F1's text: what the rule ids in messages are, the game's rules (GameInfo.rules)
-        and the table's keys."""
+        and the table's keys (for the room's `variant`; None: the game's default)."""
         ids = (
             "*A rule id in a message, such as (R18), (S7) or (A4), refers to the rule of "
             "that number: this help gives it in brackets where it tells the rule.*"
         )
         title, _, rules = self.info.rules.partition("\n")  # the ids go under the title
         text = f"{title}\n\n{ids}\n{rules}"
-        return text + ("\n\n" + self.keys_help if self.keys_help else "")
+        keys = self.keys_help(variant) if callable(self.keys_help) else self.keys_help
+        return text + ("\n\n" + keys if keys else "")
 
 
 def _modernart_table() -> type[GameTable]:
@@ -65,7 +69,7 @@ CLIENT_GAMES: dict[str, ClientGame] = {
     # Modern Art's rules text (engine/modernart/rules.md) has the table's keys woven in.
     "modernart": ClientGame("modernart", _modernart_table),
     "serengeti": ClientGame("serengeti", _serengeti_table, SERENGETI_KEYS),
-    "artsociety": ClientGame("artsociety", _artsociety_table, ARTSOCIETY_KEYS),
+    "artsociety": ClientGame("artsociety", _artsociety_table, artsociety_keys),
 }
 
 

@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .footer import Footer
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
@@ -49,6 +50,8 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "Create"),
         Binding("r", "refresh", "Refresh"),
         Binding("n", "rename", "Name"),
+        # Off the footer (it is full at 80 columns); the browser page names it.
+        Binding("k", "handoff", "Play elsewhere", show=False),
     ]
 
     def __init__(self, player: str = "You") -> None:
@@ -113,6 +116,13 @@ class LobbyScreen(Screen[None]):
                 self.send({"t": "rename", "name": name.strip()})
 
         self.app.push_screen(NameDialog(self.player), chosen)
+
+    def action_handoff(self) -> None:
+        """Ask for a one-time code that lets another device play this identity."""
+        self.send({"t": "handoff"})
+
+    def show_handoff(self, code: str, expires_s: int) -> None:
+        self.app.push_screen(HandoffDialog(code, expires_s))
 
     def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
@@ -236,6 +246,29 @@ class PasswordDialog(ModalScreen[str]):
 
     def action_cancel(self) -> None:
         self.dismiss("")
+
+
+class HandoffDialog(ModalScreen[None]):
+    """The code of "play this identity elsewhere": shown until a key is pressed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,k", "close", "Close")]
+
+    def __init__(self, code: str, expires_s: int) -> None:
+        super().__init__()
+        self.code = code
+        self.minutes = max(1, round(expires_s / 60))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Play this identity on another device:")
+            yield Label(Text(self.code, style="bold"), id="handoff-code")
+            yield Label(
+                f"Open this server's page there and enter the code below the terminal. "
+                f"It works once, for {self.minutes} minutes. Esc closes."
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class NameDialog(ModalScreen[str]):

@@ -2,8 +2,10 @@
 
 `random`: a uniformly random legal action. `heuristic`: hangs each tile where it
 earns the most at once (its genre's multiplier, no faux pas, the eyeline,
-cells covered, the frame bonus, a snug fit) and bids by how much more the
-best painting of the lot is worth to it than an average one.
+cells and corners covered, the frame bonus, a snug fit; the points are the
+engine's, wall.painting_points and wall.empty_cost, for the game's variant)
+and bids by how much more the best painting of the lot is worth to it than an
+average one.
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .rules import DECOR_OF, GENRES, Painting, catalogue, rows_mask, spot_at, spots
-from .wall import Wall
+from .rules import DECOR_OF, GENRES, Painting, catalogue, parse_variant, rows_mask, spot_at, spots
+from .wall import Wall, corners_mask, empty_cost, painting_points
 
 Action = dict[str, Any]
 
@@ -68,6 +70,10 @@ class RandomBot:
 # How much one bid card is worth spending per point of extra want (see _bid).
 WANT_SCALE = 8.0
 SNUG = 0.25  # per edge of a new tile against a tile or the wall's rim
+DECOR_WORTH = 0.8  # per shield of a frame bonus (not every piece finds a spot)
+# Per cell a tile covers, beyond what an empty cell costs (A27): below 0, since a painting
+# scores whatever its size (A24) and a smaller one leaves room for more (decisions.md).
+CELL_WORTH = -0.2
 
 
 class Board:
@@ -79,7 +85,8 @@ class Board:
             tuple(tuple(s) for s in variant["shapes"])  # type: ignore[misc]
         )
         self.cols, self.rows = variant["cols"], variant["rows"]
-        self.variant = variant
+        self.house = parse_variant(variant)
+        self.corners = corners_mask(self.cols, self.rows)
         me = view["seats"][view["you"]]
         self.wall = Wall.from_view(self.cols, self.rows, me["wall"])
         self.zero = self.wall.faux_pas(self.paintings)
@@ -90,10 +97,16 @@ class Board:
         self.eyeline = rows_mask(tuple(variant["eyeline"]), self.cols)
         self.decor_left = sum(view["decor"])
 
+    def scores(self, genre: str, mask: int) -> int:
+        """A24–A25: what a scoring painting of `genre` covering `mask` adds (the engine's)."""
+        first = genre in self.top and bool(mask & self.eyeline)
+        return painting_points(self.house, self.mult[genre], first)
+
     def tile_value(self, code: str, w: int, h: int, spot: Any) -> float:
         """Immediate points of hanging `code` (w × h) at `spot`, plus a snug-fit nudge."""
         wall, paintings = self.wall, self.paintings
-        value = w * h * self.variant["empty_penalty"]
+        corners = (spot.mask & self.corners).bit_count()
+        value = CELL_WORTH * w * h + empty_cost(self.house, w * h, corners)
         rim = 0
         if spot.index % self.cols == 0:
             rim += h
@@ -109,7 +122,6 @@ class Board:
         if painting is None:  # decor
             return value + DECOR_OF[code]
         genre = painting.genre
-        mult = self.mult[genre]
         frames = 0
         faux_pas = False
         for i in wall.neighbours(spot):
@@ -121,15 +133,11 @@ class Board:
             if other.genre == genre:
                 faux_pas = True
                 if i not in self.zero:  # it scored until now
-                    value -= mult * (
-                        1 + (genre in self.top and bool(wall.tiles[i].spot.mask & self.eyeline))
-                    )
+                    value -= self.scores(genre, wall.tiles[i].spot.mask)
         if not faux_pas:
-            value += mult
-            if genre in self.top and spot.mask & self.eyeline:
-                value += mult * self.variant["eyeline_bonus"]
-        if frames and self.decor_left:
-            value += 0.8 * (frames if frames >= 4 else min(frames, 3))
+            value += self.scores(genre, spot.mask)
+        if frames and self.decor_left:  # A18: M shields (at most M in revision 1)
+            value += DECOR_WORTH * frames
         return value
 
     def value_at(self, code: str, w: int, h: int, cell: str) -> float:
@@ -158,7 +166,7 @@ class Board:
     def painting_worth(self, code: str) -> float:
         """What a painting is worth to this wall now: its best spot, or an excess's cost."""
         best = self.best_spot(code)
-        return best[0] if best else -float(self.variant["excess_penalty"])
+        return best[0] if best else -float(self.house.excess_penalty)
 
 
 class HeuristicBot:
@@ -238,7 +246,9 @@ class HeuristicBot:
         for size in sorted(legal["decor"], reverse=True):
             if board.best_spot(f"d{size}", (False, True)) is not None or assistant_free:
                 return {"type": "decor", "size": size}
-        return {"type": "decline"}
+        if "decline" in legal:  # revision 1's bonus of at most M
+            return {"type": "decline"}
+        return {"type": "decor", "size": min(legal["decor"])}  # to be lost (A18)
 
     def _bid(self, view: dict[str, Any], hand: list[int]) -> Action:
         """A card by how much more the lot's best painting is worth than an average one."""
@@ -258,7 +268,8 @@ class HeuristicBot:
             occ = board.wall.occ
             best = max(
                 (
-                    w * h + SNUG * sum(1 for c in s.border_cells if board.wall.grid[c] >= 0)
+                    w * h * (CELL_WORTH + board.house.empty_penalty)
+                    + SNUG * sum(1 for c in s.border_cells if board.wall.grid[c] >= 0)
                     for s in spots(board.cols, board.rows, w, h)
                     if not occ & s.mask and occ & s.border
                 ),

@@ -1,8 +1,10 @@
-"""Art Society's components and house rules (ARTSOCIETY.md A1–A5, A23–A27).
+"""Art Society's components and house rules (ARTSOCIETY.md A1–A5, A18, A23–A27).
 
 Every house-rule number is a field of `House`, the game's variant: a preset
 name, or a mapping that overrides some of ARTSOCIETY.md's defaults, so a
-verified value can replace a guess without code changes.
+verified value can replace a guess without code changes. `house` is revision 2
+of those rules; `house_r1` keeps revision 1's values, and a mapping written
+before revision 2 (a record's whole variant object) reads as revision 1.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ START_SHAPE = (2, 3)  # A3: the starting paintings, 2×3
 DECOR_SIZES = (1, 2, 3)  # A4: shields of a decor piece (1×1, 2×1, 3×1)
 EXCESS_TO_END = 2  # A22
 EXCHANGES = ("same", "any")  # A16 and its variant
+FRAME_BONUSES = ("exact", "at_most")  # A18: revision 2, revision 1
 
 # A3's table (house rule): w, h, count, in table order.
 DEFAULT_SHAPES = (
@@ -53,12 +56,16 @@ class House:
     stars: tuple[str, ...] = ("E5", "F6")  # A2
     shapes: tuple[tuple[int, int, int], ...] = DEFAULT_SHAPES  # A3
     decor: tuple[int, int, int] = (48, 36, 24)  # A4: pieces of 1, 2 and 3 shields
-    multipliers: tuple[int, int, int, int] = (5, 3, 2, 1)  # A23: ranks 1-4
-    eyeline_bonus: int = 1  # A25: extra times the multiplier
-    excess_penalty: int = 3  # A27: per excess painting
-    empty_penalty: int = 1  # A27: per empty wall cell
+    multipliers: tuple[int, int, int, int] = (5, 4, 3, 2)  # A23: ranks 1-4
+    eyeline_bonus: int = 0  # A25: extra times the multiplier (revision 1: 1)
+    excess_penalty: int = 2  # A27: per excess painting
+    empty_penalty: int = 0  # A27: per empty wall cell (revision 1: 1)
     full_bonus: int = 5  # A27
     exchange: str = "same"  # A16: "same" genre, or "any"
+    # Added by revision 2; a mapping without them is read as revision 1 (parse_variant).
+    frame_bonus: str = "exact"  # A18: "exact" M shields, or "at_most" M (revision 1)
+    eyeline_points: int = 3  # A25: points more per painting (revision 1: 0)
+    corner_penalty: int = 2  # A27: per empty corner cell (revision 1: 0)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: tuples become lists."""
@@ -69,13 +76,40 @@ class House:
         return out
 
 
-PRESETS: dict[str, House] = {"house": House(), "exchange_any": House(exchange="any")}
+# Revision 1's scoring (A18, A23, A25, A27): what every game before revision 2 played.
+REVISION_1: dict[str, Any] = {
+    "frame_bonus": "at_most",
+    "multipliers": (5, 3, 2, 1),
+    "eyeline_bonus": 1,
+    "eyeline_points": 0,
+    "excess_penalty": 3,
+    "empty_penalty": 1,
+    "corner_penalty": 0,
+}
+REVISION_2_KEYS = ("frame_bonus", "eyeline_points", "corner_penalty")  # the fields it added
+
+PRESETS: dict[str, House] = {
+    "house": House(),
+    "exchange_any": House(exchange="any"),
+    "house_r1": House(**REVISION_1),
+}
 PRESET_HELP: dict[str, str] = {
     "house": "ARTSOCIETY.md's house rules where the printed rules were unavailable.",
     "exchange_any": "As house, but a museum exchange may take a painting of any genre (A16).",
+    "house_r1": "Revision 1 of the house rules (decor up to M, ranks ×5 ×3 ×2 ×1, eyeline "
+    "the multiplier again, −3 per excess, −1 per empty cell), as games before it played.",
 }
 
-_INT_FIELDS = ("cols", "rows", "eyeline_bonus", "excess_penalty", "empty_penalty", "full_bonus")
+_INT_FIELDS = (
+    "cols",
+    "rows",
+    "eyeline_bonus",
+    "eyeline_points",
+    "excess_penalty",
+    "empty_penalty",
+    "corner_penalty",
+    "full_bonus",
+)
 
 
 def _int(value: object, name: str, low: int, high: int) -> int:
@@ -91,7 +125,12 @@ def _ints(value: object, name: str, count: int | None, low: int, high: int) -> t
 
 
 def parse_variant(value: object, players: int | None = None) -> House:
-    """A `House` from None (the defaults), a preset name, a House or a partial mapping."""
+    """A `House` from None (the defaults), a preset name, a House or a partial mapping.
+
+    A mapping's missing keys take `house`'s values, but a mapping with none of the
+    keys revision 2 added and every other key (the whole object a record or a room
+    wrote before revision 2) takes revision 1's: such a game scores as it did.
+    """
     if value is None:
         return PRESETS["house"]
     if isinstance(value, House):
@@ -107,6 +146,8 @@ def parse_variant(value: object, players: int | None = None) -> House:
     if extra:
         raise VariantError(f"unknown variant keys: {sorted(map(str, extra))}")
     settings: dict[str, Any] = {}
+    if set(value) == set(fields) - set(REVISION_2_KEYS):
+        settings.update(REVISION_1)
     for key in _INT_FIELDS:
         if key in value:
             low, high = (5, 26) if key in ("cols", "rows") else (0, 100)
@@ -123,6 +164,10 @@ def parse_variant(value: object, players: int | None = None) -> House:
         if value["exchange"] not in EXCHANGES:
             raise VariantError(f"exchange must be one of {EXCHANGES}")
         settings["exchange"] = value["exchange"]
+    if "frame_bonus" in value:
+        if value["frame_bonus"] not in FRAME_BONUSES:
+            raise VariantError(f"frame_bonus must be one of {FRAME_BONUSES}")
+        settings["frame_bonus"] = value["frame_bonus"]
     if "stars" in value:
         stars = value["stars"]
         if not isinstance(stars, list | tuple) or not stars:

@@ -278,6 +278,8 @@ class ArtSociety:
             out["discard"] = True
             return out
         if self.bonus:
+            if self.house.frame_bonus == "exact":  # A18: the decor equals M
+                return {"decor": self._decor_sizes()}
             return {"decor": self._decor_sizes(), "decline": True}
         out = {}
         places = []
@@ -301,7 +303,13 @@ class ArtSociety:
         return out
 
     def _decor_sizes(self) -> list[int]:
-        return [s for s in DECOR_SIZES if s <= self.bonus and self.decor[s - 1]]
+        """A18: the sizes the frame bonus may take now. Revision 1 (`at_most`): any size
+        up to what is left. `exact`: one piece of M while that size lasts; else smaller
+        pieces towards M (several pieces: any size up to what is left)."""
+        bonus, supply = self.bonus, self.decor
+        if self.house.frame_bonus == "exact" and not self.multi and supply[bonus - 1]:
+            return [bonus]
+        return [s for s in DECOR_SIZES if s <= bonus and supply[s - 1]]
 
     def multipliers(self) -> dict[str, int]:
         return multipliers(self.prestige, self.house.multipliers)
@@ -590,7 +598,7 @@ class ArtSociety:
         self._continue(seat, events)
 
     def _decor(self, seat: int, action: Action, events: list[Event]) -> None:
-        """A18: take one decor piece of at most the bonus (any size left, smaller if run out)."""
+        """A18: take one decor piece of the bonus (`_decor_sizes`)."""
         self._check_placing()
         size = action.get("size")
         if not self.bonus or self.held is not None:
@@ -599,13 +607,20 @@ class ArtSociety:
             raise Illegal(f"decor size must be one of {self._decor_sizes()} (A18)")
         self.decor[size - 1] -= 1
         self.held = size
-        self.bonus = self.bonus - size if self.multi else 0
+        if self.house.frame_bonus == "exact":  # smaller than M: the rest in more pieces
+            self.bonus -= size
+            self.multi = self.multi or self.bonus > 0
+        else:
+            self.bonus = self.bonus - size if self.multi else 0
         events.append({"type": "decor", "seat": seat, "size": size})
 
     def _decline(self, seat: int, action: Action, events: list[Event]) -> None:
+        """Revision 1's A18: a bonus of at most M may be taken as nothing."""
         self._check_placing()
         if not self.bonus or self.held is not None:
             raise Illegal("no frame bonus to decline (A18)")
+        if self.house.frame_bonus == "exact":
+            raise Illegal("the frame bonus is decor of exactly M shields: take it (A18)")
         self.bonus = 0
         events.append({"type": "declined", "seat": seat})
         self._continue(seat, events)

@@ -7,6 +7,7 @@ enough for bots to enumerate every move.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NamedTuple
 
 from .rules import DECOR_OF, GENRES, House, Painting, Spot, cell_index, rows_mask, spot_at, spots
@@ -131,6 +132,26 @@ def multipliers(prestige: dict[str, int], table: tuple[int, ...]) -> dict[str, i
     return {g: table[sum(1 for other in GENRES if prestige[other] > prestige[g])] for g in GENRES}
 
 
+@cache
+def corners_mask(cols: int, rows: int) -> int:
+    """A27: the wall's four corner cells (A1, J1, A10, J10 on a 10 × 10 wall)."""
+    last = cols * rows - 1
+    return 1 << 0 | 1 << (cols - 1) | 1 << (last - cols + 1) | 1 << last
+
+
+def painting_points(house: House, multiplier: int, eyeline_bonus: bool) -> int:
+    """A24–A25: what one scoring painting adds; `eyeline_bonus`: its genre is first-ranked
+    and it covers an eyeline cell."""
+    if not eyeline_bonus:
+        return multiplier
+    return multiplier + house.eyeline_bonus * multiplier + house.eyeline_points
+
+
+def empty_cost(house: House, cells: int, corners: int) -> int:
+    """A27: what `cells` empty cells cost at the end, `corners` of them corners."""
+    return house.empty_penalty * cells + house.corner_penalty * corners
+
+
 def score(
     wall: Wall,
     excess: int,
@@ -150,19 +171,22 @@ def score(
         if painting is None or i in zero:
             continue
         entry = by_genre[painting.genre]
+        multiplier = mult[painting.genre]
         entry["count"] += 1
-        entry["points"] += mult[painting.genre]
-        if prestige[painting.genre] == best and tile.spot.mask & eyeline:  # A25: rank 1
-            eyeline_points += house.eyeline_bonus * mult[painting.genre]
+        entry["points"] += multiplier
+        on_eyeline = prestige[painting.genre] == best and bool(tile.spot.mask & eyeline)  # A25
+        eyeline_points += painting_points(house, multiplier, on_eyeline) - multiplier
     shields = wall.shields()
     empty = wall.empty_cells()
+    corners = (corners_mask(wall.cols, wall.rows) & ~wall.occ).bit_count()
     parts = {
         "paintings": by_genre,
         "faux_pas": len(zero),
         "eyeline": eyeline_points,
         "shields": shields,
         "excess": -house.excess_penalty * excess,
-        "empty": -house.empty_penalty * empty,
+        "empty": -empty_cost(house, empty, 0),
+        "corners": -empty_cost(house, 0, corners),
         "full": house.full_bonus if empty == 0 else 0,
     }
     parts["total"] = (
@@ -171,6 +195,7 @@ def score(
         + shields
         + parts["excess"]
         + parts["empty"]
+        + parts["corners"]
         + parts["full"]
     )
     return parts

@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 import pathlib
 
-from .server import DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, DEFAULT_MAX_SESSIONS, SshSettings
+from ..terminal import TerminalSettings
+from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
+from .server import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
+from .startups import (
+    DEFAULT_MAX_STARTUPS,
+    DEFAULT_PER_ADDRESS_STARTUPS,
+    DEFAULT_SILENT_TIMEOUT,
+    StartupLimits,
+    parse_max_startups,
+)
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,10 +41,12 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the keys in this authorized_keys file may play (default: any key)",
     )
     ssh.add_argument(
-        "--ssh-max-sessions",
+        "--ssh-memory-mb",
         type=int,
-        default=DEFAULT_MAX_SESSIONS,
-        help=f"SSH sessions at once (default {DEFAULT_MAX_SESSIONS}; 0: no limit)",
+        default=0,
+        metavar="MB",
+        help="memory the sessions of the SSH (and browser) doors may use in all; a session "
+        "beyond it is refused (default: half the memory available at start)",
     )
     ssh.add_argument(
         "--ssh-max-per-address",
@@ -51,6 +62,77 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"close a session after this many seconds without a key press "
         f"(default {DEFAULT_IDLE_TIMEOUT:.0f}; 0: never)",
     )
+    add_limit_arguments(ssh)
+
+
+def rate(text: str) -> tuple[int, float]:
+    """`COUNT/SECONDS`, e.g. `10/60`: at most COUNT in any SECONDS (0/…: no limit)."""
+    count, _, seconds = text.partition("/")
+    try:
+        result = int(count), float(seconds or 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a rate is COUNT/SECONDS, e.g. 10/60") from None
+    if result[0] < 0 or result[1] <= 0:
+        raise argparse.ArgumentTypeError("a rate is COUNT/SECONDS with SECONDS > 0")
+    return result
+
+
+def max_startups(text: str) -> tuple[int, int, int]:
+    try:
+        return parse_max_startups(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
+    ssh.add_argument(
+        "--ssh-max-startups",
+        type=max_startups,
+        default=DEFAULT_MAX_STARTUPS,
+        metavar="START:RATE:FULL",
+        help="connections not signed in yet: from START on, a new one is dropped with a "
+        "chance rising from RATE %% to 100 %% at FULL, as sshd's MaxStartups (default "
+        f"{':'.join(map(str, DEFAULT_MAX_STARTUPS))})",
+    )
+    ssh.add_argument(
+        "--ssh-per-address-startups",
+        type=int,
+        default=DEFAULT_PER_ADDRESS_STARTUPS,
+        help=f"connections not signed in yet per address (default {DEFAULT_PER_ADDRESS_STARTUPS}; "
+        "0: no limit)",
+    )
+    ssh.add_argument(
+        "--ssh-silent-timeout",
+        type=float,
+        default=DEFAULT_SILENT_TIMEOUT,
+        help="close a connection that sends nothing for this many seconds "
+        f"(default {DEFAULT_SILENT_TIMEOUT:.0f}; 0: only the 30 s login timeout)",
+    )
+    ssh.add_argument(
+        "--ssh-start-rate",
+        type=rate,
+        default=DEFAULT_STARTS_PER_ADDRESS,
+        metavar="COUNT/SECONDS",
+        help="session starts per address (default {}/{:.0f}; 0/1: no limit)".format(
+            *DEFAULT_STARTS_PER_ADDRESS
+        ),
+    )
+    ssh.add_argument(
+        "--ssh-total-start-rate",
+        type=rate,
+        default=DEFAULT_STARTS_TOTAL,
+        metavar="COUNT/SECONDS",
+        help="session starts from everyone (default {}/{:.0f}; 0/1: no limit)".format(
+            *DEFAULT_STARTS_TOTAL
+        ),
+    )
+    ssh.add_argument(
+        "--ssh-hang-timeout",
+        type=float,
+        default=DEFAULT_HANG_TIMEOUT,
+        help="restart a session whose client stops answering for this many seconds "
+        f"(default {DEFAULT_HANG_TIMEOUT:.0f}; 0: never)",
+    )
 
 
 def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
@@ -61,7 +143,36 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         host=args.ssh_host if args.ssh_host is not None else args.host,
         guests=args.ssh_guests,
         authorized_keys=args.ssh_authorized_keys,
-        max_sessions=args.ssh_max_sessions,
         max_per_address=args.ssh_max_per_address,
         idle_timeout=args.ssh_idle_timeout,
+        hang_timeout=args.ssh_hang_timeout,
+        limits=terminal_limits(args),
+        startup_limits=StartupLimits(
+            max_startups=args.ssh_max_startups,
+            per_address=args.ssh_per_address_startups,
+            silent_timeout=args.ssh_silent_timeout,
+        ),
+    )
+
+
+def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
+    """The terminal sessions' limits (memory budget, per address, idle), SSH door or not:
+    the browser door's sessions use them too."""
+    if args is None:
+        return TerminalSettings()
+    return SshSettings(
+        port=0,
+        idle_timeout=args.ssh_idle_timeout,
+        hang_timeout=args.ssh_hang_timeout,
+        limits=terminal_limits(args),
+    ).terminal_settings()
+
+
+def terminal_limits(args: argparse.Namespace) -> Limits:
+    """The terminal sessions' admission limits, for every door."""
+    return Limits(
+        memory_mb=args.ssh_memory_mb,
+        per_address=args.ssh_max_per_address,
+        starts_per_address=args.ssh_start_rate,
+        starts_total=args.ssh_total_start_rate,
     )

@@ -1,8 +1,8 @@
 """The SSH server's keys: its host key, and the table from a player's key to an identity.
 
-Both live in the data directory, written privately (0600): the host key so that
-players' `known_hosts` stays valid across restarts, the table because it holds
-identity tokens (secrets, like the store's).
+The host key lives in the data directory, written privately (0600), so that
+players' `known_hosts` stays valid across restarts; the table is the store's
+(`key_tokens`), since it holds identity tokens (secrets: the database is 0600).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import os
 import pathlib
 
 import asyncssh
+
+from ..store import Store
 
 log = logging.getLogger("modernart.server.ssh")
 
@@ -42,22 +44,33 @@ def load_host_key(data_dir: pathlib.Path) -> asyncssh.SSHKey:
 
 
 class KeyIdentities:
-    """{public key fingerprint (SHA256): identity token}, a JSON file in the data directory."""
+    """{public key fingerprint (SHA256): identity token}, in the store (`key_tokens`).
 
-    def __init__(self, data_dir: pathlib.Path) -> None:
-        self.path = data_dir / IDENTITIES_FILE
-        self._tokens: dict[str, str] = {}
+    Servers before issue 21 kept it in `ssh_identities.json`, rewritten whole for
+    every new key: that file is imported once, then removed.
+    """
+
+    def __init__(self, store: Store, data_dir: pathlib.Path) -> None:
+        self.store = store
+        self.migrate(data_dir / IDENTITIES_FILE)
+
+    def migrate(self, path: pathlib.Path) -> None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return
-        if isinstance(data, dict):
-            self._tokens = {k: v for k, v in data.items() if isinstance(v, str)}
+        except (OSError, ValueError) as exc:
+            log.warning("cannot read %s (%s): its keys get new identities", path, exc)
+            return
+        tokens = (
+            {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+        )
+        self.store.import_key_tokens(tokens)
+        path.unlink()
+        log.info("moved %d keys' identities from %s into the store", len(tokens), path.name)
 
     def get(self, fingerprint: str) -> str | None:
-        return self._tokens.get(fingerprint)
+        return self.store.key_token(fingerprint)
 
     def put(self, fingerprint: str, token: str) -> None:
-        self._tokens[fingerprint] = token
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        write_private(self.path, json.dumps(self._tokens, indent=0).encode())
+        self.store.put_key_token(fingerprint, token)

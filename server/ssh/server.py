@@ -1,9 +1,10 @@
 """Play over SSH: `modernart-server --ssh-port 2222` answers `ssh -p 2222 alice@host`.
 
-Each SSH session with a PTY gets its own client process (the Textual client,
-`server/ssh/client.py`) on a PTY, connected to this server on loopback. A
-public key is an identity: `KeyIdentities` maps its fingerprint to the token
-of the identity a `hello` created on the key's first use. Keyless sessions
+Each SSH session with a PTY is a terminal session (server/terminal/): the
+Textual client in a process forked from a zygote, on a PTY, connected to this
+server on loopback. A public key is an identity: the key table maps its
+fingerprint to the token of the identity a `hello` created on the key's first
+use. Keyless sessions
 (`--ssh-guests`) get a fresh identity each time. Password authentication is
 never offered; exec, subsystems (SFTP), forwarding, agent and X11 are refused.
 
@@ -15,34 +16,27 @@ client's real address, so the server's per-address limits count it there.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import pathlib
-import secrets
-import time
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncssh
-import msgpack
-from websockets.asyncio.client import connect
 
 from ..app import Server
+from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from ..terminal.refusals import RefusalLog
+from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
-from .output import SgrFilter
-from .pty import ClientProcess
-from .screen import ScreenRelay
+from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh")
 
-DEFAULT_MAX_SESSIONS = 16  # ~100 MB each after a game: docs/benchmarks.md
 DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
+DEFAULT_HANG_TIMEOUT = 15.0  # seconds a session's event loop may stop answering
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate
-DEFAULT_SIZE = (80, 24)
-FRAME = 0.02  # seconds: the client's output is sent as at most 50 frames a second
 
 
 @dataclass
@@ -53,18 +47,29 @@ class SshSettings:
     host: str = "127.0.0.1"
     guests: bool = False
     authorized_keys: pathlib.Path | None = None
-    max_sessions: int = DEFAULT_MAX_SESSIONS
+    memory_mb: int = 0  # 0: half the available memory
     max_per_address: int = DEFAULT_MAX_PER_ADDRESS
+    startup_limits: StartupLimits = field(default_factory=StartupLimits)
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
+    hang_timeout: float = DEFAULT_HANG_TIMEOUT
+    app: str = DEFAULT_APP
+    measure_every: float = 5.0
+    limits: Limits | None = field(default=None)
+
+    def terminal_settings(self) -> TerminalSettings:
+        limits = self.limits or Limits(memory_mb=self.memory_mb, per_address=self.max_per_address)
+        return TerminalSettings(
+            limits=limits,
+            idle_timeout=self.idle_timeout,
+            hang_timeout=self.hang_timeout,
+            app=self.app,
+            measure_every=self.measure_every,
+        )
 
 
 def valid_name(name: str) -> bool:
     """PROTOCOL.md's player name: 1–24 printable characters, not all blank."""
     return 1 <= len(name) <= 24 and name.isprintable() and bool(name.strip())
-
-
-class HelloRefused(Exception):
-    """The server would not create an identity for a new key (its message says why)."""
 
 
 class AuthorizedKeys:
@@ -92,9 +97,15 @@ class AuthorizedKeys:
 
 
 class SshGate:
-    """The SSH listener of one `Server`, its sessions and their limits."""
+    """The SSH listener of one `Server`: who may connect, and each channel's session.
 
-    def __init__(self, server: Server, settings: SshSettings) -> None:
+    The sessions themselves are `Terminals`' (server/terminal/): shared with the
+    other doors, under one memory budget.
+    """
+
+    def __init__(
+        self, server: Server, settings: SshSettings, terminals: Terminals | None = None
+    ) -> None:
         self.server = server
         self.settings = settings
         self.port = settings.port
@@ -102,18 +113,27 @@ class SshGate:
         self.authorized = (
             AuthorizedKeys(settings.authorized_keys) if settings.authorized_keys else None
         )
-        self.identities = KeyIdentities(server.data_dir)
+        assert server.store is not None, "start the server first"
+        self.identities = KeyIdentities(server.store, server.data_dir)
+        self.own_terminals = terminals is None
+        self.terminals = terminals or Terminals(
+            server, settings.terminal_settings(), self.identities
+        )
         self.keepers: set[Gatekeeper] = set()
         self.sessions: set[Session] = set()
-        self.by_key: dict[str, Session] = {}
-        self.per_address: Counter[str] = Counter()
-        self.connections: Counter[str] = Counter()
-        self._first_use: dict[str, asyncio.Lock] = {}
+        self.startups = Startups(settings.startup_limits)
+        self.refusals = RefusalLog(log, "SSH connections")
         self._acceptor: asyncssh.SSHAcceptor | None = None
+
+    @property
+    def by_key(self) -> dict[str, TerminalSession]:
+        return self.terminals.by_key
 
     async def start(self) -> None:
         key = load_host_key(self.server.data_dir)
         self.fingerprint = key.get_fingerprint()
+        if self.own_terminals:
+            await self.terminals.start()
         s = self.settings
         self._acceptor = await asyncssh.create_server(
             lambda: Gatekeeper(self),
@@ -155,84 +175,25 @@ class SshGate:
         await asyncio.gather(
             *(session.end("The server is shutting down.") for session in list(self.sessions))
         )
+        if self.own_terminals:
+            await self.terminals.stop()
+        self.refusals.flush()
         for keeper in list(self.keepers):
             if keeper.conn is not None:
                 keeper.conn.close()
 
-    # --------------------------------------------------------------- limits
-
-    def refusal(self, address: str) -> str | None:
-        """Why a new session from `address` may not start now, or None."""
-        s = self.settings
-        if s.max_sessions and len(self.sessions) >= s.max_sessions:
-            return "The server is full; please try again later."
-        if s.max_per_address and self.per_address[address] >= s.max_per_address:
-            return f"Too many sessions from your address (at most {s.max_per_address})."
-        srv = self.server
-        if srv.max_per_address and srv.connections_from(address) >= srv.max_per_address:
-            return "Too many connections from your address."
-        return None
-
-    def accepts_connection(self, address: str) -> bool:
-        """Connections (authenticated or not) are capped at twice the session limits."""
-        s = self.settings
-        if s.max_sessions and sum(self.connections.values()) >= 2 * s.max_sessions:
-            return False
-        return not (s.max_per_address and self.connections[address] >= 2 * s.max_per_address)
-
-    # ------------------------------------------------------------- identity
+    def banner(self) -> str:
+        """What a client is told before it signs in: how to get in."""
+        lines = [
+            "Modern Art over SSH: your SSH key is your player identity.",
+            "No key yet? Make one with `ssh-keygen -t ed25519` and connect again.",
+        ]
+        if self.settings.guests:
+            lines.append("Guests without a key are welcome: `ssh -o PubkeyAuthentication=no …`.")
+        return "\r\n".join(lines) + "\r\n"
 
     def local_url(self, secret: str | None = None) -> str:
-        host = self.server.host
-        if host in ("", "0.0.0.0"):
-            host = "127.0.0.1"
-        elif host == "::":
-            host = "[::1]"
-        elif ":" in host:
-            host = f"[{host}]"
-        auth = f"ssh:{secret}@" if secret else ""
-        return f"ws://{auth}{host}:{self.server.port}/"
-
-    def forward(self, address: str) -> tuple[str, str]:
-        """A fresh secret for a loopback connection on behalf of `address`: (url, header).
-
-        The server counts the connection for `address` until `unforward(header)`.
-        """
-        secret = secrets.token_urlsafe(24)
-        header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
-        self.server.forwarded[header] = address
-        return self.local_url(secret), header
-
-    def unforward(self, header: str) -> None:
-        self.server.forwarded.pop(header, None)
-
-    async def token_for(self, fingerprint: str, name: str, address: str) -> str:
-        """The token of the key's identity; on the key's first use a `hello` creates one."""
-        lock = self._first_use.setdefault(fingerprint, asyncio.Lock())
-        async with lock:
-            token = self.identities.get(fingerprint)
-            if token is None:
-                token = await self._hello(name, address)
-                self.identities.put(fingerprint, token)
-                log.info("new identity for key %s", fingerprint)
-        return token
-
-    async def _hello(self, name: str, address: str) -> str:
-        """Say hello for a new key (counted, like the client after it, for its address)."""
-        url, header = self.forward(address)
-        hello = {"t": "hello", "v": 1, "name": name}
-        try:
-            async with connect(url, open_timeout=10) as ws:
-                await ws.send(msgpack.packb(hello))
-                async for frame in ws:
-                    msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
-                    if isinstance(msg, dict) and msg.get("t") == "welcome":
-                        return str(msg["token"])
-                    if isinstance(msg, dict) and msg.get("t") == "error":
-                        raise HelloRefused(str(msg.get("message") or msg.get("code")))
-        finally:
-            self.unforward(header)
-        raise HelloRefused("the server closed the connection")
+        return self.terminals.local_url(secret)
 
 
 class Gatekeeper(asyncssh.SSHServer):
@@ -244,29 +205,54 @@ class Gatekeeper(asyncssh.SSHServer):
         self.address = ""
         self.host = ""
         self.fingerprint: str | None = None  # the key that signed in; None for a guest
-        self._counted = False
+        self._starting = False  # counted among the unauthenticated connections
+        self._silent: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = self.host = str(peer[0])
-        if not self.gate.accepts_connection(self.address):
-            log.info("SSH connection from %s refused: too many", self.address)
+        gate = self.gate
+        reason = gate.startups.refusal(self.address)
+        if reason is not None:
+            gate.refusals.count(reason, self.address)
             conn.abort()
             return
-        self.gate.connections[self.address] += 1
-        self.gate.keepers.add(self)
-        self._counted = True
+        gate.startups.add(self.address)
+        gate.keepers.add(self)
+        self._starting = True
+        timeout = gate.settings.startup_limits.silent_timeout
+        if timeout:
+            self._silent = asyncio.get_running_loop().call_later(timeout, self._check_silent)
+
+    def _check_silent(self) -> None:
+        """Not even a version line yet: the slot goes to someone else."""
+        self._silent = None
+        if self.conn is not None and not self.conn.get_extra_info("client_version"):
+            self.gate.refusals.count("silent", self.address)
+            self.conn.abort()
+
+    def _started(self) -> None:
+        """No longer an unauthenticated connection (signed in, or gone)."""
+        if self._silent is not None:
+            self._silent.cancel()
+            self._silent = None
+        if self._starting:
+            self._starting = False
+            self.gate.startups.remove(self.address)
+
+    def auth_completed(self) -> None:
+        self._started()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._counted:
-            self._counted = False
-            self.gate.keepers.discard(self)
-            self.gate.connections[self.address] -= 1
-            if self.gate.connections[self.address] <= 0:
-                del self.gate.connections[self.address]
+        self._started()
+        self.gate.keepers.discard(self)
 
     def begin_auth(self, username: str) -> bool:
+        # Sent before any method fails: an OpenSSH client without a key shows it
+        # instead of a bare "Permission denied (publickey)".
+        if self.conn is not None:
+            self.conn.send_auth_banner(self.gate.banner())
         return True  # always authenticate: by key, or as a guest (keyboard-interactive)
 
     def password_auth_supported(self) -> bool:
@@ -296,27 +282,22 @@ class Gatekeeper(asyncssh.SSHServer):
 
 
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
-    """One session channel: its client process, or the message of why there is none."""
+    """One session channel: its terminal session, or the message of why there is none."""
 
     def __init__(self, keeper: Gatekeeper) -> None:
         self.keeper = keeper
         self.gate = keeper.gate
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.command: str | None = None
-        self.process: ClientProcess | None = None
-        self.relay: ScreenRelay | None = None  # the client's screen (server/ssh/screen.py)
-        self.sgr = SgrFilter()  # and no useless colour changes (server/ssh/output.py)
-        self._frame: asyncio.TimerHandle | None = None
-        self.raw_bytes = 0  # what the client process wrote, before the filter
-        self.counted = False
+        self.terminal: TerminalSession | None = None
         self.ended = False
-        self.ending = False  # the server is ending the process: no "client ended" notice
-        self.secret_header: str | None = None
-        self.last_input = time.monotonic()
-        self._idle: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
-        self._stopping: asyncio.Task[None] | None = None
-        self.done = asyncio.Event()  # set once the process is gone and the session forgotten
+        self.done = asyncio.Event()  # set once the session is over and forgotten
+
+    @property
+    def process(self) -> TerminalSession | None:
+        """The terminal session (its `pid` is the client process's)."""
+        return self.terminal
 
     # asyncssh callbacks ----------------------------------------------------
 
@@ -340,22 +321,20 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
-        self.last_input = time.monotonic()
-        if self.process is not None:
-            self.process.write(data)
+        if self.terminal is not None:
+            self.terminal.feed(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if self.process is not None and self.relay is not None and width > 0 and height > 0:
-            self.relay.resize(width, height)
-            self.process.resize(width, height)
+        if self.terminal is not None:
+            self.terminal.resize(width, height)
 
     def pause_writing(self) -> None:
-        if self.process is not None:
-            self.process.pause()
+        if self.terminal is not None:
+            self.terminal.pause()
 
     def resume_writing(self) -> None:
-        if self.process is not None:
-            self.process.resume()
+        if self.terminal is not None:
+            self.terminal.resume()
 
     def eof_received(self) -> bool:
         return False  # close the channel
@@ -365,7 +344,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended = True
-        self._begin_stop()
+        if self.terminal is not None:
+            self.terminal.lost()
+        elif self._task is None or self._task.done():
+            self._forget()
 
     # the session ------------------------------------------------------------
 
@@ -383,7 +365,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.command is not None:
             self._refuse(f"This server only runs the game, no commands: `{self._usage()}`.")
             return
-        if chan.get_terminal_type() is None:
+        try:
+            term = chan.get_terminal_type()
+        except UnicodeError:  # a TERM that is not text: the default terminal
+            term = "xterm-256color"
+        if term is None:
             self._refuse(f"The game needs a terminal: connect with `{self._usage('-t ')}`.")
             return
         name = chan.get_extra_info("username") or ""
@@ -391,145 +377,58 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._refuse("Your user name is your player name: 1 to 24 printable characters.")
             return
         address = self.keeper.address
-        reason = self.gate.refusal(address)
-        if reason is not None:
-            log.info("SSH session from %s refused: %s", address, reason)
-            self._refuse(reason)
-            return
-        self.counted = True
+        cols, rows, _, _ = chan.get_terminal_size()
         self.gate.sessions.add(self)
-        self.gate.per_address[address] += 1
         try:
-            await self._start(chan, name, address)
-        except HelloRefused as exc:
-            log.info("SSH session from %s refused: %s", address, exc)
-            self._refuse(f"Sorry: {exc}")
-            self._begin_stop()
+            self.terminal = await self.gate.terminals.open(
+                peer=address,
+                name=name,
+                term=term,
+                cols=cols,
+                rows=rows,
+                key=self.keeper.fingerprint,
+                output=self._send,
+                closed=self._close,
+            )
+        except Refused as exc:
+            self._refuse(str(exc))
+            self._forget()
+            return
         except Exception:
             log.exception("SSH session from %s failed to start", address)
-            if not self.ended:
-                self._refuse("Sorry, the game could not start; please try again later.")
-            self._begin_stop()
-
-    async def _start(self, chan: asyncssh.SSHServerChannel[bytes], name: str, address: str) -> None:
-        fingerprint = self.keeper.fingerprint
-        token = None
-        if fingerprint is not None:
-            token = await self.gate.token_for(fingerprint, name, address)
-            older = self.gate.by_key.get(fingerprint)
-            self.gate.by_key[fingerprint] = self
-            if older is not None:
-                await older.end("You signed in again from another session.")
+            self._refuse("Sorry, the game could not start; please try again later.")
+            self._forget()
+            return
         if self.ended:
-            return
-        url, self.secret_header = self.gate.forward(address)
-        cols, rows, _, _ = chan.get_terminal_size()
-        cols, rows = cols or DEFAULT_SIZE[0], rows or DEFAULT_SIZE[1]
-        self.relay = ScreenRelay(cols, rows)
-        self.process = ClientProcess(self._output, self._process_ended)
-        config = {"url": url, "name": name, "token": token}
-        await self.process.start(config, chan.get_terminal_type() or "", cols, rows)
-        log.info(
-            "SSH session %s from %s (%s), pid %s",
-            name,
-            address,
-            fingerprint or "guest",
-            self.process.pid,
-        )
-        if self.ended:  # the client left while the process started
-            self._begin_stop()
-            return
-        if self.gate.settings.idle_timeout:
-            self._arm_idle(self.gate.settings.idle_timeout)
-
-    def _output(self, data: bytes) -> None:
-        """The client's output: kept as a screen, its changes sent once a frame."""
-        self.raw_bytes += len(data)
-        assert self.relay is not None
-        self.relay.feed(data)
-        if self._frame is None:
-            self._frame = asyncio.get_running_loop().call_later(FRAME, self._flush)
-
-    def _flush(self) -> None:
-        self._frame = None
-        if self.relay is not None:
-            self._send(self.sgr.feed(self.relay.take()))
+            self.terminal.lost()
+        await self.terminal.done.wait()
+        self._forget()
 
     def _send(self, data: bytes) -> None:
         if data and self.chan is not None and not self.ended:
             with contextlib.suppress(BrokenPipeError):  # closed: connection_lost follows
                 self.chan.write(data)
 
-    def _process_ended(self, code: int) -> None:
-        if self._frame is not None:
-            self._frame.cancel()
-        self._flush()
-        self._send(self.sgr.finish())
-        if not self.ended and not self.ending:
-            self._close("\r\nThe game client has ended. Goodbye!\r\n", 0 if code == 0 else 1)
-
-    def _arm_idle(self, delay: float) -> None:
-        self._idle = asyncio.get_running_loop().call_later(delay, self._check_idle)
-
-    def _check_idle(self) -> None:
-        timeout = self.gate.settings.idle_timeout
-        quiet = time.monotonic() - self.last_input
-        if quiet < timeout:
-            self._arm_idle(timeout - quiet)
-            return
-        minutes = round(timeout / 60)
-        self._close_after_stop(f"Closed after {minutes} min without a key press.")
-
     def _refuse(self, text: str) -> None:
-        self._close(text + "\r\n", 1)
+        self._close(text, 1)
 
     def _close(self, text: str, status: int) -> None:
         """Write a last line and close the channel with an exit status."""
         if self.chan is None or self.ended:
             return
         self.ended = True
-        self.chan.write(text.encode())
+        if text:
+            self.chan.write(("\r\n" + text + "\r\n").encode())
         self.chan.exit(status)
-        self._begin_stop()
-
-    def _close_after_stop(self, text: str) -> None:
-        """End the process first (it restores the terminal), then say why."""
-
-        self._task = asyncio.get_running_loop().create_task(self.end(text))
 
     async def end(self, text: str) -> None:
         """Close this session from the server's side with a message; wait for its process."""
-        self.ending = True
-        if self.process is not None:
-            await self.process.stop()
-        self._close("\r\n" + text + "\r\n", 0)
-        self._begin_stop()
-        if self._stopping is not None:
-            await self._stopping
+        if self.terminal is not None:
+            await self.terminal.close(text)
+        else:
+            self._close(text, 0)
+        await self.done.wait()
 
-    def _begin_stop(self) -> None:
-        """Once: end the process and forget the session (its limits, secret and key)."""
-        if self._stopping is None and self.ended:
-            self._stopping = asyncio.get_running_loop().create_task(self._stop())
-
-    async def _stop(self) -> None:
-        if self._idle is not None:
-            self._idle.cancel()
-        if self._frame is not None:
-            self._frame.cancel()
-        if self.process is not None:
-            await self.process.stop()
-        gate = self.gate
-        if self.secret_header is not None:
-            gate.unforward(self.secret_header)
-        fingerprint = self.keeper.fingerprint
-        if fingerprint is not None and gate.by_key.get(fingerprint) is self:
-            del gate.by_key[fingerprint]
-        if self.counted:
-            self.counted = False
-            gate.sessions.discard(self)
-            address = self.keeper.address
-            gate.per_address[address] -= 1
-            if gate.per_address[address] <= 0:
-                del gate.per_address[address]
+    def _forget(self) -> None:
+        self.gate.sessions.discard(self)
         self.done.set()

@@ -106,11 +106,15 @@ __all__ = [
 
 
 def finish_turn(game: ArtSociety, seat: int) -> None:
-    """Decline any frame bonus and keep the assistant's tile: end `seat`'s placement."""
+    """Decline (revision 1) or take and lose any frame bonus, keep the assistant's tile:
+    end `seat`'s placement."""
     while game.picker == seat and game.phase == PLACE:
         legal = game.legal(seat)
-        kind = next(k for k in ("decline", "discard", "done") if k in legal)
-        act(game, seat, kind)
+        kind = next(k for k in ("decline", "discard", "done", "decor") if k in legal)
+        if kind == "decor":
+            act(game, seat, kind, size=legal["decor"][0])
+        else:
+            act(game, seat, kind)
 
 
 def fill(game: ArtSociety, seat: int, keep: set[str]) -> None:

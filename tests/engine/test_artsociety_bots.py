@@ -3,7 +3,7 @@ heuristic hangs for immediate score and bids by how much it wants the lot's best
 
 import random
 
-from artsociety_helpers import act, hang, new_game, painting, start_all, to_place
+from artsociety_helpers import act, fill, hang, new_game, painting, start_all, to_place
 
 from modernart.engine.artsociety import GAME
 from modernart.engine.artsociety.bots import HeuristicBot, RandomBot
@@ -36,7 +36,7 @@ def test_heuristic_hangs_where_it_scores_not_into_a_faux_pas():
     act(game, 0, "place", tile="picked", cell=action["cell"])
     score = game.scores()[0]
     assert score["faux_pas"] == 0 and score["paintings"]["portrait"]["count"] == 2
-    assert score["eyeline"] == 10  # both portraits reach rows 5–6
+    assert score["eyeline"] == 3 + 3  # both portraits reach rows 5–6 (A25)
 
 
 def test_heuristic_picks_the_painting_worth_most_to_its_wall():
@@ -91,3 +91,20 @@ def test_heuristic_beats_three_random_bots_in_most_seeded_games():
         if g % 4 in game.winners:
             wins += 1 / len(game.winners)
     assert wins >= 9
+
+
+def test_heuristic_takes_the_exact_bonus_it_cannot_hang_and_loses_it():
+    """A18 (revision 2): no declining; a piece with no spot and a full assistant is lost."""
+    game = new_game(2)
+    start_all(game, "F5")
+    hang(game, 0, painting(game, 2, 2, "landscape", "f3"), "D1")
+    hang(game, 0, painting(game, 2, 2, "still_life", "f3"), "A4")
+    to_place(game, 0, painting(game, 3, 3, "city", "f3"))
+    game.assistants[0] = painting(game, 2, 2, "portrait")
+    fill(game, 0, {"A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3", "H8"})
+    act(game, 0, "place", tile="picked", cell="A1")  # M = 2; H8 alone is left empty
+    assert game.legal(0) == {"decor": [2]}
+    bot = HeuristicBot(0)
+    assert bot.choose(game.view(0)) == {"type": "decor", "size": 2}
+    act(game, 0, "decor", size=2)
+    assert bot.choose(game.view(0)) == {"type": "discard"}

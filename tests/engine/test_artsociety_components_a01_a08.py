@@ -1,6 +1,7 @@
 """Art Society components, variant and setup (ARTSOCIETY.md A1–A8)."""
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from artsociety_helpers import NAMES, act, assert_refused, fixed_deck, new_game
@@ -9,6 +10,7 @@ from modernart.engine.artsociety.rules import (
     DEFAULT_SHAPES,
     FRAMES,
     GENRES,
+    REVISION_2_KEYS,
     VariantError,
     catalogue,
     cell_index,
@@ -57,9 +59,11 @@ def test_a04_a05_decor_pool_and_bid_cards_at_the_start():
 def test_house_variant_defaults_presets_and_overrides():
     house = parse_variant(None)
     assert house == parse_variant("house")
-    assert house.to_dict()["multipliers"] == [5, 3, 2, 1]
+    assert house.to_dict()["multipliers"] == [5, 4, 3, 2]  # revision 2 (A23)
     assert house.stars == ("E5", "F6") and house.eyeline == (5, 6)
     assert parse_variant("exchange_any").exchange == "any"
+    assert parse_variant("exchange_any").multipliers == (5, 4, 3, 2)
+    assert parse_variant("house_r1").to_dict()["multipliers"] == [5, 3, 2, 1]
     custom = parse_variant({"multipliers": [6, 4, 2, 0], "full_bonus": 7, "cols": 12})
     assert custom.multipliers == (6, 4, 2, 0) and custom.full_bonus == 7 and custom.cols == 12
     assert parse_variant(custom.to_dict()) == custom  # a record's variant reads back
@@ -69,6 +73,8 @@ def test_house_variant_defaults_presets_and_overrides():
         {"multipliers": [5, 3]},
         {"stars": ["Z9"]},
         {"exchange": "some"},
+        {"frame_bonus": "exactly"},
+        {"corner_penalty": -1},
         {"cols": True},
         {"shapes": [[2, 2, 4], [2, 2, 4]]},
         {"shapes": [[11, 2, 4]]},
@@ -149,3 +155,25 @@ def test_art_society_is_for_2_to_4_players_and_checks_its_deck():
         ArtSociety(NAMES[:2], deck=fixed_deck(3))
     with pytest.raises(SetupError):  # piles that do not match the variant's shapes
         ArtSociety(NAMES[:2], {"shapes": [[2, 2, 16]]}, deck=deck)
+
+
+def test_revision_2_presets_and_an_object_written_before_it_reads_as_revision_1():
+    r1, r2 = parse_variant("house_r1"), parse_variant("house")
+    assert (r2.frame_bonus, r2.eyeline_bonus, r2.eyeline_points) == ("exact", 0, 3)  # A18, A25
+    assert (r2.excess_penalty, r2.empty_penalty, r2.corner_penalty) == (2, 0, 2)  # A27
+    assert (r1.frame_bonus, r1.eyeline_bonus, r1.eyeline_points) == ("at_most", 1, 0)
+    assert (r1.excess_penalty, r1.empty_penalty, r1.corner_penalty) == (3, 1, 0)
+    assert r1.full_bonus == r2.full_bonus == 5
+    # What the server and record_of wrote before revision 2: every key but the new ones.
+    old = {k: v for k, v in r1.to_dict().items() if k not in REVISION_2_KEYS}
+    assert parse_variant(old) == r1
+    assert parse_variant({**old, "exchange": "any"}) == replace(r1, exchange="any")
+    assert parse_variant({**old, "multipliers": [6, 3, 2, 1]}).frame_bonus == "at_most"
+    # Any other object takes the missing keys from `house` (revision 2).
+    assert parse_variant({"cols": 12}) == replace(r2, cols=12)
+    assert parse_variant({k: v for k, v in old.items() if k != "stars"}) == replace(
+        r2,
+        **{k: getattr(r1, k) for k in ("multipliers", "eyeline_bonus", "excess_penalty")},
+        empty_penalty=1,
+    )
+    assert parse_variant(r1.to_dict()) == r1 and parse_variant(r2.to_dict()) == r2

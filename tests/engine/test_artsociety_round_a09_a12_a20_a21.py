@@ -102,8 +102,9 @@ def test_a12_each_player_picks_and_places_before_the_next_picks():
     assert game.to_act() == [1] and game.lot == ["2x2.0", "2x3.0", "3x3.0"]
     assert game.view(2)["turn"]["picked"]["code"] == "3x2.0"
     act(game, 1, "place", tile="picked", cell="G4")
-    assert game.to_act() == [1] and "decline" in game.legal(1)  # its frame matches the start's
-    act(game, 1, "decline")
+    assert game.to_act() == [1] and game.legal(1) == {"decor": [1]}  # the start's frame: M = 1
+    act(game, 1, "decor", size=1)
+    act(game, 1, "discard")
     assert game.to_act() == [2] and game.legal(2) == {"pick": game.lot}
 
 

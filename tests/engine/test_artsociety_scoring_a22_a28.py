@@ -4,7 +4,7 @@ import pytest
 from artsociety_helpers import act, fill, finish_turn, hang, new_game, painting, start_all, to_place
 
 from modernart.engine.artsociety.bots import HeuristicBot
-from modernart.engine.artsociety.rules import GENRES
+from modernart.engine.artsociety.rules import GENRES, PRESETS
 from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.artsociety.wall import multipliers
 
@@ -16,19 +16,33 @@ def prestige(*values):
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
-        ((9, 6, 4, 3), (5, 3, 2, 1)),
-        ((9, 9, 4, 3), (5, 5, 2, 1)),  # tied genres share the better rank; the next is skipped
-        ((3, 9, 3, 3), (3, 5, 3, 3)),
+        ((9, 6, 4, 3), (5, 4, 3, 2)),
+        ((9, 9, 4, 3), (5, 5, 3, 2)),  # tied genres share the better rank; the next is skipped
+        ((3, 9, 3, 3), (4, 5, 4, 4)),
         ((0, 0, 0, 0), (5, 5, 5, 5)),
     ],
 )
 def test_a23_multipliers_by_prestige_rank(values, expected):
-    assert multipliers(prestige(*values), (5, 3, 2, 1)) == dict(zip(GENRES, expected, strict=True))
+    table = PRESETS["house"].multipliers
+    assert multipliers(prestige(*values), table) == dict(zip(GENRES, expected, strict=True))
 
 
-def bare(n=2, **variant):
+def test_a23_worked_example_portrait_and_landscape_tied_first_city_3_still_life_2():
+    # Prestige portrait 9, landscape 9, city 4, still life 0 (GENRES order: P, L, S, C).
+    game = bare()
+    game.prestige = prestige(9, 9, 0, 4)
+    assert game.multipliers() == {"portrait": 5, "landscape": 5, "city": 3, "still_life": 2}
+    assert multipliers(game.prestige, PRESETS["house_r1"].multipliers) == {
+        "portrait": 5,
+        "landscape": 5,
+        "city": 2,
+        "still_life": 1,
+    }  # revision 1: ×5, ×3, ×2, ×1
+
+
+def bare(n=2, preset=None, **variant):
     """A game whose walls are built by hand: the starts are not hung."""
-    game = ArtSociety(["Ann", "Bo", "Cy", "Dee"][:n], variant or None, seed=1)
+    game = ArtSociety(["Ann", "Bo", "Cy", "Dee"][:n], preset or variant or None, seed=1)
     game.phase = "prepare"
     return game
 
@@ -52,7 +66,7 @@ def test_a24_worked_example_two_touching_portraits_score_0_a_third_apart_scores(
     hang(game, 0, painting(game, 2, 2, "city"), "A3")  # another genre touching: no harm
     part = game.scores()[0]
     assert part["paintings"]["portrait"] == {"count": 1, "multiplier": 5, "points": 5}
-    assert part["paintings"]["city"]["points"] == 1
+    assert part["paintings"]["city"]["points"] == 2  # fourth: ×2
     assert part["faux_pas"] == 2
 
 
@@ -66,65 +80,111 @@ def test_a24_faux_pas_needs_an_edge_not_a_corner_and_size_does_not_matter():
     assert part["faux_pas"] == 0
 
 
-def test_a25_eyeline_a_first_ranked_scoring_painting_touching_rows_5_6_scores_twice():
+def test_a24_a25_worked_example_two_landscapes_first_one_on_the_eyeline_score_13():
+    game = bare()
+    game.prestige = prestige(3, 9, 4, 0)
+    hang(game, 0, painting(game, 2, 2, "landscape"), "A4")  # rows 4–5: touches row 5
+    hang(game, 0, painting(game, 2, 2, "landscape"), "A8")  # rows 8–9
+    part = game.scores()[0]
+    assert part["paintings"]["landscape"]["points"] + part["eyeline"] == 2 * 5 + 3
+
+
+def test_a25_eyeline_a_first_ranked_scoring_painting_touching_rows_5_6_scores_3_more():
     game = bare()
     game.prestige = prestige(9, 9, 4, 0)  # portrait and landscape share the first rank
     hang(game, 0, painting(game, 2, 2, "portrait"), "A4")  # rows 4–5: partial cover counts
-    hang(game, 0, painting(game, 2, 2, "landscape"), "D6")  # rows 6–7
-    hang(game, 0, painting(game, 2, 2, "still_life"), "G5")  # not first: no eyeline
+    hang(game, 0, painting(game, 5, 5, "landscape"), "D6")  # rows 6–10: any size, +3
+    hang(game, 0, painting(game, 2, 2, "still_life"), "I5")  # not first: no eyeline
     hang(game, 0, painting(game, 2, 2, "landscape"), "A8")  # off the eyeline
     part = game.scores()[0]
-    assert part["eyeline"] == 5 + 5
-    assert part["paintings"]["still_life"]["points"] == 2
+    assert part["eyeline"] == 3 + 3
+    assert part["paintings"]["still_life"]["points"] == 3
     # A faux pas scores nothing, in the eyeline too.
     hang(game, 0, painting(game, 2, 2, "portrait"), "A6")  # touches A4–B5
-    assert game.scores()[0]["eyeline"] == 5
+    assert game.scores()[0]["eyeline"] == 3
+
+
+def test_a25_revision_1_scored_the_multiplier_a_second_time():
+    game = bare(preset="house_r1")
+    game.prestige = prestige(9, 9, 4, 0)
+    hang(game, 0, painting(game, 2, 2, "portrait"), "A4")
+    hang(game, 0, painting(game, 2, 2, "landscape"), "D6")
+    hang(game, 0, painting(game, 2, 2, "still_life"), "G5")
+    assert game.scores()[0]["eyeline"] == 5 + 5
+
+
+def test_a27_worked_example_three_empty_cells_two_corners_one_excess_minus_6():
+    game = bare()
+    fill(game, 0, {"A1", "J10", "E5"})
+    game.excess[0] = [painting(game, 3, 3, "city")]
+    part = game.scores()[0]
+    assert part["excess"] + part["empty"] + part["corners"] + part["full"] == -4 - 2
+    assert (part["corners"], part["empty"], part["excess"]) == (-4, 0, -2)
 
 
 def test_a26_a27_decor_shields_penalties_and_the_full_wall_bonus():
     game = bare()
     game.prestige = prestige(0, 0, 0, 0)
-    hang(game, 0, "d3", "A1")
+    hang(game, 0, "d3", "A1")  # A1–C1: one corner covered
     hang(game, 0, "d2", "A2", turned=True)  # A2–A3
     game.assistants[0] = "d3"  # the assistant's decor scores 0
     game.assistants[1] = painting(game, 2, 2, "city")  # its painting too
     game.excess[0] = [painting(game, 3, 3, "city")]
     part = game.scores()[0]
     assert part["shields"] == 5
-    assert part["excess"] == -3 and part["empty"] == -(100 - 5) and part["full"] == 0
-    assert part["total"] == 5 - 3 - 95
-    assert game.scores()[1]["total"] == -100
+    assert part["excess"] == -2 and part["corners"] == -3 * 2 and part["full"] == 0
+    assert part["empty"] == 0  # other empty cells cost nothing
+    assert part["total"] == 5 - 2 - 6
+    assert game.scores()[1]["total"] == -8  # four empty corners
     fill(game, 1, set())
     part = game.scores()[1]
-    assert part["empty"] == 0 and part["full"] == 5 and part["total"] == 100 + 5
+    assert part["corners"] == 0 and part["full"] == 5 and part["total"] == 100 + 5
+
+
+def test_a27_revision_1_cost_3_per_excess_and_1_per_empty_cell_of_the_whole_wall():
+    game = bare(preset="house_r1")
+    hang(game, 0, "d3", "A1")
+    game.excess[0] = [painting(game, 3, 3, "city")]
+    part = game.scores()[0]
+    assert (part["excess"], part["empty"], part["corners"]) == (-3, -97, 0)
+    assert part["total"] == 3 - 3 - 97
 
 
 def test_a23_a27_house_numbers_are_settings():
-    game = bare(multipliers=[7, 3, 2, 1], eyeline_bonus=2, empty_penalty=2, full_bonus=9)
+    game = bare(
+        multipliers=[7, 3, 2, 1],
+        eyeline_bonus=2,
+        eyeline_points=1,
+        empty_penalty=2,
+        corner_penalty=5,
+        full_bonus=9,
+    )
     game.prestige = prestige(9, 0, 0, 0)
     hang(game, 0, painting(game, 2, 2, "portrait"), "A5")
     part = game.scores()[0]
-    assert part["paintings"]["portrait"]["points"] == 7 and part["eyeline"] == 14
-    assert part["empty"] == -2 * 96
+    assert part["paintings"]["portrait"]["points"] == 7 and part["eyeline"] == 14 + 1
+    assert part["empty"] == -2 * 96 and part["corners"] == -5 * 4
 
 
 def test_a28_most_points_then_fewer_excess_then_more_shields_then_shared():
-    game = bare(3, excess_penalty=2)
+    game = bare(3)
     for seat in range(3):
-        hang(game, seat, "d1", "A1")
-    hang(game, 1, "d1", "B1")  # +2 (a shield, a cell) ...
+        hang(game, seat, "d1", "B1")
+    hang(game, 1, "d1", "C1")
+    hang(game, 1, "d1", "D1")  # +2 (shields) ...
     game.excess[1] = [painting(game, 2, 2, "city")]  # ... −2: level with the others
     events = []
     game._finish(events)
-    assert events[-1]["points"] == [-98, -98, -98]
+    assert events[-1]["points"] == [1 - 8, 1 - 8, 1 - 8]
     assert game.winners == [0, 2]  # seat 1 has an excess painting; 0 and 2 share
     game = bare(2, multipliers=[5, 3, 2, 0])
     game.prestige = prestige(3, 2, 1, 0)  # city is last: ×0
-    hang(game, 0, painting(game, 2, 2, "city"), "A1")  # 0 points, 96 empty
+    hang(game, 0, painting(game, 2, 2, "city"), "A1")  # 0 points, 3 empty corners
+    hang(game, 0, painting(game, 2, 2, "still_life"), "C1")  # ×2
     hang(game, 1, "d1", "A1")
-    hang(game, 1, "d1", "B1")  # 2 shields, 98 empty
+    hang(game, 1, "d1", "B1")  # 2 shields, 3 empty corners
     game._finish([])
-    assert [s["total"] for s in game.scores()] == [-96, -96]
+    assert [s["total"] for s in game.scores()] == [2 - 6, 2 - 6]
     assert game.winners == [1]  # more shields
     game = bare(2)
     hang(game, 0, "d2", "A1")

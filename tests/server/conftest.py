@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+import asyncssh
 import pytest
 
 from modernart.engine.modernart.cards import FULL_DECK
 
+from .sshgate import MakeGate, gates
 from .wsclient import Client
 
 
@@ -34,3 +37,15 @@ def deck_with(*hands: list[str]) -> list[str]:
     for card in front:
         rest.remove(card)
     return front + rest
+
+
+@pytest.fixture
+async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
+    """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""
+    async for make in gates(tmp_path):
+        yield make
+
+
+@pytest.fixture
+def key() -> asyncssh.SSHKey:
+    return asyncssh.generate_private_key("ssh-ed25519")

@@ -5,75 +5,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import pathlib
 import stat
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
 
 import asyncssh
 import psutil
 import pytest
 
-from modernart.server.app import Server
 from modernart.server.session import Identity
 from modernart.server.ssh.keys import HOST_KEY_FILE
 from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.ssh.startups import StartupLimits
+from modernart.server.terminal import Limits
 
-from .sshterm import WAIT, KeyboardPlayer, Terminal, open_terminal, ssh_connect
+from .sshgate import identity_of, lobby, seat_of
+from .sshterm import WAIT, KeyboardPlayer, open_terminal, ssh_connect
 from .wsclient import Client
-
-MakeGate = Callable[..., Awaitable[SshGate]]
-
-
-@pytest.fixture
-async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
-    """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""
-    started: list[tuple[Server, SshGate]] = []
-
-    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> SshGate:
-        server = Server(tmp_path / "data", port=0, **({"dev": True} | (server_args or {})))
-        await server.start()
-        gate = SshGate(server, SshSettings(port=0, **settings))
-        await gate.start()
-        started.append((server, gate))
-        return gate
-
-    yield make
-    for server, gate in started:
-        await gate.stop()
-        await server.stop()
-
-
-@pytest.fixture
-def key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-async def lobby(
-    gate: SshGate, key: asyncssh.SSHKey | None, user: str = "alice", address: str = "127.0.0.1"
-) -> Terminal:
-    """A session that shows the lobby, its client connected to the server."""
-    term = await open_terminal(await ssh_connect(gate.port, user, key, address))
-    await term.wait_text("Rooms")
-    if key is not None:
-        await term.wait(lambda: identity_of(gate, key).conn is not None, "the client's hello")
-    return term
-
-
-def identity_of(gate: SshGate, key: asyncssh.SSHKey) -> Identity:
-    token = gate.identities.get(key.get_fingerprint())
-    assert gate.server.store is not None and gate.server.hub is not None
-    found = gate.server.store.find_identity(token) if token else None
-    assert found is not None
-    return gate.server.hub.identities[found[0]]
-
-
-def seat_of(gate: SshGate, key: asyncssh.SSHKey) -> tuple[str | None, int | None]:
-    """Where the key's identity sits, as the server knows it."""
-    identity = identity_of(gate, key)
-    return (identity.room.id if identity.room else None), identity.seat
-
 
 # ------------------------------------------------------------------ playing
 
@@ -216,7 +163,7 @@ async def test_the_token_appears_in_no_command_line_environment_or_log(ssh, key,
     assert token not in " ".join(proc.cmdline())
     assert all(token not in f"{k}={v}" for k, v in proc.environ().items())
     assert token not in caplog.text
-    table = gate.identities.path
+    table = gate.server.store.path  # the key → token table is the store's
     assert stat.S_IMODE(table.stat().st_mode) == 0o600
 
 
@@ -320,8 +267,9 @@ async def test_stopping_the_server_ends_every_session(ssh, key):
 # ------------------------------------------------------------------ limits
 
 
-async def test_sessions_per_address_and_in_total_are_limited(ssh, key):
-    gate = await ssh(max_per_address=1, max_sessions=2)
+async def test_sessions_per_address_and_the_memory_budget_are_limited(ssh, key):
+    # Room for two sessions of 25 MB (their reservation) and no more.
+    gate = await ssh(limits=Limits(memory_mb=60, reserve_mb=25, per_address=1), measure_every=0)
     await lobby(gate, key)
     other = asyncssh.generate_private_key("ssh-ed25519")
     refused = await open_terminal(await ssh_connect(gate.port, "bob", other))
@@ -331,7 +279,8 @@ async def test_sessions_per_address_and_in_total_are_limited(ssh, key):
     await lobby(gate, other, "bob", "127.0.0.2")
     full = await open_terminal(await ssh_connect(gate.port, "carol", third, "127.0.0.3"))
     await full.wait_closed()
-    assert "The server is full" in full.output() and full.exit_status == 1
+    assert "The server is full, try again in a few minutes" in full.output()
+    assert full.exit_status == 1
     assert len(gate.sessions) == 2
 
 
@@ -360,7 +309,8 @@ async def test_an_idle_session_is_closed(ssh, key):
 
 
 async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key):
-    """Even SIGKILL, which runs no cleanup: each client process exits on its lifeline's EOF."""
+    """Even SIGKILL, which runs no cleanup: each client process exits on its lifeline's EOF,
+    the zygote on its control socket's."""
     server = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -382,9 +332,9 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
         term = await open_terminal(await ssh_connect(port, "alice", key))
         await term.wait_text("Rooms")
         clients = psutil.Process(server.pid).children(recursive=True)
-        assert clients and all(
-            "modernart.server.ssh.client" in " ".join(p.cmdline()) for p in clients
-        )
+        # The zygote and the session it forked (a fork runs the zygote's command line).
+        assert len(clients) == 2
+        assert all("terminal.zygote" in " ".join(p.cmdline()) for p in clients)
     finally:
         server.kill()
         await server.wait()
@@ -393,11 +343,11 @@ async def test_killing_the_server_leaves_no_client_process_behind(tmp_path, key)
 
 
 async def test_an_ssh_flood_is_capped_and_the_game_server_carries_on(ssh, key):
-    gate = await ssh(max_sessions=4, max_per_address=1)  # connections: 8 in all, 2 per address
+    gate = await ssh(startup_limits=StartupLimits(per_address=2))  # 2 unauthenticated per address
     flood = [await asyncio.open_connection("127.0.0.1", gate.port) for _ in range(10)]
     try:
         await flood[-1][0].read()  # the last ones are cut at once (EOF), before any handshake
-        assert gate.connections["127.0.0.1"] == 2
+        assert gate.startups.by_address["127.0.0.1"] == 2
         await lobby(gate, key, "alice", "127.0.0.2")  # another address still plays
         player = await Client.hello(gate.local_url(), "ws-player")  # and so do WebSocket players
         await player.close()
@@ -424,3 +374,52 @@ async def test_agent_forwarding_is_refused(ssh, key, tmp_path):
     assert session.chan is not None
     assert session.chan.get_agent_path() is None and session.keeper.conn.get_agent_path() is None
     assert session.chan.get_x11_display() is None
+
+
+async def test_keys_identities_live_in_the_store_and_an_old_json_file_is_moved_there(
+    ssh, key, tmp_path
+):
+    data = tmp_path / "data"
+    first = await ssh()
+    await lobby(first, key)
+    token = first.identities.get(key.get_fingerprint())
+    assert token and not (data / "ssh_identities.json").exists()
+    await first.stop()
+    # A server from before kept its keys in ssh_identities.json: they move into the store.
+    old_key = asyncssh.generate_private_key("ssh-ed25519")
+    old = await Client.hello(first.local_url(), "olga")
+    old_token = old.token
+    await old.close()
+    (data / "ssh_identities.json").write_text(f'{{"{old_key.get_fingerprint()}": "{old_token}"}}')
+    second = SshGate(first.server, SshSettings(port=0))
+    await second.start()
+    try:
+        assert not (data / "ssh_identities.json").exists()
+        assert second.identities.get(old_key.get_fingerprint()) == old_token
+        assert second.identities.get(key.get_fingerprint()) == token
+        term = await lobby(second, old_key, "olga")  # the old key is still its identity
+        assert identity_of(second, old_key).name == "olga" and "lobby" in term.text()
+    finally:
+        await second.stop()
+
+
+async def test_a_second_login_lands_in_the_room_the_first_one_watched(ssh, key):
+    gate = await ssh()
+    host = await Client.hello(gate.local_url(), "host")
+    await host.send("create", seats=3, name="Gallery")
+    room = (await host.expect("joined"))["room"]
+    first = await lobby(gate, key)
+    await first.wait_text("Gallery")
+    first.send("w")
+    await first.wait(lambda: identity_of(gate, key).watching == room, "watching")
+    second = await open_terminal(await ssh_connect(gate.port, "alice", key))
+    await first.wait_closed()
+    assert "signed in again" in first.output()
+    hub = gate.server.hub
+
+    def watching_again() -> bool:
+        conn = identity_of(gate, key).conn
+        return conn is not None and conn in hub.rooms[room].spectators
+
+    await second.wait(watching_again, "the second session watching the room")
+    await host.close()

@@ -6,7 +6,7 @@ import pyte
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modernart.server.ssh.output import SgrFilter
+from modernart.server.terminal.output import SgrFilter
 
 COLS, ROWS = 20, 6
 PIECES = [

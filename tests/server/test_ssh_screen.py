@@ -6,7 +6,7 @@ import pyte
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from modernart.server.ssh.screen import ScreenRelay
+from modernart.server.terminal.screen import ScreenRelay
 
 COLS, ROWS = 12, 5
 ALT_ON = b"\x1b[?1049h"

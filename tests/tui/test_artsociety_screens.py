@@ -100,9 +100,9 @@ async def test_w_shows_each_other_wall_full_size_in_turn() -> None:
         assert titles == ["Bob's wall", "Cy's wall", "Dee's wall", "Your wall"]
 
 
-def finished_game(seed: int = 5) -> tuple[ArtSociety, list[dict[str, Any]]]:
+def finished_game(seed: int = 5, variant: str = "house") -> tuple[ArtSociety, list[dict[str, Any]]]:
     """A whole game played by bots on every seat; the last round's events."""
-    game = ArtSociety(NAMES, seed=seed)
+    game = ArtSociety(NAMES, variant, seed=seed)
     bots = [HeuristicBot(s) for s in range(4)]
     events: list[dict[str, Any]] = []
     while not game.finished:
@@ -112,8 +112,16 @@ def finished_game(seed: int = 5) -> tuple[ArtSociety, list[dict[str, Any]]]:
     return game, events
 
 
-async def test_a23_a28_end_screen_breaks_every_score_down() -> None:
-    game, events = finished_game()
+@pytest.mark.parametrize(
+    ("variant", "labels", "absent"),
+    [
+        ("house", ("eyeline (+3)", "excess (−2 each)", "empty corners (−2 each)"), "empty cells"),
+        ("house_r1", ("eyeline (its multiplier once more)", "excess (−3 each)"), "corners"),
+    ],
+)
+async def test_a23_a28_end_screen_breaks_every_score_down(variant, labels, absent) -> None:
+    """Revision 2's values on a `house` game, revision 1's on a `house_r1` game (A25, A27)."""
+    game, events = finished_game(variant=variant)
     app = ArtSocietyOffline(game)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_view(events)
@@ -123,10 +131,11 @@ async def test_a23_a28_end_screen_breaks_every_score_down() -> None:
         assert end.event["scores"] == game.scores()
         console = Console(width=100, color_system=None)
         with console.capture() as shown:
-            console.print(score_table(end.event["scores"], NAMES, end.event["winners"]))
+            console.print(score_table(end.event["scores"], NAMES, end.event["winners"], end.house))
         text = shown.get()
-        for label in ("portrait", "faux pas", "eyeline", "decor shields", "excess", "empty"):
+        for label in ("portrait", "faux pas", "decor shields", "full wall (+5)", *labels):
             assert label in text
+        assert absent not in text
         totals = text.splitlines()[-1].split()
         assert totals == ["total", *(str(s["total"]) for s in game.scores())]
         winners = [n for s, n in enumerate(NAMES) if s in game.winners]
@@ -184,10 +193,10 @@ def test_snapshot_end_screen(snap_compare, size):
     assert snap_compare(app, terminal_size=size, run_before=run)
 
 
-def cannot_hang(genre: str = "landscape") -> tuple[ArtSociety, str, str]:
+def cannot_hang(genre: str = "landscape", variant: str = "house") -> tuple[ArtSociety, str, str]:
     """Seat 0 holds a 5×5 that fits nowhere beside its starting painting at E4 (A14); the
     museum holds a 2×2 of its genre (A16). Returns the game, the 5×5 and the museum code."""
-    game = ArtSociety(NAMES, seed=7)
+    game = ArtSociety(NAMES, variant, seed=7)
     for seat in range(4):
         game.apply({"type": "place", "tile": "start", "cell": "E4", "seat": seat})
     big = next(c for c in game.piles["5x5"] if game.paintings[c].genre == genre)
@@ -239,15 +248,36 @@ async def test_a17_excess_by_key_then_the_decor_is_placed_with_the_ghost() -> No
         assert any(t.code == "d1" for t in game.walls[0].tiles)
 
 
-async def test_f1_labels_the_house_rules_and_lists_them() -> None:
-    app = offline()
+REVISION_2_HELP = (
+    "M matching frames bring decor of exactly M shields (A18), smaller pieces only",
+    "×5, ×4, ×3, ×2 (A23)",
+    "first-ranked genre scores +3 (A25)",
+    "−2 per excess painting, −2 per empty corner cell, +5 for a full wall (A27)",
+    "(−2 each at the end)",
+)
+REVISION_1_HELP = (
+    "M matching frames bring decor up to M shields (A18)",
+    "×5, ×3, ×2, ×1 (A23)",
+    "scores its multiplier once more (A25)",
+    "−3 per excess painting, −1 per empty cell, +5 for a full wall (A27)",
+    "(−3 each at the end)",
+)
+
+
+@pytest.mark.parametrize(
+    ("variant", "says", "not_said"),
+    [("house", REVISION_2_HELP, REVISION_1_HELP), ("house_r1", REVISION_1_HELP, REVISION_2_HELP)],
+)
+async def test_f1_labels_the_house_rules_and_lists_the_rooms_values(variant, says, not_said):
+    app = ArtSocietyOffline(ArtSociety(NAMES, variant, seed=3))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("f1")
         text = app.screen.text  # the help screen's Markdown
         assert "House rules where the printed rules were unavailable" in text
-        for setting in ("wall 10 × 10", "star cells E5, F6", "48, 36, 24", "×5, ×3, ×2, ×1"):
+        for setting in ("wall 10 × 10", "star cells E5, F6", "48, 36, 24", *says):
             assert setting in text
+        assert not [setting for setting in not_said if setting in text]
         assert "Keys at the Art Society table" in text
 
 

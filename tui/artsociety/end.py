@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from modernart.engine.artsociety.rules import House
 
+from . import values
 from .look import GENRES, genre_text
 
 KEYS = """
@@ -41,39 +42,63 @@ KEYS = """
 - **Other walls** are mini-maps: each character is one column of two cells (its top
   half the upper cell, its bottom half the lower one) in the genre's colour,
   magenta for decor; `excess 1` under a wall counts paintings that fitted nowhere
-  (−3 each at the end).
+  ({excess} each at the end).
 - The **Museum** line gives each genre's prestige and the multiplier it scores at
-  now (`P 2→×3`: portraits, prestige 2, ×3); **Decor left** the pieces per size.
+  now (`P 2→×{second}`: portraits, prestige 2, ×{second}); **Decor left** the pieces per size.
 - Your **white card** (in the bid cards' title) breaks ties between equal bids (A8).
 - After the game, **e** shows the final scores again.
 """
 
 
-def house_rules(house: House | None = None) -> str:
-    """The house rules of this game (ARTSOCIETY.md), as settings of the `house` variant."""
-    h = house or House()
+def house_rules(house: House) -> str:
+    """This game's house rules and scoring values (ARTSOCIETY.md), as its variant's settings."""
+    h = house
     shapes = ", ".join(f"{w}×{hh}: {n}" for w, hh, n in h.shapes)
     lines = [
         "## House rules where the printed rules were unavailable",
-        "Each is a setting of the `house` variant (a verified value replaces it):",
+        "Each is a setting of this game's variant (a verified value replaces it):",
         f"- wall {h.cols} × {h.rows}; eyeline rows {', '.join(map(str, h.eyeline))}; "
         f"star cells {', '.join(h.stars)} (A2)",
         f"- paintings (value = width + height − 1): {shapes} (A3)",
         f"- decor pieces of 1, 2, 3 shields: {', '.join(map(str, h.decor))} (A4)",
+        f"- frame bonus: M matching frames bring {values.frame_bonus(h, 'M')} (A18)"
+        + (", smaller pieces only when that size has run out" if h.frame_bonus == "exact" else ""),
         f"- multipliers for ranks 1–4: {', '.join(f'×{m}' for m in h.multipliers)} (A23)",
-        f"- eyeline bonus: the multiplier {h.eyeline_bonus} more time(s) (A25)",
-        f"- −{h.excess_penalty} per excess painting, −{h.empty_penalty} per empty cell, "
-        f"+{h.full_bonus} for a full wall (A27)",
+        f"- eyeline: a scoring painting of a first-ranked genre scores {values.eyeline(h)} (A25)",
+        f"- {', '.join(values.end_costs(h))} (A27)",
         f"- museum exchange: {'same genre' if h.exchange == 'same' else 'any genre'} (A16)",
     ]
     return "\n".join(lines) + "\n"
 
 
-KEYS_HELP = house_rules() + KEYS
+def keys_help(variant: object = None) -> str:
+    """F1's Art Society part: the house rules of the room's variant, then the table's keys."""
+    house = values.house_of(variant)
+    keys = KEYS.replace("{excess}", f"−{house.excess_penalty}")
+    return house_rules(house) + keys.replace("{second}", str(house.multipliers[1]))
+
+
+def score_rows(house: House, scores: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The end screen's rows after the genres: (label with the variant's value, score key).
+    A part this variant does not score (revision 2's empty cells, revision 1's corners) is
+    left out unless a score has it."""
+    rows = [
+        ("faux pas (scored 0)", "faux_pas", True),
+        (f"eyeline ({values.eyeline(house)})", "eyeline", True),
+        ("decor shields", "shields", True),
+        (f"excess (−{house.excess_penalty} each)", "excess", True),
+        (f"empty cells (−{house.empty_penalty} each)", "empty", house.empty_penalty),
+        (f"empty corners (−{house.corner_penalty} each)", "corners", house.corner_penalty),
+        (f"full wall (+{house.full_bonus})", "full", True),
+    ]
+    return [(label, key) for label, key, shown in rows if shown or any(s.get(key) for s in scores)]
 
 
 def score_table(
-    scores: Sequence[dict[str, Any]], names: Sequence[str], winners: Sequence[int]
+    scores: Sequence[dict[str, Any]],
+    names: Sequence[str],
+    winners: Sequence[int],
+    house: House,
 ) -> Table:
     """One column per player, one row per part of the score (A23–A27), the total last."""
     table = Table(box=None, padding=(0, 1), show_edge=False)
@@ -87,15 +112,7 @@ def score_table(
             part = sc["paintings"][genre]
             row.append(f"{part['count']}×{part['multiplier']}={part['points']}")
         table.add_row(*row)
-    rows = (
-        ("faux pas (scored 0)", "faux_pas"),
-        ("eyeline", "eyeline"),
-        ("decor shields", "shields"),
-        ("excess", "excess"),
-        ("empty cells", "empty"),
-        ("full wall", "full"),
-    )
-    for label, key in rows:
+    for label, key in score_rows(house, scores):
         table.add_row(label, *(str(sc.get(key, 0)) for sc in scores))
     table.add_row(
         Text("total", style="bold"), *(Text(str(sc["total"]), style="bold") for sc in scores)
@@ -138,6 +155,7 @@ class ArtSocietyEnd(ModalScreen[str | None]):
         self.event = event
         self.names = list(names)
         self.you = view.get("you")
+        self.house = values.house_of(view.get("variant"))
 
     def compose(self) -> ComposeResult:
         winners = self.event.get("winners") or []
@@ -146,7 +164,7 @@ class ArtSocietyEnd(ModalScreen[str | None]):
         with Vertical(id="as-end"):
             verb = "wins" if len(winners) == 1 and who != "You" else "win"
             yield Static(Text(f"Game over: {who} {verb}", style="bold yellow"))
-            table = score_table(self.event.get("scores") or [], names, winners)
+            table = score_table(self.event.get("scores") or [], names, winners, self.house)
             shown = Static(table)
             shown.styles.width = table_width(table)  # `auto` measures a Table too narrow
             yield shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from modernart.engine.artsociety.rules import DEFAULT_SHAPES, catalogue
+from modernart.engine.artsociety.rules import DEFAULT_SHAPES, PRESETS, House, catalogue
 
 from .look import GENRE_NAME
 
@@ -22,8 +22,11 @@ def painting_words(code: str) -> str:
     return f"a {p.w}×{p.h} {GENRE_NAME[p.genre]} (frame {p.frame[1:]}, value {p.value})"
 
 
-def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str | None:
-    """One line for an event, or None for events not worth a line."""
+def narrate(
+    event: dict[str, Any], names: Sequence[str], you: int | None, house: House | None = None
+) -> str | None:
+    """One line for an event, or None for events not worth a line; `house`: the room's
+    variant, for the values it says (the `house` preset if not given)."""
 
     def who(seat: object, start: bool = True) -> str:
         if seat == you:
@@ -60,7 +63,8 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None) -> str
             f"from the museum, hung at {event.get('cell')}"
         )
     if kind == "excess":
-        return f"{who(seat)} could not hang it: excess (−3 at the end)"
+        penalty = (house or PRESETS["house"]).excess_penalty
+        return f"{who(seat)} could not hang it: excess (−{penalty} at the end)"
     if kind == "bonus":
         return (
             f"Frame bonus for {who(seat, False)}: {event.get('matches')} matching frame(s) touch it"

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from modernart.engine.artsociety.rules import cell_index, spot_at
-from modernart.engine.artsociety.wall import Wall
+from modernart.engine.artsociety.rules import cell_index, rows_mask, spot_at
+from modernart.engine.artsociety.wall import Wall, painting_points
 
 from .look import Ghost, cell_of
+from .values import house_of
 
 
 @dataclass
@@ -116,12 +117,21 @@ def ghost(option: Option, col: int, row: int, ok: bool) -> Ghost:
     return Ghost(option.tile, option.w, option.h, col, row, ok)
 
 
-def preview(view: dict[str, Any], option: Option, col: int, row: int) -> tuple[int, int]:
-    """What hanging a painting here brings: (A18's frame matches M, paintings of its own
-    genre it would touch — a faux pas, A24). (0, 0) for decor."""
+@dataclass(frozen=True)
+class Preview:
+    """What hanging a painting at a spot brings (A18, A24, A25), by the variant's values."""
+
+    frames: int = 0  # A18's M: touching paintings of its frame
+    faux_pas: int = 0  # touching paintings of its own genre (A24)
+    multiplier: int = 0  # what it scores now if it is in no faux pas (A23)
+    eyeline: int = 0  # A25's points more: a first-ranked genre over the eyeline
+
+
+def preview(view: dict[str, Any], option: Option, col: int, row: int) -> Preview:
+    """What hanging a painting here brings; nothing for decor."""
     genre, frame = option.tile.get("genre"), option.tile.get("frame")
     if genre is None:
-        return 0, 0
+        return Preview()
     layout = view.get("wall") or {}
     cols, rows = layout.get("cols", 10), layout.get("rows", 10)
     you = view.get("you")
@@ -129,8 +139,14 @@ def preview(view: dict[str, Any], option: Option, col: int, row: int) -> tuple[i
     wall = Wall.from_view(cols, rows, tiles)
     spot = spot_at(cols, rows, option.w, option.h).get(cell_of(col, row, cols))
     if spot is None:
-        return 0, 0
+        return Preview()
     touching = [tiles[i] for i in wall.neighbours(spot)]
     frames = sum(1 for t in touching if t.get("frame") == frame)
     same = sum(1 for t in touching if t.get("genre") == genre)
-    return frames, same
+    multiplier = (view.get("multipliers") or {}).get(genre, 0)
+    prestige = view.get("prestige") or {}
+    first = bool(prestige) and prestige.get(genre) == max(prestige.values())
+    on_eyeline = first and bool(spot.mask & rows_mask(tuple(layout.get("eyeline") or ()), cols))
+    house = house_of(view.get("variant"))
+    eyeline = painting_points(house, multiplier, on_eyeline) - multiplier
+    return Preview(frames, same, multiplier, eyeline)

@@ -18,11 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
+from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
+from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..words import short_name
 from .end import ArtSocietyEnd
@@ -39,6 +41,7 @@ from .look import (
 )
 from .narrate import narrate
 from .placing import Option, ghost, nearest, place_options, preview, problem
+from .values import frame_bonus, house_of, wall_hint
 
 
 class TableLog(EventLog, can_focus=False):
@@ -145,7 +148,7 @@ class ArtSocietyTable(GameTable):
     def tell(self, events: list[dict[str, Any]]) -> None:
         log = self.query_one(EventLog)
         for event in events:
-            line = narrate(event, self.names, self.view.get("you"))
+            line = narrate(event, self.names, self.view.get("you"), self.house)
             if line:
                 bold = event.get("type") in ("reveal", "round_end", "game_end", "bonus")
                 log.add_note(line, "bold" if bold else "")
@@ -185,6 +188,11 @@ class ArtSocietyTable(GameTable):
     def playing(self) -> bool:
         """A game's view (not a waiting room's)."""
         return "phase" in self.view
+
+    @property
+    def house(self) -> House:
+        """The room's variant: what the panel and the log say scores (A18, A23–A27)."""
+        return house_of(self.view.get("variant") or self.room_info.get("variant"))
 
     # ------------------------------------------------------------ state of the cursor
 
@@ -433,15 +441,16 @@ class ArtSocietyTable(GameTable):
         if "decor" in legal:
             sizes = "/".join(str(s) for s in legal["decor"])
             more = " (several pieces)" if turn.get("multi") else ""
+            none = ", n: none" if "decline" in legal else ""
             return Text(
-                f"Frame bonus: {turn.get('bonus')} shield(s){more}. Take decor {sizes}, n: none.",
+                f"Frame bonus: {turn.get('bonus')} shield(s){more}. Take decor {sizes}{none}.",
                 style="bold yellow",
             )
         option = self.current()
         text = Text()
         if option is not None and option.source == "start":
             text.append("Hang your starting painting over a star (*). ", style="bold yellow")
-            text.append("Each empty cell costs 1 point at the end: fill your wall.\n", style="dim")
+            text.append(wall_hint(self.house) + "\n", style="dim")
         if option is not None:
             text.append("Place ", style="bold yellow")
             text.append_text(chip(option.tile) if option.tile else Text(option.name))
@@ -451,13 +460,14 @@ class ArtSocietyTable(GameTable):
             reason = problem(view, option, *self.cursor)
             if reason is None:
                 text.append(f"{cell}: fits. Enter hangs it.", style="bold green")
-                frames, same = preview(view, option, *self.cursor)
-                if frames and option.source != "start":
-                    text.append(
-                        f" Frame bonus: decor up to {frames} shield(s).", style="bold magenta"
-                    )
-                if same:
+                brings = preview(view, option, *self.cursor)
+                if brings.frames and option.source != "start":
+                    bonus = frame_bonus(self.house, brings.frames)
+                    text.append(f" Frame bonus: {bonus}.", style="bold magenta")
+                if brings.faux_pas:
                     text.append(" Faux pas: touches its genre!", style="bold red")
+                elif brings.eyeline:
+                    text.append(f" Eyeline: +{brings.eyeline}.", style="bold yellow")
             else:
                 text.append(f"Not here: {reason}", style="bold red")
             keys = ["arrows move"]
@@ -479,7 +489,7 @@ class ArtSocietyTable(GameTable):
         if self.exchanging:
             hints.append("x: back")
         if "excess" in legal:
-            hints.append("e: excess (−3)")
+            hints.append(f"e: excess (−{self.house.excess_penalty})")
         if "discard" in legal:
             hints.append("l: lose it")
         if "done" in legal:

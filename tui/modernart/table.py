@@ -9,10 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ..amount import AmountInput
 from ..eventlog import SCROLL_HINT
+from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from .auction import AuctionPanel
 from .board import ValueBoard

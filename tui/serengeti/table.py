@@ -8,11 +8,12 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from modernart.engine.serengeti.cards import AUCTIONS
 
 from ..eventlog import SCROLL_HINT
+from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from .auction import AuctionBox, BidInput
 from .end import SerengetiOver

@@ -201,12 +201,16 @@ class ScreenRelay:
         self.dirty = False
         out = bytearray()
         screen, rows, cols = self.screen, self.rows, self.cols
+        lines: Any = range(rows)
         if self.sent is None:
             out += b"\x1b[0m\x1b[H\x1b[2J"
             self.pen = None
             blank = screen.default_char
             self.sent = [[blank] * cols for _ in range(rows)]
-        for y in range(rows):
+        else:  # only the lines pyte saw change: a frame's work is what changed, not the screen
+            lines = sorted(y for y in screen.dirty if y < rows)
+        screen.dirty.clear()
+        for y in lines:
             line, before = screen.buffer[y], self.sent[y]
             x = 0
             while x < cols:

@@ -1,0 +1,123 @@
+"""Who may start a terminal session now: a memory budget, per-address limits, start rates.
+
+The budget is what session processes may take of the machine's memory in all
+(every transport's sessions together). A session is charged what it uses (its
+proportional set size, read from /proc) but never less than a reservation, the
+most a session grows to in a whole game; a session that would take the total
+over the budget is refused with a message, never an out-of-memory kill.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, deque
+from dataclasses import dataclass
+
+FULL = "The server is full, try again in a few minutes."
+DEFAULT_PER_ADDRESS = 4
+DEFAULT_RESERVE_MB = 25.0  # a session after a whole game (docs/benchmarks.md, issue 16)
+DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minute
+DEFAULT_STARTS_TOTAL = (20, 1.0)  # and from everyone: 20 a second
+
+
+def available_mb() -> float:
+    """The machine's available memory (MemAvailable), in MB."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 1024.0
+
+
+def default_budget_mb() -> int:
+    """Half the memory available when the server starts."""
+    return max(64, int(available_mb() / 2))
+
+
+class Rate:
+    """At most `count` events in any `window` seconds (a sliding window of times)."""
+
+    def __init__(self, count: int, window: float) -> None:
+        self.count, self.window = count, window
+        self.times: deque[float] = deque()
+
+    def allows(self, now: float) -> bool:
+        while self.times and now - self.times[0] >= self.window:
+            self.times.popleft()
+        return not self.count or len(self.times) < self.count
+
+    def add(self, now: float) -> None:
+        self.times.append(now)
+
+
+@dataclass
+class Limits:
+    """The limits an operator sets (docs/operations.md): 0 turns a limit off."""
+
+    memory_mb: int = 0  # 0: default_budget_mb()
+    per_address: int = DEFAULT_PER_ADDRESS
+    reserve_mb: float = DEFAULT_RESERVE_MB
+    starts_per_address: tuple[int, float] = DEFAULT_STARTS_PER_ADDRESS
+    starts_total: tuple[int, float] = DEFAULT_STARTS_TOTAL
+
+
+class Admission:
+    """Counts the sessions of every transport; `refusal()` says why one may not start."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.budget_mb = float(limits.memory_mb or default_budget_mb())
+        self.per_address: Counter[str] = Counter()
+        self.charged: dict[object, float] = {}  # session → MB it is charged
+        self.overhead_mb = 0.0  # the zygote's own share
+        self._address_starts: dict[str, Rate] = {}
+        self._starts = Rate(*limits.starts_total)
+
+    def used_mb(self) -> float:
+        return self.overhead_mb + sum(self.charged.values())
+
+    def refusal(self, address: str, now: float | None = None) -> str | None:
+        """Why a new session from `address` may not start now, or None."""
+        now = time.monotonic() if now is None else now
+        limits = self.limits
+        if self.used_mb() + limits.reserve_mb > self.budget_mb:
+            return FULL
+        if limits.per_address and self.per_address[address] >= limits.per_address:
+            return f"Too many sessions from your address (at most {limits.per_address})."
+        rate = self._address_starts.get(address)
+        if rate is not None and not rate.allows(now):
+            return "Too many new sessions from your address; wait a minute."
+        if not self._starts.allows(now):
+            return "Too many new sessions right now; try again in a moment."
+        return None
+
+    def admit(self, session: object, address: str, now: float | None = None) -> None:
+        """Count a session that `refusal()` let in."""
+        now = time.monotonic() if now is None else now
+        self.per_address[address] += 1
+        self.charged[session] = self.limits.reserve_mb
+        rate = self._address_starts.get(address)
+        if rate is None:
+            rate = self._address_starts[address] = Rate(*self.limits.starts_per_address)
+        rate.add(now)
+        self._starts.add(now)
+        if len(self._address_starts) > 4096:  # forget addresses that started nothing lately
+            for key in [
+                k for k, r in self._address_starts.items() if r.allows(now) and not r.times
+            ]:
+                del self._address_starts[key]
+
+    def charge(self, session: object, measured_mb: float) -> None:
+        """What a running session uses now (never below the reservation)."""
+        if session in self.charged:
+            self.charged[session] = max(self.limits.reserve_mb, measured_mb)
+
+    def release(self, session: object, address: str) -> None:
+        if self.charged.pop(session, None) is None:
+            return
+        self.per_address[address] -= 1
+        if self.per_address[address] <= 0:
+            del self.per_address[address]

@@ -1,0 +1,392 @@
+"""One client session on a terminal: the client app in a process of its own on a PTY
+(which sends only the cells that changed: server/terminal/child.py), watched and
+restarted.
+
+The transport (SSH, a browser) gives it keys (`feed`), window sizes (`resize`)
+and flow control (`pause`/`resume`), and gets back bytes for the terminal
+(`output`) and, once, why the session ended (`closed`). The process is forked by
+the zygote (server/terminal/zygote.py); a process that crashes or whose event
+loop stops beating (a hang, a runaway computation) is ended and started again
+on the same terminal: its token brings it back to its seat (or the room it
+watched), and no other session notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import logging
+import os
+import signal
+import struct
+import termios
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .workers import Zygote, ZygoteGone
+
+log = logging.getLogger("modernart.server.terminal")
+
+MAX_COLS, MAX_ROWS = 500, 200  # larger terminals are drawn at this size (issue 21)
+DEFAULT_SIZE = (80, 24)
+GRACE = 2.0  # seconds between asking a process to end and killing it
+RESTARTS = (3, 60.0)  # at most 3 restarts in 60 s, then the session closes
+EXIT_WAIT = 1.0  # seconds to wait for the exit code once the PTY has closed
+
+
+def clamp(cols: int, rows: int) -> tuple[int, int]:
+    """A usable terminal size: 0 means unknown (the default), the rest at most 500×200."""
+    cols = cols if cols > 0 else DEFAULT_SIZE[0]
+    rows = rows if rows > 0 else DEFAULT_SIZE[1]
+    return min(cols, MAX_COLS), min(rows, MAX_ROWS)
+
+
+def set_size(fd: int, cols: int, rows: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def clean_term(term: str | None) -> str:
+    """A TERM value to pass on: printable ASCII, short; anything else becomes the default."""
+    if term and len(term) <= 64 and term.isascii() and term.isprintable() and " " not in term:
+        return term
+    return "xterm-256color"
+
+
+class Timeouts(Protocol):
+    idle_timeout: float
+    hang_timeout: float
+
+
+class SessionHost(Protocol):
+    """What a session needs of the machinery that made it (`Terminals`)."""
+
+    settings: Timeouts
+    zygote: Zygote
+
+    def forward(self, address: str) -> tuple[str, str]: ...
+
+    def unforward(self, header: str) -> None: ...
+
+    def watched(self, token: str | None) -> str | None: ...
+
+    def forget(self, session: TerminalSession, why: str) -> None: ...
+
+
+class TerminalSession:
+    """A session: made by `Terminals.open()`; see server/terminal/__init__.py."""
+
+    def __init__(
+        self,
+        terminals: SessionHost,
+        *,
+        peer: str,
+        name: str,
+        term: str | None,
+        cols: int,
+        rows: int,
+        key: str | None,
+        output: Callable[[bytes], None],
+        closed: Callable[[str, int], None],
+    ) -> None:
+        self.terminals = terminals
+        self.peer = peer
+        self.name = name
+        self.key = key
+        self.term = clean_term(term)
+        self.cols, self.rows = clamp(cols, rows)
+        self._output = output
+        self._closed = closed
+        self.token: str | None = None
+        self.watch: str | None = None
+        self.pid: int | None = None
+        self.started = time.monotonic()
+        self.last_input = self.started
+        self._pending = bytearray()  # output not sent yet (within a frame)
+        self.sent_bytes = 0
+        self.restarts: list[float] = []
+        self.secret_header: str | None = None
+        self._master = -1
+        self._lifeline = -1
+        self._heartbeat = -1
+        self._reading = False
+        self._paused = False
+        self._frame: asyncio.Handle | None = None
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._idle: asyncio.TimerHandle | None = None
+        self._last_beat = 0.0
+        self._exit_code: asyncio.Future[int] | None = None
+        self._ending: str | None = None  # why the server ends it (no restart)
+        self._task: asyncio.Task[None] | None = None
+        self.ended = False
+        self.done = asyncio.Event()
+
+    # ------------------------------------------------------- transport side
+
+    def feed(self, data: bytes) -> None:
+        """Keys from the terminal (the PTY buffers them)."""
+        self.last_input = time.monotonic()
+        if self._master >= 0:
+            with contextlib.suppress(BlockingIOError, OSError):
+                os.write(self._master, data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal's window changed (clamped to 500×200): redraw it all."""
+        cols, rows = clamp(cols, rows)
+        if (cols, rows) == (self.cols, self.rows):
+            return
+        self.cols, self.rows = cols, rows
+        if self._master >= 0:
+            set_size(self._master, cols, rows)
+
+    def pause(self) -> None:
+        """The terminal cannot take more now: stop reading (the client blocks on writes)."""
+        self._paused = True
+        self._stop_reading()
+
+    def resume(self) -> None:
+        self._paused = False
+        self._start_reading()
+
+    async def close(self, reason: str = "") -> None:
+        """End the session from the server's side; `closed(reason, 0)` follows."""
+        if self._ending is None:
+            self._ending = reason
+        await self._end_process()
+        self._finish(reason, 0)
+
+    def lost(self) -> None:
+        """The terminal went away: end the process, say nothing."""
+        self._ending = self._ending or ""
+        self.ended = True
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._after_loss())
+
+    async def _after_loss(self) -> None:
+        await self._end_process()
+        self._finish("", 0)
+
+    # --------------------------------------------------------- the process
+
+    async def start(self) -> None:
+        """Fork the client on a fresh PTY; raises ZygoteGone if that is impossible."""
+        master, slave = os.openpty()
+        set_size(master, self.cols, self.rows)
+        os.set_blocking(master, False)
+        life_r, life_w = os.pipe()
+        beat_r, beat_w = os.pipe()
+        env = {"TERM": self.term, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+        env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
+        url, self.secret_header = self.terminals.forward(self.peer)
+        config = {"url": url, "name": self.name, "token": self.token, "watch": self.watch}
+        try:
+            pid = await self.terminals.zygote.spawn(config, env, (slave, life_r, beat_w))
+        except BaseException:
+            for fd in (master, life_w, beat_r):
+                os.close(fd)
+            self.terminals.unforward(self.secret_header)
+            self.secret_header = None
+            raise
+        finally:
+            for fd in (slave, life_r, beat_w):
+                os.close(fd)
+        self.pid = pid
+        self._master, self._lifeline, self._heartbeat = master, life_w, beat_r
+        self._exit_code = asyncio.get_running_loop().create_future()
+        self.terminals.zygote.on_exit(pid, self._exited)
+        os.set_blocking(beat_r, False)
+        asyncio.get_running_loop().add_reader(beat_r, self._beat)
+        self._last_beat = time.monotonic()
+        self._arm_watchdog()
+        if self.ended:  # the terminal went while the process started
+            return
+        self._start_reading()
+        if self._idle is None and self.terminals.settings.idle_timeout:
+            self._arm_idle(self.terminals.settings.idle_timeout)
+
+    def _arm_idle(self, delay: float) -> None:
+        self._idle = asyncio.get_running_loop().call_later(delay, self._check_idle)
+
+    def _check_idle(self) -> None:
+        timeout = self.terminals.settings.idle_timeout
+        quiet = time.monotonic() - self.last_input
+        if quiet < timeout:
+            self._arm_idle(timeout - quiet)
+            return
+        minutes = round(timeout / 60)
+        self._task = asyncio.get_running_loop().create_task(
+            self.close(f"Closed after {minutes} min without a key press.")
+        )
+
+    def _exited(self, code: int) -> None:
+        if self._exit_code is not None and not self._exit_code.done():
+            self._exit_code.set_result(code)
+
+    def _beat(self) -> None:
+        try:
+            data = os.read(self._heartbeat, 256)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            self._last_beat = time.monotonic()
+        else:
+            asyncio.get_running_loop().remove_reader(self._heartbeat)
+
+    def _arm_watchdog(self) -> None:
+        timeout = self.terminals.settings.hang_timeout
+        if timeout:
+            self._watchdog = asyncio.get_running_loop().call_later(timeout / 4, self._watch)
+
+    def _watch(self) -> None:
+        """A process whose loop has not beaten for `hang_timeout` seconds is killed."""
+        quiet = time.monotonic() - self._last_beat
+        if quiet >= self.terminals.settings.hang_timeout and self.pid is not None:
+            log.warning(
+                "session %s (pid %s): no heartbeat for %.0f s, killed", self.name, self.pid, quiet
+            )
+            self._signal(signal.SIGKILL)
+            return
+        self._arm_watchdog()
+
+    def _start_reading(self) -> None:
+        if not self._reading and not self._paused and self._master >= 0:
+            asyncio.get_running_loop().add_reader(self._master, self._read)
+            self._reading = True
+
+    def _stop_reading(self) -> None:
+        if self._reading:
+            asyncio.get_running_loop().remove_reader(self._master)
+            self._reading = False
+
+    def _read(self) -> None:
+        try:
+            data = os.read(self._master, 65536)
+        except BlockingIOError:
+            return
+        except OSError as exc:  # EIO: every slave side is closed, the process is gone
+            if exc.errno != errno.EIO:
+                raise
+            data = b""
+        if data:
+            self._draw(data)
+            return
+        self._stop_reading()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._process_gone())
+
+    def _draw(self, data: bytes) -> None:
+        """The client's output (already only what changed): what the PTY gave in one turn
+        of the loop goes out as one write."""
+        self._pending += data
+        if self._frame is None:
+            self._frame = asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._frame = None
+        data = bytes(self._pending)
+        self._pending.clear()
+        if data and not self.ended:
+            self.sent_bytes += len(data)
+            self._output(data)
+
+    async def _process_gone(self) -> None:
+        """The PTY closed: the process ended. Restart it after a fault, else close."""
+        code = await self._wait_exit(EXIT_WAIT)
+        code = 0 if code is None else code  # the zygote died meanwhile: cannot tell
+        self._release_process()
+        if self._frame is not None:
+            self._frame.cancel()
+            self._frame = None
+        self._flush()
+        if self.ended or self._ending is not None:
+            return
+        if code == 0:
+            self._finish("The game client has ended. Goodbye!", 0)
+            return
+        now = time.monotonic()
+        count, window = RESTARTS
+        self.restarts = [t for t in self.restarts if now - t < window] + [now]
+        log.warning(
+            "session %s (pid exit %s) failed; restart %d", self.name, code, len(self.restarts)
+        )
+        if len(self.restarts) > count:
+            self._finish("The game client keeps failing; please try again later.", 1)
+            return
+        self.watch = self.terminals.watched(self.token)
+        try:
+            await self.start()
+        except (ZygoteGone, OSError):
+            log.exception("session %s could not restart", self.name)
+            self._finish("Sorry, the game could not start again; please reconnect.", 1)
+
+    async def _wait_exit(self, timeout: float) -> int | None:
+        """The exit code; None if none came within `timeout` (or the zygote died since)."""
+        if self._exit_code is None:
+            return None
+        with contextlib.suppress(TimeoutError):
+            return await asyncio.wait_for(asyncio.shield(self._exit_code), timeout)
+        return None
+
+    async def _end_process(self) -> None:
+        """End the process (and anything it started) and wait for it: no orphans."""
+        if self.pid is None:
+            return
+        if self._lifeline >= 0:
+            os.close(self._lifeline)  # the process exits on EOF
+            self._lifeline = -1
+        self._signal(signal.SIGHUP)
+        if await self._wait_exit(GRACE) is None:
+            self._signal(signal.SIGKILL)
+            await self._wait_exit(GRACE)
+        if self._reading:  # what it wrote last
+            with contextlib.suppress(OSError):
+                while data := os.read(self._master, 65536):
+                    self._draw(data)
+        self._release_process()
+
+    def _signal(self, sig: int) -> None:
+        if self.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, sig)
+
+    def _release_process(self) -> None:
+        self._stop_reading()
+        loop = asyncio.get_running_loop()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+        if self._heartbeat >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_reader(self._heartbeat)
+        for fd in (self._master, self._lifeline, self._heartbeat):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._lifeline = self._heartbeat = -1
+        if self.pid is not None:
+            self.terminals.zygote.forget(self.pid)
+            self.pid = None
+        if self.secret_header is not None:
+            self.terminals.unforward(self.secret_header)
+            self.secret_header = None
+
+    def _finish(self, reason: str, status: int) -> None:
+        """Once: tell the transport, and let the machinery forget the session."""
+        if self.done.is_set():
+            return
+        if self._frame is not None:
+            self._frame.cancel()
+            self._frame = None
+        if self._idle is not None:
+            self._idle.cancel()
+        was_ended, self.ended = self.ended, True
+        self.terminals.forget(self, reason or self._ending or "closed by the client")
+        self.done.set()
+        if not was_ended:
+            self._closed(reason, status)
+
+    def info(self) -> dict[str, Any]:
+        return {"name": self.name, "peer": self.peer, "pid": self.pid, "key": self.key}

@@ -1,0 +1,265 @@
+"""`Terminals`: every terminal session of one `Server`, whatever door it came through.
+
+It admits sessions (server/terminal/admission.py), gives each its identity (a
+key's token, made by a `hello` on the key's first use), replaces an older
+session of the same key (the new one lands where the old one was), measures
+what the sessions use against the memory budget, and logs each session's end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import msgpack
+from websockets.asyncio.client import connect
+
+from ..app import Server
+from .admission import Admission, Limits
+from .refusals import RefusalLog
+from .session import TerminalSession
+from .workers import Zygote, ZygoteGone
+from .zygote import DEFAULT_APP
+
+log = logging.getLogger("modernart.server.terminal")
+
+
+class HelloRefused(Exception):
+    """The server would not create an identity for a new key (its message says why)."""
+
+
+class KeyTokens(Protocol):
+    """A table from a key (an SSH key's fingerprint, …) to its identity's token."""
+
+    def get(self, key: str) -> str | None: ...
+
+    def put(self, key: str, token: str) -> None: ...
+
+
+class Refused(Exception):
+    """A session may not start; the message says why, for the person at the terminal."""
+
+
+@dataclass
+class TerminalSettings:
+    """What the operator sets for terminal sessions (docs/operations.md)."""
+
+    limits: Limits = field(default_factory=Limits)
+    idle_timeout: float = 1800.0  # seconds without a key press; 0: never
+    hang_timeout: float = 15.0  # seconds without a heartbeat from a session's loop; 0: never
+    app: str = DEFAULT_APP  # the client class the zygote serves ("module:Class")
+    measure_every: float = 5.0  # seconds between two readings of the sessions' memory; 0: never
+
+
+def pss_mb(pid: int) -> float:
+    """A process's proportional set size (its share of the pages it maps), in MB."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class Terminals:
+    """The session machinery of one server; transports call `open()`."""
+
+    def __init__(self, server: Server, settings: TerminalSettings, keys: KeyTokens) -> None:
+        self.server = server
+        self.settings = settings
+        self.keys = keys
+        self.admission = Admission(settings.limits)
+        self.zygote = Zygote(settings.app)
+        self.sessions: set[TerminalSession] = set()
+        self.by_key: dict[str, TerminalSession] = {}
+        self._first_use: dict[str, asyncio.Lock] = {}
+        self._measuring: asyncio.Task[None] | None = None
+        self.refusals = RefusalLog(log, "terminal sessions")
+
+    async def start(self) -> None:
+        await self.zygote.start()
+        if self.settings.measure_every:
+            self._measuring = asyncio.get_running_loop().create_task(self._measure())
+
+    async def stop(self, reason: str = "The server is shutting down.") -> None:
+        """End every session (each told `reason`) and the zygote."""
+        if self._measuring is not None:
+            self._measuring.cancel()
+        await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
+        await self.zygote.stop()
+        self.refusals.flush()
+
+    # ------------------------------------------------------------- sessions
+
+    def refusal(self, peer: str) -> str | None:
+        """Why a session from `peer` may not start now (checked again by `open`)."""
+        reason = self.admission.refusal(peer)
+        if reason is not None:
+            return reason
+        srv = self.server
+        if srv.max_per_address and srv.connections_from(peer) >= srv.max_per_address:
+            return "Too many connections from your address."
+        return None
+
+    async def open(
+        self,
+        *,
+        peer: str,
+        name: str,
+        term: str | None,
+        cols: int,
+        rows: int,
+        key: str | None,
+        output: Callable[[bytes], None],
+        closed: Callable[[str, int], None],
+    ) -> TerminalSession:
+        """Start a session for `name` at `peer`; raises `Refused` with a message."""
+        reason = self.refusal(peer)
+        if reason is not None:
+            self.refusals.count(reason, peer)
+            raise Refused(reason)
+        session = TerminalSession(
+            self,
+            peer=peer,
+            name=name,
+            term=term,
+            cols=cols,
+            rows=rows,
+            key=key,
+            output=output,
+            closed=closed,
+        )
+        self.admission.admit(session, peer)
+        self.sessions.add(session)
+        try:
+            if key is not None:
+                session.token = await self.token_for(key, name, peer)
+                older = self.by_key.get(key)
+                self.by_key[key] = session
+                if older is not None:
+                    session.watch = self.watched(session.token)
+                    await older.close("You signed in again from another session.")
+            session.watch = session.watch or self.watched(session.token)
+            if session.ended:
+                raise Refused("")
+            await session.start()
+        except (HelloRefused, ZygoteGone) as exc:
+            self.refusals.count(str(exc), peer)
+            self.forget(session, f"refused: {exc}")
+            raise Refused(f"Sorry: {exc}") from None
+        except BaseException:
+            self.forget(session, "failed to start")
+            raise
+        log.info("session %s from %s (%s) started, pid %s", name, peer, key or "guest", session.pid)
+        return session
+
+    def watched(self, token: str | None) -> str | None:
+        """The room the token's identity watched last, if any (to return there)."""
+        hub, store = self.server.hub, self.server.store
+        if token is None or hub is None or store is None:
+            return None
+        found = store.find_identity(token)
+        identity = hub.identities.get(found[0]) if found else None
+        return identity.watching if identity is not None else None
+
+    def forget(self, session: TerminalSession, why: str) -> None:
+        """The session is over: release what it was counted for, log its end."""
+        if session not in self.sessions:
+            return
+        self.sessions.discard(session)
+        self.admission.release(session, session.peer)
+        if session.key is not None and self.by_key.get(session.key) is session:
+            del self.by_key[session.key]
+        minutes = (time.monotonic() - session.started) / 60
+        log.info(
+            "session %s from %s (%s) ended after %.1f min: %s",
+            session.name,
+            session.peer,
+            session.key or "guest",
+            minutes,
+            why,
+        )
+
+    async def _measure(self) -> None:
+        """Charge each session what it uses (its PSS), off the event loop."""
+        while True:
+            await asyncio.sleep(self.settings.measure_every)
+            await self.measure()
+
+    async def measure(self) -> None:
+        pids = {s: s.pid for s in self.sessions if s.pid is not None}
+        zygote = self.zygote.pid
+
+        def read() -> tuple[float, dict[TerminalSession, float]]:
+            return (pss_mb(zygote) if zygote else 0.0), {s: pss_mb(p) for s, p in pids.items()}
+
+        overhead, used = await asyncio.to_thread(read)
+        self.admission.overhead_mb = overhead
+        for session, mb in used.items():
+            self.admission.charge(session, mb)
+
+    # ------------------------------------------------------------- identity
+
+    def local_url(self, secret: str | None = None) -> str:
+        host = self.server.host
+        if host in ("", "0.0.0.0"):
+            host = "127.0.0.1"
+        elif host == "::":
+            host = "[::1]"
+        elif ":" in host:
+            host = f"[{host}]"
+        auth = f"ssh:{secret}@" if secret else ""
+        return f"ws://{auth}{host}:{self.server.port}/"
+
+    def forward(self, address: str) -> tuple[str, str]:
+        """A fresh secret for a loopback connection on behalf of `address`: (url, header).
+
+        The server counts the connection for `address` until `unforward(header)`.
+        """
+        secret = secrets.token_urlsafe(24)
+        header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
+        self.server.forwarded[header] = address
+        return self.local_url(secret), header
+
+    def unforward(self, header: str) -> None:
+        self.server.forwarded.pop(header, None)
+
+    async def token_for(self, key: str, name: str, address: str) -> str:
+        """The token of the key's identity; on the key's first use a `hello` creates one."""
+        lock = self._first_use.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                token = self.keys.get(key)
+                if token is None:
+                    token = await self._hello(name, address)
+                    self.keys.put(key, token)
+                    log.info("new identity for key %s", key)
+        finally:
+            if not lock.locked():
+                self._first_use.pop(key, None)
+        return token
+
+    async def _hello(self, name: str, address: str) -> str:
+        """Say hello for a new key (counted, like the client after it, for its address)."""
+        url, header = self.forward(address)
+        hello = {"t": "hello", "v": 1, "name": name}
+        try:
+            async with connect(url, open_timeout=10) as ws:
+                await ws.send(msgpack.packb(hello))
+                async for frame in ws:
+                    msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
+                    if isinstance(msg, dict) and msg.get("t") == "welcome":
+                        return str(msg["token"])
+                    if isinstance(msg, dict) and msg.get("t") == "error":
+                        raise HelloRefused(str(msg.get("message") or msg.get("code")))
+        finally:
+            self.unforward(header)
+        raise HelloRefused("the server closed the connection")

@@ -1,0 +1,43 @@
+"""`modernart-server`'s browser options (off unless `--web-port` is given).
+
+The sessions' memory budget, per-address limit and idle timeout are the
+terminal sessions' (`--ssh-memory-mb`, `--ssh-max-per-address`,
+`--ssh-idle-timeout`): one budget for both doors.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .gate import WebSettings
+
+
+def add_web_arguments(parser: argparse.ArgumentParser) -> None:
+    web = parser.add_argument_group("play in a browser (docs/operations.md)")
+    web.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        help="also serve the game's page on this HTTP port (off by default)",
+    )
+    web.add_argument(
+        "--web-host", default=None, help="address the page listens on (default: the --host address)"
+    )
+    web.add_argument(
+        "--web-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a public origin of the page (e.g. https://play.example.org) when a proxy "
+        "changes the Host header; repeatable (default: the page's own host)",
+    )
+
+
+def web_settings(args: argparse.Namespace) -> WebSettings | None:
+    if args.web_port is None:
+        return None
+    return WebSettings(
+        port=args.web_port,
+        host=args.web_host if args.web_host is not None else args.host,
+        origins=tuple(o.rstrip("/") for o in args.web_origin),
+    )

@@ -1,0 +1,255 @@
+"""The browser door's listener: the page over HTTP, and one terminal session per page socket.
+
+`WebGate` runs its own websockets server on `--web-port`; `process_request`
+answers the page and its files as plain HTTP and lets only `/ws` upgrade, and
+only from this server's own origin. The handshake also settles who the page
+is (a hand-off code, the cookie, or a new identity), so that the 101 answer
+can set the cookie. The sessions are the shared `Terminals`' (server/terminal/),
+the same machinery, memory budget and per-address limits as the SSH door's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from dataclasses import dataclass
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from ..app import Server
+from ..terminal import HelloRefused, Refused, Terminals, TerminalSettings
+from . import page
+from .identity import (
+    SUBPROTOCOL,
+    BrowserKeys,
+    claimed_code,
+    cookie_token,
+    guest_name,
+    set_cookie,
+)
+from .session import PageTerminal, size_of
+
+log = logging.getLogger("modernart.server.web")
+
+DEFAULT_SIZE = (80, 24)
+SHUTDOWN = "The server is shutting down."
+
+
+@dataclass
+class WebSettings:
+    """What `modernart-server --web-*` sets; see docs/operations.md."""
+
+    port: int
+    host: str = "127.0.0.1"
+    origins: tuple[str, ...] = ()  # more origins the page may be served from (a proxy's)
+
+
+@dataclass
+class Visit:
+    """What the handshake settled for one page WebSocket."""
+
+    address: str
+    size: tuple[int, int]
+    key: str = ""  # the identity's key in the terminals' table: `web:<identity id>`
+    name: str = ""
+    token: str = ""
+    new_cookie: bool = False  # the 101 answer sets the cookie to `token`
+    secure: bool = False
+    refusal: str | None = None
+    notice: str | None = None  # how a hand-off code went, for the page (not the terminal)
+
+
+def same_origin(origin: str, host: str | None) -> bool:
+    """Whether the page at `origin` was served by the host the request names."""
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
+
+
+class WebGate:
+    """The browser listener of one `Server`; its sessions are `terminals`' (shared or its own)."""
+
+    def __init__(
+        self,
+        server: Server,
+        settings: WebSettings,
+        terminals: Terminals | None = None,
+        terminal_settings: TerminalSettings | None = None,
+    ) -> None:
+        """`terminals`: the SSH door's, to share; else its own, with `terminal_settings`."""
+        self.server = server
+        self.settings = settings
+        self.port = settings.port
+        self.own_terminals = terminals is None
+        self.keys = BrowserKeys(terminals.keys if terminals is not None else None)
+        if terminals is None:
+            terminals = Terminals(server, terminal_settings or TerminalSettings(), self.keys)
+        else:
+            terminals.keys = self.keys  # the browsers' keys in front of the other doors'
+        self.terminals = terminals
+        self.pages: set[PageTerminal] = set()
+        self._visits: dict[ServerConnection, Visit] = {}
+        self._ws: WsServer | None = None
+        self.stopping = False
+
+    async def start(self) -> None:
+        if self.own_terminals:
+            await self.terminals.start()
+        s = self.settings
+        self._ws = await serve(
+            self._handler,
+            s.host,
+            s.port,
+            process_request=self._process_request,
+            process_response=self._process_response,
+            subprotocols=[SUBPROTOCOL],  # type: ignore[list-item]
+            max_size=64 * 1024,
+            compression=None,
+            ping_interval=20,
+            ping_timeout=20,
+            server_header="modernart",
+        )
+        self.port = self._ws.sockets[0].getsockname()[1]
+        log.info("browser play on http://%s:%d/", s.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop listening and end every page's session (before the game server stops)."""
+        if self._ws is None:
+            return
+        self.stopping = True  # a session still starting is closed once it has started
+        self._ws.close(close_connections=False)
+        reason = SHUTDOWN
+        await asyncio.gather(*(p.session.close(reason) for p in self.pages if p.session))
+        if self.own_terminals:
+            await self.terminals.stop()
+        await asyncio.gather(*(p.closed.wait() for p in list(self.pages)))
+        self._ws.close(close_connections=True)
+        await self._ws.wait_closed()
+        self._ws = None
+
+    def address(self, headers: Headers, peer: object) -> str:
+        if self.server.trust_proxy and (forwarded := headers.get("X-Forwarded-For")):
+            return forwarded.split(",")[-1].strip()
+        return peer[0] if isinstance(peer, tuple) else str(peer)
+
+    # ------------------------------------------------------------ requests
+
+    async def _process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        path = urlsplit(request.path)
+        if path.path != "/ws":
+            if path.path == "/":
+                return page.page()
+            if path.path.startswith("/static/"):
+                return page.static(path.path.removeprefix("/static/"))
+            if path.path == "/healthz":
+                return page.text(200, "ok")
+            return page.text(404, "not found")
+        headers = request.headers
+        origin = headers.get("Origin")
+        if origin is None or not (
+            same_origin(origin, headers.get("Host")) or origin in self.settings.origins
+        ):
+            log.info("page WebSocket refused: origin %r", origin)
+            return page.text(403, "this WebSocket opens only from the game's own page")
+        query = parse_qs(path.query)
+        wanted = [query.get(k, [""])[0] for k in ("cols", "rows")]
+        size = size_of(*(int(v) if v.isdigit() else None for v in wanted))
+        visit = Visit(
+            self.address(headers, connection.remote_address),
+            size or DEFAULT_SIZE,
+            secure=origin.startswith("https:"),
+        )
+        self._visits[connection] = visit
+        visit.refusal = self.terminals.refusal(visit.address)
+        if visit.refusal is None:
+            try:
+                await self._identify(visit, headers)
+            except HelloRefused as exc:
+                visit.refusal = f"Sorry: {exc}"
+        return None
+
+    async def _identify(self, visit: Visit, headers: Headers) -> None:
+        """Who the page is: a claimed identity, the cookie's, or a new one."""
+        hub, store = self.server.hub, self.server.store
+        assert hub is not None and store is not None
+        token = cookie_token(headers.get("Cookie"))
+        offered = headers.get_all("Sec-WebSocket-Protocol")
+        code = claimed_code([p.strip() for value in offered for p in value.split(",")])
+        if code is not None:
+            if not hub.handoffs.may_try(visit.address):
+                visit.notice = "Too many wrong codes: wait a minute and try again."
+            elif (handoff := hub.handoffs.redeem(code, visit.address)) is None:
+                visit.notice = "That code is wrong or has expired: ask for a new one (k)."
+            else:
+                token, visit.new_cookie = handoff.token, True
+                visit.notice = "This browser now plays that identity."
+        found = store.find_identity(token) if token else None
+        if found is None:  # a new browser, or a token this server forgot: a new identity
+            first = BrowserKeys.PREFIX + "new-" + secrets.token_hex(8)
+            token = await self.terminals.token_for(first, guest_name(), visit.address)
+            self.keys.tokens.pop(first, None)
+            found = store.find_identity(token)
+            visit.new_cookie = True
+            if found is None:
+                raise HelloRefused("the new identity was not kept")
+        assert token is not None
+        visit.key, visit.name, visit.token = BrowserKeys.PREFIX + found[0], found[1], token
+
+    def _process_response(
+        self, connection: ServerConnection, request: Request, response: Response
+    ) -> Response | None:
+        visit = self._visits.get(connection)
+        if response.status_code == 101 and visit is not None and visit.new_cookie:
+            response.headers["Set-Cookie"] = set_cookie(visit.token, visit.secure)
+        if response.status_code != 101:
+            self._visits.pop(connection, None)
+        return None
+
+    # ------------------------------------------------------------ sessions
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        visit = self._visits.pop(ws, None)
+        if visit is None:
+            return
+        terminal = PageTerminal(ws)
+        if visit.notice:
+            await ws.send(json.dumps(["notice", visit.notice]))
+        if visit.refusal is not None:
+            log.info("browser session from %s refused: %s", visit.address, visit.refusal)
+            terminal.close(visit.refusal, 1)
+            await terminal.run_refused()
+            return
+        self.keys.put(visit.key, visit.token)
+        self.pages.add(terminal)
+        try:
+            session = await self.terminals.open(
+                peer=visit.address,
+                name=visit.name,
+                term="xterm-256color",
+                cols=visit.size[0],
+                rows=visit.size[1],
+                key=visit.key,
+                output=terminal.output,
+                closed=terminal.close,
+            )
+        except Refused as exc:
+            log.info("browser session from %s refused: %s", visit.address, exc)
+            terminal.close(str(exc), 1)
+            await terminal.run_refused()
+            self.pages.discard(terminal)
+            return
+        if self.stopping:
+            await session.close(SHUTDOWN)
+        try:
+            await terminal.run(session)
+        finally:
+            self.pages.discard(terminal)
+            if visit.key not in self.terminals.by_key:
+                self.keys.tokens.pop(visit.key, None)

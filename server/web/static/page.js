@@ -1,0 +1,120 @@
+// The page's side of a browser session: an xterm.js terminal on one WebSocket.
+// To the server: text frames ["stdin", text] and ["resize", {width, height}]
+// (textual-serve's envelope). From the server: binary frames of terminal
+// output (UTF-8), and a text frame ["notice", text] that says how a code went. The identity stays in an HttpOnly cookie that this
+// script cannot read; a code from another device travels once, in the
+// WebSocket's subprotocol list, never in a URL.
+"use strict";
+
+(function () {
+  const MIN_COLS = 80, MIN_ROWS = 24;
+  const FONT_MAX = 15, FONT_MIN = 6;
+
+  // The CSP allows inline <style> only with this page's nonce: xterm.js makes
+  // its own style elements, so each one gets the nonce as it is created.
+  const nonce = document.querySelector('meta[name="style-nonce"]').content;
+  const createElement = document.createElement.bind(document);
+  document.createElement = function (tag, options) {
+    const element = createElement(tag, options);
+    if (String(tag).toLowerCase() === "style") element.nonce = nonce;
+    return element;
+  };
+
+  const term = new Terminal({
+    fontFamily: "DejaVu Sans Mono, Menlo, Consolas, monospace",
+    fontSize: FONT_MAX,
+    scrollback: 0,
+    cursorBlink: false,
+    allowProposedApi: false,
+  });
+  const fit = new FitAddon.FitAddon();
+  term.loadAddon(fit);
+  const box = document.getElementById("terminal");
+  term.open(box);
+
+  // Keep the keys the game uses from the browser (F1 opens help in some).
+  term.attachCustomKeyEventHandler(function (event) {
+    if (/^F\d+$/.test(event.key)) event.preventDefault();
+    return true;
+  });
+
+  let ws = null;
+  let open = false;
+
+  function send(message) {
+    if (open) ws.send(JSON.stringify(message));
+  }
+
+  // Fit: the most cells the window holds at the normal font; below 80×24 the
+  // font shrinks first, and only at the smallest font the page scrolls.
+  function size() {
+    let font = FONT_MAX;
+    term.options.fontSize = font;
+    let dims = fit.proposeDimensions();
+    while (dims && (dims.cols < MIN_COLS || dims.rows < MIN_ROWS) && font > FONT_MIN) {
+      font -= 1;
+      term.options.fontSize = font;
+      dims = fit.proposeDimensions();
+    }
+    if (!dims) return;
+    const cols = Math.max(MIN_COLS, dims.cols), rows = Math.max(MIN_ROWS, dims.rows);
+    if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+  }
+  let pending = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(pending);
+    pending = setTimeout(size, 60);
+  });
+  term.onResize(function (d) { send(["resize", { width: d.cols, height: d.rows }]); });
+  term.onData(function (data) {
+    if (open) send(["stdin", data]);
+    else if (ws === null) connect(null);
+  });
+
+  function connect(code) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const protocols = ["modernart.v1"];
+    if (code) protocols.push("claim." + code);
+    const url = scheme + "//" + location.host + "/ws?cols=" + term.cols + "&rows=" + term.rows;
+    ws = new WebSocket(url, protocols);
+    ws.binaryType = "arraybuffer";
+    ws.onopen = function () { open = true; document.body.dataset.state = "open"; };
+    ws.onmessage = function (event) {
+      if (typeof event.data !== "string") {
+        term.write(new Uint8Array(event.data));
+        return;
+      }
+      const message = JSON.parse(event.data);  // ["notice", text]: how a code went
+      if (message[0] === "notice") document.getElementById("claim-status").textContent = message[1];
+    };
+    ws.onclose = function (event) {
+      open = false;
+      ws = null;
+      document.body.dataset.state = "closed";
+      const why = event.reason ? " (" + event.reason + ")" : "";
+      // In the screen the session left, under its last words.
+      term.write("\x1b[0m\x1b[?25h\r\nDisconnected" + why + ". Press any key to connect again.");
+    };
+  }
+
+  document.getElementById("claim").addEventListener("submit", function (event) {
+    event.preventDefault();
+    const input = document.getElementById("claim-code");
+    const code = input.value.toUpperCase().replace(/[^0-9A-Z]/g, "");
+    input.value = "";
+    if (!code) return;
+    if (ws !== null) {
+      ws.onclose = null;  // no "Disconnected" notice: we connect again at once
+      ws.close();
+      ws = null;
+      open = false;
+    }
+    term.reset();
+    connect(code);
+    term.focus();
+  });
+
+  size();
+  term.focus();
+  connect(null);
+})();

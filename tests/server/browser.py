@@ -1,0 +1,132 @@
+"""Headless Chromium for the browser door's tests, driven by Selenium.
+
+Debian's `chromium` and `chromium-driver` (installed by `.ci/run`); nothing
+downloads a browser (SE_OFFLINE). Selenium blocks, the game server runs in the
+test's event loop: every browser call runs in a thread (`asyncio.to_thread`).
+Waiting is on the page's own changes: a MutationObserver on the terminal's
+rows answers as soon as they change, and the condition is read again then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pathlib
+import shutil
+import tempfile
+from collections.abc import Callable
+from typing import Any
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT = 60.0  # an upper bound only: tests wait on what the page shows
+
+ROWS_JS = """
+const rows = document.querySelector('.xterm-rows');
+return rows ? rows.innerText : '';
+"""
+# Answers at the next change of the terminal's rows (or after `arguments[0]` ms).
+CHANGE_JS = """
+const done = arguments[arguments.length - 1];
+const rows = document.querySelector('.xterm-rows') || document.body;
+const observer = new MutationObserver(() => { observer.disconnect(); done(true); });
+observer.observe(rows, {childList: true, subtree: true, characterData: true});
+setTimeout(() => { observer.disconnect(); done(false); }, arguments[0]);
+"""
+
+
+def available() -> bool:
+    return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
+
+
+class Browser:
+    """One Chromium with a fresh profile (its own cookies): one browser of one player."""
+
+    def __init__(self, width: int = 1100, height: int = 720) -> None:
+        os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not fetch anything
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        self.profile = tempfile.mkdtemp(prefix="modernart-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in [*FLAGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}"]:
+            options.add_argument(flag)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+        self.driver.set_script_timeout(30)
+
+    def quit(self) -> None:
+        self.driver.quit()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Page:
+    """The game's page in one browser: what its terminal shows, and keys typed into it."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.driver = browser.driver
+
+    async def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    async def open(self, url: str) -> None:
+        await self.call(self.driver.get, url)
+
+    async def text(self) -> str:
+        text = await self.call(self.driver.execute_script, ROWS_JS)
+        return str(text).replace("\xa0", " ")
+
+    async def run(self, script: str, *args: Any) -> Any:
+        return await self.call(self.driver.execute_script, script, *args)
+
+    async def next_change(self, ms: int = 1000) -> None:
+        """Until the terminal next changes, or `ms` milliseconds."""
+        await self.call(self.driver.execute_async_script, CHANGE_JS, ms)
+
+    async def wait(self, ok: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
+        """The terminal's text once `ok(text)` holds, read again at each change."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not ok(text := await self.text()):
+                    await self.next_change()
+        except TimeoutError:
+            raise AssertionError(f"no {what} after {timeout} s:\n{await self.text()}") from None
+        return text
+
+    async def wait_text(self, text: str, timeout: float = WAIT) -> str:
+        return await self.wait(lambda shown: text in shown, repr(text), timeout)
+
+    async def send(self, keys: str) -> None:
+        """Type `keys` into the terminal: characters, and \\r, ↑ (ESC [ A), ctrl+s as keys."""
+        from selenium.webdriver.common.keys import Keys
+
+        mapped = (
+            keys.replace("\x1b[A", Keys.ARROW_UP)
+            .replace("\r", Keys.ENTER)
+            .replace("\x13", Keys.CONTROL + "s" + Keys.NULL)
+        )
+        from selenium.webdriver.common.by import By
+
+        def type_keys() -> None:
+            box = self.driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+            box.send_keys(mapped)
+
+        await self.call(type_keys)
+
+    async def console(self) -> list[dict[str, Any]]:
+        return list(await self.call(self.driver.get_log, "browser"))
+
+    async def screenshot(self, path: pathlib.Path) -> None:
+        await self.call(self.driver.save_screenshot, str(path))

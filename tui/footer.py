@@ -1,0 +1,35 @@
+"""Textual's Footer, without its leak: every screen's footer, compact.
+
+Textual's `Footer` composes its keys again whenever the bindings change (a
+focus change, a screen pushed) and binds each new `FooterKey` to its own
+`compact` reactive with `data_bind`. That leaves a watcher on the footer for
+every key it ever showed, and with it the key, its styles and its message
+queue: a client that watched a whole game held about 2,000 dead keys, the most
+of its growth (docs/decisions.md, issue 16). And while a modal (a round's
+summary) covers the table, its screen keeps every widget that asked to be
+redrawn in a set that only a visible screen empties: the removed keys again.
+Both are dropped after each recomposition.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Footer as TextualFooter
+
+
+class Footer(TextualFooter):
+    def __init__(self, *children, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("compact", True)
+        super().__init__(*children, **kwargs)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.drop_dead_watchers()
+
+    def drop_dead_watchers(self) -> None:
+        """Forget the keys no longer mounted (Textual's private bookkeeping, see above)."""
+        watchers: dict[str, list] = getattr(self, "__watchers", {})  # textual.reactive's
+        for entries in watchers.values():
+            entries[:] = [(node, callback) for node, callback in entries if node.is_attached]
+        dirty = getattr(self.screen, "_dirty_widgets", None)  # textual.screen.Screen's
+        if dirty:
+            dirty.difference_update([widget for widget in dirty if not widget.is_attached])
