@@ -72,7 +72,8 @@ def bot_events(client: Client, kind: str) -> list[dict[str, Any]]:
 
 
 async def test_expert_searches_off_the_loop_while_another_room_plays(make_server):
-    srv = await make_server(bot_workers=1, bot_budget_s=5.0, bot_worlds=0)
+    # Many worlds and time enough for them: a long search, never late however loaded.
+    srv = await make_server(bot_workers=1, bot_budget_s=30.0, bot_worlds=100)
     assert srv.hub is not None
     pool = srv.hub.bots
     ann, bob = await hello(srv, "Ann"), await hello(srv, "Bob")
