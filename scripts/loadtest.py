@@ -387,6 +387,7 @@ def main() -> int:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     began = time.monotonic()
+    cpu_at_start = cpu_seconds(proc.pid) if proc is not None else 0.0  # imports, startup
     try:
         shares = [
             args.rooms // args.procs + (i < args.rooms % args.procs) for i in range(args.procs)
@@ -439,6 +440,9 @@ def main() -> int:
         print(f"server_rss_peak_mb: {peak[0] / 1024:.1f}  memory_per_room_kb: {per_room:.0f}")
     print(f"cpus: {os.cpu_count()}  client_cpu_s: {sum(r.cpu_s for r in results):.1f}", end="")
     print(f"  server_cpu_s: {server_cpu:.1f}" if server_cpu is not None else "")
+    if server_cpu is not None:  # the server's own CPU time, its start-up left out
+        acts = max(1, sum(r.actions for r in results))
+        print(f"server_cpu_per_act_us: {(server_cpu - cpu_at_start) / acts * 1e6:.0f}")
     print(f"rooms_finished_per_s: {finished / elapsed:.3f}")
     print(f"p50_ms: {pct(0.50):.1f}")
     print(f"p99_ms: {pct(0.99):.1f}")

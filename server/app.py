@@ -8,11 +8,13 @@ handlers and does no blocking work beyond opening the SQLite store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import gc
 import logging
 import pathlib
+import socket
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -21,14 +23,16 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
+from websockets.frames import DATA_OPCODES as DATA
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
 from .hub import Hub, error
-from .limits import Limits
+from .limits import ADDRESS_BURST_FACTOR, Buckets, Limits
+from .pacing import Inbox
 from .session import Conn
 from .store import Store
 
@@ -52,11 +56,21 @@ _malloc_trim = _libc_malloc_trim()
 class GuardedConnection(ServerConnection):
     """A connection whose messages may not exceed the protocol's 64 KiB, counted while
     fragments arrive (websockets' `max_size`); the one that does gets `bad_message`
-    just before websockets closes the connection with 1009."""
+    just before websockets closes the connection with 1009.
+
+    Each message is handed to `on_message` as its last frame is parsed, in the same
+    step as the bytes came off the socket (`process_event`): no queue, no task
+    switch per message (the profile in docs/benchmarks.md, issue 21). Messages that
+    arrive before the handler took over wait in `_early`; a text message is passed
+    as an empty `str` (the hub refuses text frames without reading them)."""
 
     def __init__(self, protocol: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(protocol, *args, **kwargs)
         self.too_big = False
+        self.on_message: Callable[[bytes | str], None] | None = None
+        self._early: list[bytes | str] = []
+        self._parts: list[bytes] | None = None  # a fragmented message's frames so far
+        self._text = False
         fail = protocol.fail
 
         def fail_with_error(code: int, reason: str = "") -> None:
@@ -67,6 +81,32 @@ class GuardedConnection(ServerConnection):
             fail(code, reason)
 
         protocol.fail = fail_with_error
+
+    def process_event(self, event: Any) -> None:
+        if self.request is None or not isinstance(event, Frame) or event.opcode not in DATA:
+            super().process_event(event)  # the handshake, pings, pongs, the close
+            return
+        if event.opcode is Opcode.CONT:  # the protocol refuses one without a start
+            assert self._parts is not None
+            self._parts.append(event.data)
+        else:
+            self._text = event.opcode is Opcode.TEXT
+            self._parts = [event.data]
+        if not event.fin:
+            return
+        parts, self._parts = self._parts, None
+        message: bytes | str = "" if self._text else b"".join(parts)
+        if self.on_message is None:
+            self._early.append(message)
+        else:
+            self.on_message(message)
+
+    def start_handling(self, on_message: Callable[[bytes | str], None]) -> None:
+        """From now on each message goes to `on_message` (those already here first)."""
+        early, self._early = self._early, []
+        self.on_message = on_message
+        for message in early:
+            on_message(message)
 
 
 class Server:
@@ -101,6 +141,9 @@ class Server:
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
         self._per_address: Counter[str] = Counter()
+        # Messages per address, all its connections together (server/pacing.py).
+        rate = self.limits.address_messages_per_s
+        self._address_budget = Buckets(rate * ADDRESS_BURST_FACTOR, rate) if rate else None
         self._closed_since_trim = 0
         self._trim: asyncio.TimerHandle | None = None
         # Authorization header values of this process's SSH client processes
@@ -111,6 +154,7 @@ class Server:
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
         self.store = Store(self.data_dir)
+        self.store.start_checkpoints()
         bots = BotPool(self.bot_workers, self.bot_budget_s, self.bot_worlds)
         self.hub = Hub(self.store, dev=self.dev, limits=self.limits, bots=bots)
         self.hub.load()
@@ -189,16 +233,40 @@ class Server:
         loop = asyncio.get_running_loop()
         wait = self.limits.hello_timeout_s or float("inf")
         hello_timer = loop.call_later(wait, self._hello_timeout, conn)
+
+        self._limit_send_buffer(ws)
+
+        def handle(frame: bytes | str, within_rate: bool) -> None:
+            try:
+                hub.handle(conn, frame, within_rate)  # never raises; guards the protocol
+            except Exception:
+                log.exception("handling a message from %s failed", address)
+            if conn.closed:
+                inbox.close()
+
+        budget = self._address_budget[address] if self._address_budget is not None else None
+        inbox = Inbox(
+            ws.transport,
+            budget,
+            lambda: hub.arrive(conn),
+            handle,
+            lambda: hub.note("reads paused for an address over its message budget"),
+        )
+
+        def on_message(frame: bytes | str) -> None:
+            if not conn.closed:  # the server is closing it: nothing more is handled
+                inbox.put(frame)
+
         try:
-            # Once the server decides to close, nothing more is read: the transport
-            # is aborted if the closing handshake does not finish in close_timeout_s.
-            async for frame in ws:
-                hub.handle(conn, frame)
-                if conn.closed:
-                    break
+            # Once the server decides to close, messages are no longer handled: the
+            # transport is aborted if the closing handshake does not finish in
+            # close_timeout_s.
+            assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
+            ws.start_handling(on_message)
+            await ws.wait_closed()
             if conn.closing is not None:
                 await conn.closing  # our close code, not websockets' 1000 on return
-            if isinstance(ws, GuardedConnection) and ws.too_big:
+            if ws.too_big:
                 hub.note("connections closed for a message over 64 KiB")
         except ConnectionClosed:
             pass
@@ -206,6 +274,7 @@ class Server:
             log.exception("connection from %s failed", address)
         finally:
             hello_timer.cancel()
+            inbox.close()
             hub.disconnected(conn)
             self._closed_since_trim += 1
             if self._closed_since_trim >= TRIM_AFTER_CLOSED and self._trim is None:
@@ -213,6 +282,18 @@ class Server:
             self._per_address[address] -= 1
             if self._per_address[address] <= 0:
                 del self._per_address[address]
+                if self._address_budget is not None:
+                    self._address_budget.table.pop(address, None)
+
+    def _limit_send_buffer(self, ws: ServerConnection) -> None:
+        """The kernel's share of a connection's unread output is bounded too (issue 21):
+        left to itself it grows to megabytes per socket for a client that does not
+        read, outside the server's own unread limit (`max_unread_kib`)."""
+        size = self.limits.send_buffer_kib * 1024
+        sock = ws.transport.get_extra_info("socket") if ws.transport is not None else None
+        if size and sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
     def _release_memory(self) -> None:
         """After many connections closed (a flood that ended), collect their cyclic

@@ -48,8 +48,29 @@ def map_header(size: int) -> bytes:
     raise ValueError("map too large")
 
 
+def array_header(size: int) -> bytes:
+    """The msgpack header of an array with `size` items (fixarray, array 16 or 32)."""
+    if size <= 15:
+        return bytes((0x90 | size,))
+    if size <= 0xFFFF:
+        return bytes((0xDC, size >> 8, size & 0xFF))
+    return b"\xdd" + size.to_bytes(4, "big")
+
+
 def encode_entries(message: dict[str, Any]) -> bytes:
     """A map's entries as msgpack without the map header: entries packed apart can be
     joined under one `map_header` of their total count (each update's shared part is
     packed once and reused for every member)."""
     return encode(message)[len(map_header(len(message))) :]
+
+
+def ws_frame(payload: bytes) -> bytes:
+    """`payload` as one final, unmasked binary WebSocket frame (RFC 6455 §5.2), the
+    bytes a server writes: a frame shared by many members is framed once and the
+    same bytes go to each socket (server/session.py's `Conn.send_framed`)."""
+    length = len(payload)
+    if length < 126:
+        return bytes((0x82, length)) + payload
+    if length < 65536:
+        return bytes((0x82, 126, length >> 8, length & 0xFF)) + payload
+    return bytes((0x82, 127)) + length.to_bytes(8, "big") + payload

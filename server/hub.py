@@ -23,13 +23,14 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
-from .codec import BadMessage, decode, encode
+from .codec import BadMessage, decode, encode, encode_entries, map_header, ws_frame
 from .fields import get_int, get_name, get_str, is_int
 from .handoff import VALID_S as HANDOFF_VALID_S
 from .handoff import HandoffCodes, shown
-from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Buckets, Limits
+from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
+from .pacing import LoopStalls
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .session import Conn, Identity
 from .store import Store, StoreError
@@ -40,8 +41,15 @@ PROTOCOL_VERSION = 1
 LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
 LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
 SWEEP_EVERY = 60.0
+# Identities forgotten per step; between steps the loop serves everyone else for
+# EXPIRY_YIELD times as long as the step took (at least 10 ms): expiry takes a
+# fifth of the loop at most, however slow the disk or busy the machine.
+EXPIRY_BATCH, EXPIRY_YIELD = 200, 4.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 ABANDONED_SWEEPS = 24 * 60  # a running game nobody has been at for ~a day is closed
+# Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
+# may hold (tui/client.py), so that an answer never closes the client with 1009.
+HISTORY_PAGE = 256 * 1024
 
 
 class Refused(Exception):
@@ -99,14 +107,19 @@ class Hub:
         # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
         # are limited per address like wrong passwords.
         self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
+
+        self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.identities: dict[str, Identity] = {}
         self.conns: set[Conn] = set()
+        self.stalls = LoopStalls()  # the loop's own hold-ups (rates by arrival)
         self.stopping = False
         self._push: asyncio.TimerHandle | None = None
         self._last_push = float("-inf")
         self._sweep: asyncio.TimerHandle | None = None
         self._idle: dict[str, int] = {}
+        self._expiry: asyncio.TimerHandle | None = None  # the next batch of expiries
+        self._expired = 0  # identities forgotten by the batches under way
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
             "hello": self.on_hello_again,
             "rooms": self.on_rooms,
@@ -136,6 +149,7 @@ class Hub:
                 log.exception("room %s could not be restored; it is closed", stored.id)
                 self.store.set_status(stored.id, "closed")
         self._sweep = asyncio.get_running_loop().call_later(SWEEP_EVERY, self.sweep)
+        self.stalls.start()
 
     def _load_room(self, stored: Any) -> None:
         settings = RoomSettings(
@@ -183,7 +197,8 @@ class Hub:
 
     def shutdown(self) -> None:
         self.stopping = True
-        for handle in (self._push, self._sweep):
+        self.stalls.stop()
+        for handle in (self._push, self._sweep, self._expiry):
             if handle is not None:
                 handle.cancel()
         for room in self.rooms.values():
@@ -220,7 +235,9 @@ class Hub:
             self._log_noted()
             self.new_identities.prune()
             self.password_tries.prune()
-            self.expire_identities()
+            self.room_chats.prune()
+            if self._expiry is None:  # not still going from the last sweep
+                self.expire_identities()
         except StoreError as exc:
             log.error("sweep: %s", exc)
         except Exception:
@@ -242,14 +259,27 @@ class Hub:
 
     def expire_identities(self) -> None:
         """Identities that never took a seat are forgotten after `identity_ttl_hours`
-        (their token then simply starts a new identity)."""
+        (their token then simply starts a new identity), EXPIRY_BATCH at a time with
+        the loop free in between (EXPIRY_YIELD): a backlog of 200,000 never holds
+        up play (issue 21)."""
+        self._expiry = None
         ttl = self.limits.identity_ttl_hours
-        if ttl <= 0:
+        if ttl <= 0 or self.stopping:
             return
+        began = time.monotonic()
         connected = {i.id for i in self.identities.values() if i.conn is not None}
-        gone = self.store.expire_identities(time.time() - ttl * 3600, connected)
-        if gone:
-            log.info("forgot %d identities that never took a seat", gone)
+        try:
+            gone = self.store.expire_identities(time.time() - ttl * 3600, connected, EXPIRY_BATCH)
+        except StoreError as exc:
+            log.error("expiring identities: %s", exc)
+            gone = 0
+        self._expired += gone
+        if gone == EXPIRY_BATCH:
+            pause = max(0.01, EXPIRY_YIELD * (time.monotonic() - began))
+            self._expiry = asyncio.get_running_loop().call_later(pause, self.expire_identities)
+        elif self._expired:
+            log.info("forgot %d identities that never took a seat", self._expired)
+            self._expired = 0
 
     def _forget_idle_identities(self) -> None:
         """Drop identities neither connected nor seated from memory; the store keeps
@@ -268,6 +298,7 @@ class Hub:
 
     def connected(self, conn: Conn) -> None:
         self.conns.add(conn)
+        conn.stall_seen = self.stalls.total()
 
     def disconnected(self, conn: Conn) -> None:
         self.conns.discard(conn)
@@ -306,14 +337,30 @@ class Hub:
 
     # ------------------------------------------------------------- messages
 
-    def handle(self, conn: Conn, frame: object) -> None:
-        """Handle one frame. Never raises; before `hello` any error closes the connection."""
+    def arrive(self, conn: Conn) -> bool:
+        """Whether a message arriving now is within the connection's rate, rated as it
+        comes off the socket (server/pacing.py): a stall of the server's own since
+        the last refusal is credited first, so the messages that piled up while the
+        loop was held up never count as the client's burst."""
+        bucket = conn.messages
+        if bucket.take():
+            return True
+        stalled = self.stalls.total()
+        extra, conn.stall_seen = stalled - conn.stall_seen, stalled
+        if extra <= 0:
+            return False
+        bucket.credit(extra)
+        return bucket.take()
+
+    def handle(self, conn: Conn, frame: object, within_rate: bool) -> None:
+        """Handle one frame (`within_rate`: see `arrive`). Never raises; before `hello`
+        any error closes the connection."""
         if conn.closed:
             return
         rid: int | None = None
         close_reason = "the first message must be a valid hello"
         try:
-            if not conn.messages.take():
+            if not within_rate:
                 raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             msg = decode(frame)
             if "id" in msg:
@@ -457,9 +504,9 @@ class Hub:
         try:
             lobby = [c for c in self.conns if c.in_lobby and not c.backlogged]
             if lobby:
-                data = self.listing.message(None, 0, None)
+                frame = ws_frame(self.listing.message(None, 0, None))
                 for conn in lobby:
-                    conn.send_raw(data)
+                    conn.send_framed(frame)
         except Exception:
             log.exception("pushing the rooms list failed")
 
@@ -596,6 +643,9 @@ class Hub:
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
         self._check_password(conn, room, msg)
+        cap = self.limits.max_spectators
+        if cap and len(room.spectators) >= cap:
+            raise Refused("room_full", f"this room has {cap} spectators already")
         self._enter(conn, room, None, rid)
 
     def _enter(self, conn: Conn, room: Room, seat: int | None, rid: int | None) -> None:
@@ -720,9 +770,14 @@ class Hub:
             raise Refused("not_allowed", "chat needs a room")
         if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
             raise Refused("rate_limited", "too many chat messages; slow down")
-        data = encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
+        # Each line goes to every member: the room's own rate bounds the fan-out.
+        if not self.room_chats[room.id].take():
+            raise Refused("rate_limited", "this room's chat is busy; try again in a moment")
+        frame = ws_frame(
+            encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
+        )
         for member, _ in room.members():
-            member.send_raw(data)
+            member.send_framed(frame)
 
     def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """A new name for the identity, chosen in the lobby (a seat keeps the name it
@@ -793,10 +848,26 @@ class Hub:
 
     def on_history(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The room's public events after update `since` (all when absent); `seq` is the
-        latest update's number, so a client knows which updates the answer covers."""
+        latest update's number, so a client knows which updates the answer covers.
+        An answer holds at most HISTORY_PAGE bytes of events, whole updates: when more
+        follow, `more` is true and `upto` is the last update it covers, and the client
+        asks again with `since: upto` (docs/protocol.md addition, issue 21)."""
         since = get_int(msg, "since", 0, 2**53, default=-1)
         room = conn.room
         if room is None:
             raise Refused("not_allowed", "you are not in a room")
-        events = room.history.since(since)
-        conn.send(_reply({"t": "history", "room": room.id, "seq": room.seq, "events": events}, rid))
+        events, upto = room.history.packed_since(since, HISTORY_PAGE)
+        head = {"t": "history", "room": room.id, "seq": room.seq}
+        tail: dict[str, Any] = {
+            "upto": room.seq if upto is None else upto,
+            "more": upto is not None,
+        }
+        if rid is not None:
+            tail["re"] = rid
+        conn.send_raw(
+            map_header(len(head) + 1 + len(tail))
+            + encode_entries(head)
+            + encode("events")
+            + events
+            + encode_entries(tail)
+        )

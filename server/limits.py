@@ -27,8 +27,16 @@ class TokenBucket:
             self.tokens = self.capacity = float("inf")
             return
         now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        # Tokens credited beyond the capacity (`credit`) stay until spent.
+        refilled = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.tokens = max(self.tokens, refilled)
         self.stamp = now
+
+    def credit(self, seconds: float) -> None:
+        """`seconds` worth of tokens more, even beyond the capacity (a stall of the
+        server's during which the client's messages waited, server/pacing.py)."""
+        self._refill()
+        self.tokens += seconds * self.rate
 
     def ready(self) -> bool:
         """Whether a token is there, without spending it."""
@@ -91,9 +99,16 @@ class Limits:
     identity_ttl_hours: float = _limit(24, "identities that never took a seat are forgotten after")
     min_bot_delay_ms: int = _limit(500, "the shortest `bot_delay_ms` a room may ask for")
     min_takeover_s: int = _limit(30, "the shortest `takeover_s` a room may ask for (or 0)")
-    max_unread_kib: int = _limit(512, "unread output before a client is dropped (lists: 1/8)")
+    max_unread_kib: int = _limit(512, "unread output before a client is dropped")
     hello_timeout_s: float = _limit(10, "seconds a new connection has to say hello")
     close_timeout_s: float = _limit(2, "seconds a closing handshake may take before an abort")
+    # Issue 21.
+    max_spectators: int = _limit(100, "spectators one room may have (room_full beyond)")
+    room_chats_per_s: float = _limit(3, "chat lines per room per second, 10 in a burst")
+    send_buffer_kib: int = _limit(64, "the kernel's send buffer of one connection (SO_SNDBUF)")
+    address_messages_per_s: float = _limit(
+        100, "messages per address per second, all its connections together (reads pause)"
+    )
 
     @classmethod
     def for_dev(cls) -> Limits:
@@ -101,6 +116,7 @@ class Limits:
         no floors on bot delays and takeovers."""
         return cls(
             max_per_address=0,
+            address_messages_per_s=0,
             waiting_rooms_per_address=0,
             games_per_address=0,
             new_identities_per_hour=0,
@@ -117,5 +133,7 @@ class Limits:
 MESSAGES_BURST_FACTOR = 2  # a burst of twice the per-second rate (PROTOCOL.md: ≥ 50/s)
 ABUSE_FORGIVEN_PER_S = 0.5
 CHAT_BURST = 5
+ROOM_CHAT_BURST = 10
+ADDRESS_BURST_FACTOR = 2  # an address's burst: twice its per-second budget
 PASSWORD_TRIES = 5  # a 4-digit PIN (5,000 guesses on average) then takes more than a day
 NEW_IDENTITIES_BURST = 20

@@ -21,6 +21,7 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
+from .codec import ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -48,6 +49,8 @@ class Member(Protocol):
     def send(self, message: dict[str, Any]) -> None: ...
 
     def send_raw(self, data: bytes) -> None: ...
+
+    def send_framed(self, frame: bytes) -> None: ...
 
 
 class Player(Protocol):
@@ -139,10 +142,15 @@ class Room:
         self._changed_at = 0.0  # loop time of the last action (bots' reaction times)
         self._plain_bot: Any = None  # the game's default bot: a searching bot's stand-in
         self.address: str | None = None  # the creator's address (per-address limits)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
-        return asyncio.get_running_loop()
+        """The loop the room runs in (looked up once: it is asked for on every act)."""
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        return loop
 
     # ------------------------------------------------------------- summaries
 
@@ -363,9 +371,9 @@ class Room:
         for i, conn in seated:
             conn.send_raw(frames.for_seat(i))
         if self.spectators:
-            data = frames.for_spectators()
+            frame = ws_frame(frames.for_spectators())
             for conn in self.spectators:
-                conn.send_raw(data)
+                conn.send_framed(frame)
 
     def notify(self, events: list[dict[str, Any]]) -> None:
         """An update that is not an action (presence, `going`): numbered and stored too."""
@@ -668,16 +676,27 @@ class Room:
 
     def _start_hammer(self) -> None:
         """R12: going once at 1/3, twice at 2/3, sold (`GameInfo.hammer`) when the window
-        passes."""
+        passes. One timer at a time, each stage setting the next: a bid, which starts
+        the window afresh, cancels one timer instead of three (issue 21)."""
         self._stop_hammer()
         window = self.options.shout_window_ms / 1000
         loop = self.loop
         self._hammer_deadline = loop.time() + window
-        self._hammer = [
-            loop.call_later(window / 3, self._going, 1),
-            loop.call_later(2 * window / 3, self._going, 2),
-            loop.call_later(window, self._hammer_falls),
-        ]
+        self._hammer = [loop.call_later(window / 3, self._hammer_stage, 1)]
+
+    @guarded
+    def _hammer_stage(self, stage: int) -> None:
+        """Stage 1 and 2: `going` (the next stage is set first: a store refusing the
+        tick's counter does not stop the hammer); 3: sold."""
+        deadline = self._hammer_deadline
+        assert deadline is not None
+        if stage == 3:
+            self._hammer_falls()
+            return
+        window = self.options.shout_window_ms / 1000
+        at = deadline - (2 - stage) * window / 3
+        self._hammer = [self.loop.call_at(at, self._hammer_stage, stage + 1)]
+        self._going(stage)
 
     def _stop_hammer(self) -> None:
         for handle in self._hammer:

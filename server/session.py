@@ -7,10 +7,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from .codec import encode
+from .codec import encode, ws_frame
 from .limits import (
     ABUSE_FORGIVEN_PER_S,
     CHAT_BURST,
@@ -37,17 +37,22 @@ class Identity:
 
 
 class Conn:
-    """A WebSocket client. Sending never awaits: frames go straight to the transport
-    (websockets' `broadcast`), so a room fans out an update in one synchronous step."""
+    """A WebSocket client. Sending never awaits: frames go straight to the transport,
+    so a room fans out an update in one synchronous step. A frame many members get
+    (a spectators' update, a chat line, a room list) is framed once (`ws_frame`) and
+    the same bytes are written to each socket (`send_framed`)."""
 
     def __init__(self, ws: ServerConnection, address: str, limits: Limits) -> None:
         self.ws = ws
         self.address = address
         # A client that lets `max_backlog` bytes of output pile up unread is dropped:
         # a slow or stalled reader must never hold up its room nor grow the server's
-        # memory. From an eighth of that it gets no room lists (it can ask again).
+        # memory. It gets a room list only while none of its output waits in the
+        # server's own buffer (issue 21): a list is answered once the previous one
+        # left for the kernel, whose share is bounded too (`send_buffer_kib`), so a
+        # client that asks without reading holds one list at most (it can ask again).
         self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
-        self.lobby_backlog = self.max_backlog / 8
+        self.lobby_backlog = 0
         self.identity: Identity | None = None
         self.token: str | None = None  # the identity's secret, as this client said hello with it
         self.room: Room | None = None
@@ -56,6 +61,7 @@ class Conn:
         self.messages = TokenBucket(rate * MESSAGES_BURST_FACTOR, rate)
         self.abuse = TokenBucket(limits.bad_messages or float("inf"), ABUSE_FORGIVEN_PER_S)
         self.chats = TokenBucket(CHAT_BURST, limits.chats_per_s or float("inf"))
+        self.stall_seen = 0.0  # the loop's stalls already credited (Hub.arrive)
         self.closed = False
         self.dropped = False  # for not reading its messages
         self.closing: asyncio.Task | None = None
@@ -74,16 +80,26 @@ class Conn:
         self.send_raw(encode(message))
 
     def send_raw(self, data: bytes) -> None:
+        """One packed message (a msgpack map)."""
+        self.send_framed(ws_frame(data))
+
+    def send_framed(self, frame: bytes) -> None:
+        """A whole WebSocket frame (`ws_frame`). A closed or closing socket gets
+        nothing, quietly: no write is tried, so asyncio logs no warning either. The
+        server never fragments a message, so a frame written here cannot fall inside
+        one of websockets' own writes (pings and the close frame are whole too)."""
         ws = self.ws
         if self.closed or ws.protocol.state is not State.OPEN:
             return
         transport = ws.transport
+        if transport.is_closing():
+            return
         if transport.get_write_buffer_size() > self.max_backlog:
             log.debug("dropping %s: it does not read its messages", self.address)
             self.closed = self.dropped = True
             transport.abort()
             return
-        broadcast([ws], data)
+        transport.write(frame)
 
     def close(self, code: int, reason: str, *, stop_reading: bool = False) -> None:
         """Close after the frames already sent (the close frame follows them).

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import pathlib
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +56,9 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 DB_NAME = "modernart.sqlite3"
+CHECKPOINT_EVERY = 1.0  # seconds between WAL checkpoints (start_checkpoints)
+
+log = logging.getLogger("modernart.server")
 
 
 def token_hash(token: str) -> str:
@@ -85,6 +90,8 @@ class StoreError(OSError):
 class Store:
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
+        self._checkpointer: threading.Thread | None = None
+        self._stopping = threading.Event()
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -97,11 +104,49 @@ class Store:
                 self.db.execute(
                     "ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1"
                 )
+            # Identities that may expire, oldest first: an expiry batch reads its rows.
+            self.db.execute(
+                "CREATE INDEX IF NOT EXISTS identities_unseated"
+                " ON identities (created) WHERE seated = 0"
+            )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
+    def start_checkpoints(self) -> None:
+        """Checkpoint the WAL from a thread of its own, once a second, instead of in
+        the commit that crosses SQLite's 1,000 pages (issue 21): a checkpoint copies
+        pages and syncs the files twice, and inside a commit it did so in the event
+        loop, holding up every game. Commits stay as durable (`synchronous=NORMAL`);
+        the thread's own connection works while the GIL is released."""
+        if self._checkpointer is not None:
+            return
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer = threading.Thread(
+            target=self._checkpoints, name="wal-checkpoints", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoints(self) -> None:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            log.error("the WAL checkpointer could not open the database: %s", exc)
+            return
+        try:
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error as exc:  # busy or failing: the next one tries again
+                    log.debug("WAL checkpoint: %s", exc)
+        finally:
+            db.close()
+
     def close(self) -> None:
-        self.db.close()
+        if self._checkpointer is not None:
+            self._stopping.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+        self.db.close()  # the last connection to close checkpoints what is left
 
     def _write(self, what: str, sql: str, params: tuple) -> None:
         """One autocommitted statement; StoreError (nothing stored) if it fails."""
@@ -164,13 +209,15 @@ class Store:
             "a seated identity", "UPDATE identities SET seated = 1 WHERE id = ?", (identity_id,)
         )
 
-    def expire_identities(self, created_before: float, keep: set[str]) -> int:
-        """Forget identities never seated and created before then (but those in
-        `keep`, e.g. connected now); how many went."""
+    def expire_identities(self, created_before: float, keep: set[str], batch: int) -> int:
+        """Forget at most `batch` identities never seated and created before then (but
+        those in `keep`, e.g. connected now), oldest first; how many went. The partial
+        index makes a batch cost its own rows, however many identities are stored."""
         rows = self.db.execute(
-            "SELECT id FROM identities WHERE seated = 0 AND created < ?", (created_before,)
+            "SELECT id FROM identities WHERE seated = 0 AND created < ? ORDER BY created LIMIT ?",
+            (created_before, batch + len(keep)),
         ).fetchall()
-        gone = [(r[0],) for r in rows if r[0] not in keep]
+        gone = [(r[0],) for r in rows if r[0] not in keep][:batch]
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
         except sqlite3.Error as exc:

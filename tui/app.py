@@ -231,7 +231,7 @@ class ClientApp(App[None]):
         if self.table is not None:
             self.table.note(text, "bold")
         else:
-            self.notify(text)
+            self.notify(text, markup=False)
 
     # ------------------------------------------------------------ receiving
 
@@ -355,6 +355,10 @@ class ClientApp(App[None]):
         self.history_pending = False
         if self.table is not None and msg.get("room") == self.room:
             self.table.add_history(list(msg.get("events") or []))
+            upto = msg.get("upto")
+            if msg.get("more") is True and isinstance(upto, int):  # paged (issue 21)
+                self._history_id = self.send({"t": "history", "since": upto})
+                self.history_pending = self._history_id is not None
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
@@ -371,7 +375,7 @@ class ClientApp(App[None]):
         elif self.lobby is not None:
             self.lobby.show_error(text)
         else:
-            self.notify(text, severity="error")
+            self.notify(text, severity="error", markup=False)  # may quote what was typed
 
     # ------------------------------------------------------------- screens
 

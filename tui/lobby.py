@@ -161,12 +161,14 @@ class LobbyScreen(Screen[None]):
             variant = variant_label(room.get("variant"), room.get("game"))
             if not hints_allowed(room):
                 variant += ", no hints"
+            # What players typed (room and player names) is text, never markup (issue
+            # 21): a DataTable parses markup in plain strings.
             cells = [
-                room.get("name") or str(room["id"]),
-                game_choice(info) if info else str(room.get("game")),
+                Text(str(room.get("name") or room["id"])),
+                game_choice(info) if info else Text(str(room.get("game"))),
                 f"{taken}/{room.get('seats', len(seated))}",
-                players[:14] if self._narrow else players[:30],
-                room.get("status", "?"),
+                Text(players[:14] if self._narrow else players[:30]),
+                Text(str(room.get("status", "?"))),
                 variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
                 "yes" if room.get("locked") else "",
             ]

@@ -141,10 +141,10 @@ async def test_1_a_client_that_does_not_read_gets_no_more_room_lists(server, pla
     handled = 0
     handle = server.hub.handle
 
-    def counting(c: Any, frame: object) -> None:
+    def counting(c: Any, frame: object, within_rate: bool) -> None:
         nonlocal handled
         handled += c is conn
-        handle(c, frame)
+        handle(c, frame, within_rate)
 
     server.hub.handle = counting
     for _ in range(100):  # each answer would be a list of 50 rooms (~20 KiB)
@@ -487,10 +487,10 @@ async def test_11_a_connection_closed_for_abuse_is_not_read_any_more(server, url
     handled = 0
     handle = hub.handle
 
-    def counting(conn: Any, frame: object) -> None:
+    def counting(conn: Any, frame: object, within_rate: bool) -> None:
         nonlocal handled
         handled += 1
-        handle(conn, frame)
+        handle(conn, frame, within_rate)
 
     gone = asyncio.Event()
     disconnected = hub.disconnected

@@ -74,7 +74,7 @@ async def test_lobby_shows_a_room_without_hints(url, raw, tmp_path):
         await bob.send("create", seats=3, name="Quiet", options={"hints": False})
         await bob.wait_for("joined")
         await until(pilot, lambda: len(app.lobby.rooms) == 1)
-        row = app.lobby.query_one(DataTable).get_row_at(0)
+        row = [str(cell) for cell in app.lobby.query_one(DataTable).get_row_at(0)]
         assert row[0] == "Quiet" and row[5].endswith("no hints")
 
 

@@ -105,7 +105,8 @@ def score_table(
     table.add_column("", header_style="bold")
     for seat, name in enumerate(names):
         mark = " ★" if seat in winners else ""
-        table.add_column(f"{name[:10]}{mark}", justify="right", header_style="bold")
+        # A name is text, never markup (issue 21): a Table parses markup in strings.
+        table.add_column(Text(f"{name[:10]}{mark}"), justify="right", header_style="bold")
     for genre in GENRES:
         row: list[Text | str] = [genre_text(genre)]
         for sc in scores:

@@ -46,7 +46,8 @@ def round_table(event: dict[str, Any], names: Sequence[str], bought: Sequence[li
     sales.add_column("sales", justify="right", header_style="bold")
     for seat, amount in enumerate(event.get("sales") or []):
         cards = bought[seat] if seat < len(bought) else []
-        sales.add_row(names[seat], paintings(cards), Text(f"+{amount}", style="bold green"))
+        # A name is text, never markup (issue 21): a Table parses markup in strings.
+        sales.add_row(Text(names[seat]), paintings(cards), Text(f"+{amount}", style="bold green"))
     outer = Table.grid()
     outer.add_row(artists)
     outer.add_row("")
