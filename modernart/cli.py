@@ -137,18 +137,28 @@ def _check_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("the classic_3p_virtual variant needs --players 3")
 
 
+def games_epilog(games: list[Any]) -> str:
+    """Every game's presets and bot levels, each with its line of help, for `--help`."""
+    parts = []
+    for info in games:
+        lines = [f"{info.title} (--game {info.name}, {'/'.join(map(str, info.players))} players):"]
+        lines.append("  presets (--variant):")
+        lines += [f"    {name:<20} {info.preset_help.get(name, '')}" for name in info.presets]
+        lines.append("  bot levels (--bot-level):")
+        lines += [f"    {level:<20} {info.bot_help.get(level, '')}" for level in info.bots]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
-    from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, all_games
+    from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
     from modernart.engine.modernart.bots import BOT_LEVELS
 
-    levels = "\n".join(
-        f"{info.title}:\n" + "\n".join(f"  {lv:<10} {line}" for lv, line in info.bot_help.items())
-        for info in all_games()
-    )
+    games = [get_game(name) for name in GAME_NAMES]
     parser = argparse.ArgumentParser(
         prog="modernart",
         description="Modern Art, online. With no command: a game against bots in this terminal.",
-        epilog=f"Bot levels (--bot-level, add_bot), the same names in every game:\n{levels}",
+        epilog=games_epilog(games),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -167,13 +177,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--variant",
         default=None,
-        help="rule preset (Modern Art: classic, classic_3p_virtual, japanese, RULES.md R30; "
-        "Serengeti: serengeti, don; default: the game's first)",
+        help="the game's rule preset (each game's are listed below; default: its first)",
     )
     parser.add_argument(
         "--bot-level",
         default=None,
-        help=f"the bots' level, in every game: {', '.join(BOT_LEVELS)} (default: the server's)",
+        help="the bots' level (each game's are listed below; default: the game's own)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
     parser.add_argument(

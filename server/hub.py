@@ -127,6 +127,7 @@ class Hub:
             "join": self.on_join,
             "watch": self.on_watch,
             "leave": self.on_leave,
+            "bye": self.on_bye,
             "add_bot": self.on_add_bot,
             "start": self.on_start,
             "chat": self.on_chat,
@@ -321,12 +322,12 @@ class Hub:
             room.spectators.discard(conn)
             if room.status == WAITING and not self.stopping:
                 room.broadcast_room()
+            elif not self.stopping:
+                room.spectators_changed()
         else:
-            room.detach(seat)
+            room.detach(seat, left=conn.bye, told=not self.stopping)
             if room.status == FINISHED and identity is not None:
                 identity.room = identity.seat = None
-            elif not self.stopping:
-                room.notify([{"type": "disconnected", "seat": seat}])
         self._maybe_unload(room)
         self.rooms_changed()
 
@@ -611,7 +612,8 @@ class Hub:
                 bucket.take()
             log.debug("wrong password for room %s from %s", room.id, conn.address)
             self.note("wrong passwords")
-            raise Refused("wrong_password", "this room needs its password", abuse=True)
+            why = "this room needs its password" if not password else "wrong password"
+            raise Refused("wrong_password", why, abuse=True)
 
     def on_join(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         identity = conn.identity
@@ -658,6 +660,7 @@ class Hub:
         identity.watching = room.id if seat is None else None
         if seat is None:
             room.spectators.add(conn)
+            room.spectators_changed()
         else:
             room.spectators.discard(conn)
             room.attach(seat, conn)
@@ -687,19 +690,25 @@ class Hub:
             room.spectators.discard(conn)
             if room.status == WAITING:
                 room.broadcast_room()
+            else:
+                room.spectators_changed()
         else:
             identity.room = identity.seat = None
             if room.status == WAITING:
                 if room.humans():
                     room.broadcast_room()
             else:
-                room.detach(seat)
-                if room.status == PLAYING:
-                    room.notify([{"type": "left", "seat": seat}])
+                room.detach(seat, left=True, told=True)
         self._maybe_unload(room)
         conn.send(_reply({"t": "left", "room": room.id}, rid))
         self.send_rooms(conn, None)
         self.rooms_changed()
+
+    def on_bye(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """The client quits on purpose (Ctrl+Q): when its connection closes, the others
+        read that the player left, not that the connection was lost. The seat stays the
+        identity's: the next `hello` with the token resumes it."""
+        conn.bye = True
 
     def _free_waiting_seat(self, conn: Conn, room: Room, seat: int) -> None:
         """A player leaves a waiting room: stored first (the new seats, or the empty

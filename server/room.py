@@ -100,6 +100,7 @@ class Seat:
     think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
     # (lot, cap) searched for R12; cap None: this lot is played as `hard` (pool was full)
     open_cap: tuple[tuple[Any, ...], int | None] | None = None
+    left: bool = False  # the human left on purpose (`leave`, `bye`), not a lost connection
 
     @property
     def connected(self) -> bool:
@@ -282,15 +283,20 @@ class Room:
         self._update_clocks([])
         self._schedule_bots()
 
-    def act(self, seat: int, action: dict[str, Any], *, timed_out: bool = False) -> None:
+    def act(
+        self, seat: int, action: dict[str, Any], *, timed_out: bool = False, stand_in: bool = False
+    ) -> None:
         """Apply a seat's action (raises RuleError, changing nothing), store it, fan out.
 
-        `timed_out`: the server chose it when the seat's turn clock ran out; the
-        update says so first (`timeout {seat}`, docs/protocol.md addition)."""
+        `timed_out`: the server chose it when the seat's turn clock ran out; `stand_in`:
+        the bot standing in for an absent player chose it. The update says so first
+        (`timeout {seat}`, `stand_in {seat}`, docs/protocol.md additions)."""
         assert self.game is not None
         events = self.game.apply({"seat": seat, **action})
         if timed_out:
             events = [{"type": "timeout", "seat": seat}, *events]
+        elif stand_in:
+            events = [{"type": "stand_in", "seat": seat}, *events]
         self._commit(events)
 
     def _commit(self, events: list[dict[str, Any]]) -> None:
@@ -346,11 +352,13 @@ class Room:
         view["room"] = self.id
         view["status"] = self.status
         view["deadline_ms"] = self._deadline_ms(now)
+        view["spectators"] = len(self.spectators)
         for info, s in zip(view["seats"], self.seats, strict=True):
             assert s is not None
             info["connected"] = s.connected
             info["bot"] = s.brain() is not None
             info["autopilot"] = s.autopilot is not None
+            info["left"] = s.left
         return view
 
     def update_message(self, seat: int | None, events: list, now: float) -> dict[str, Any]:
@@ -361,9 +369,10 @@ class Room:
         assert self.game is not None
         return UpdateFrames(self.game, self.seq, events, self.view_for(None, now))
 
-    def _fanout(self, events: list[dict[str, Any]]) -> None:
+    def _fanout(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
         self.seq += 1
-        self.history.add(self.seq, events)
+        if kept:
+            self.history.add(self.seq, events)
         seated = [(i, s.conn) for i, s in enumerate(self.seats) if s and s.conn]
         if not seated and not self.spectators:
             return
@@ -375,8 +384,9 @@ class Room:
             for conn in self.spectators:
                 conn.send_framed(frame)
 
-    def notify(self, events: list[dict[str, Any]]) -> None:
-        """An update that is not an action (presence, `going`): numbered and stored too."""
+    def notify(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
+        """An update that is not an action (presence, `going`): numbered and stored too;
+        `kept` False: not in the history (what only the current view needs)."""
         if self.game is None:
             self.broadcast_room()
             return
@@ -385,7 +395,7 @@ class Room:
         except StoreError as exc:  # the next view shows the state anyway
             log.error("room %s: %s; update not sent: %s", self.id, exc, events)
             return
-        self._fanout(events)
+        self._fanout(events, kept=kept)
 
     def send_view(self, conn: Member, seat: int | None) -> None:
         """A (re)joining member's private resync: the current seq, no events."""
@@ -397,6 +407,7 @@ class Room:
         s = self.seats[seat]
         assert s is not None
         s.conn = conn
+        s.left = False
         if s.takeover is not None:
             s.takeover.cancel()
             s.takeover = None
@@ -413,12 +424,19 @@ class Room:
             self._update_clocks([])
             self._schedule_bots()
 
-    def detach(self, seat: int) -> None:
+    def detach(self, seat: int, *, left: bool = False, told: bool = False) -> None:
+        """A seat's connection is gone. `left`: on purpose (`leave`, `bye`); `told`: the
+        members hear of it in a running game (`left` or `disconnected {seat}`)."""
         s = self.seats[seat]
         assert s is not None
         s.conn = None
+        s.left = left
         if self.status != PLAYING:
+            if told and self.status == WAITING:
+                self.broadcast_room()
             return
+        if told:
+            self.notify([{"type": "left" if left else "disconnected", "seat": seat}])
         if self._unattended():
             log.debug("room %s: no player connected; the game waits for one", self.id)
             self.paused = True
@@ -449,6 +467,12 @@ class Room:
         s.autopilot = self.info.make_bot()
         self.notify([{"type": "autopilot", "seat": seat}])
         self._schedule_bots()
+
+    def spectators_changed(self) -> None:
+        """A spectator came or went: the table shows how many watch (`watching {count}`);
+        a waiting room's summary says it already."""
+        if self.status == PLAYING:
+            self.notify([{"type": "watching", "count": len(self.spectators)}], kept=False)
 
     def _schedule_bots(self, *, changed: bool = False) -> None:
         """Plan a move for every bot whose decision the game waits for.
@@ -639,8 +663,10 @@ class Room:
                 self._try(seat, default)
 
     def _try(self, seat: int, action: dict[str, Any], *, timed_out: bool = False) -> bool:
+        s = self.seats[seat]
+        stand_in = not timed_out and s is not None and s.level is None and s.autopilot is not None
         try:
-            self.act(seat, action, timed_out=timed_out)
+            self.act(seat, action, timed_out=timed_out, stand_in=stand_in)
         except RuleError as exc:
             log.warning("room %s: seat %d's move %r refused: %s", self.id, seat, action, exc)
             return False

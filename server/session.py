@@ -64,6 +64,7 @@ class Conn:
         self.stall_seen = 0.0  # the loop's stalls already credited (Hub.arrive)
         self.closed = False
         self.dropped = False  # for not reading its messages
+        self.bye = False  # the client said `bye`: it quits on purpose
         self.closing: asyncio.Task | None = None
 
     @property

@@ -17,7 +17,7 @@ from modernart.engine import dump_record
 
 from .confirm import Confirm
 from .connection import Connection
-from .games import client_game, playable
+from .games import client_game, lobby_help, playable
 from .gametable import GameTable
 from .help import HelpScreen
 from .lobby import LobbyScreen
@@ -190,12 +190,12 @@ class ClientApp(App[None]):
     async def action_quit(self) -> None:
         """Ctrl+Q: quitting a running game asks first."""
         if self.table is None or not self.table.game_running or isinstance(self.screen, Confirm):
-            self.exit()
+            await self.quit_on_purpose()
             return
 
-        def answer(yes: bool | None) -> None:
+        async def answer(yes: bool | None) -> None:
             if yes:
-                self.exit()
+                await self.quit_on_purpose()
 
         detail = (
             "This game against bots ends."
@@ -204,6 +204,12 @@ class ClientApp(App[None]):
         )
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
+
+    async def quit_on_purpose(self) -> None:
+        """Say `bye` first: the others read that you left, not that the line dropped."""
+        if self.connection is not None:
+            await self.connection.stop(bye=True)
+        self.exit()
 
     def save_record(self) -> None:
         """Save the finished game's record (RECORD.md) to the records folder.
@@ -390,9 +396,21 @@ class ClientApp(App[None]):
         if request_rooms:
             self.send({"t": "rooms"})
 
+    @property
+    def where(self) -> str:
+        """Where this client runs, for the options F1 offers: `local` (against bots),
+        `online` (`modernart connect`, with its kept identities) or `ssh`."""
+        if self.local is not None:
+            return "local"
+        return "online" if isinstance(self.tokens, TokenStore) else "ssh"
+
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            table, variant = self.table, None
-            if table is not None:  # the room's variant: a game's help may say its values
-                variant = table.view.get("variant") or table.room_info.get("variant")
-            self.push_screen(HelpScreen(client_game(self.room_game).rules_text(variant)))
+        if isinstance(self.screen, HelpScreen):
+            return
+        if self.table is None:
+            self.push_screen(HelpScreen(lobby_help(self.where)))
+            return
+        # The room's variant: a game's help may say its values.
+        variant = self.table.view.get("variant") or self.table.room_info.get("variant")
+        game = client_game(self.room_game)
+        self.push_screen(HelpScreen(game.rules_text(variant, self.where)))

@@ -16,10 +16,10 @@ from modernart.engine.games import GameInfo
 
 
 def bot_choices(info: GameInfo) -> list[tuple[str, str]]:
-    """(level, its one line), the game's default first; aliases and the test-only
-    random bot last, so the first choices are the ones a person wants."""
+    """(level, its one line) in level order (the registry's: easy to expert), the
+    test-only random bot last and aliases left out; the dialog starts on the default."""
     levels = list(info.bots)
-    levels.sort(key=lambda level: (level != info.default_bot, level == "random"))
+    levels.sort(key=lambda level: level == "random")
     return [
         (level, info.bot_help.get(level, ""))
         for level in levels
@@ -46,6 +46,14 @@ class BotLevelDialog(ModalScreen[str]):
                 ),
                 id="bot-levels",
             )
+
+    def on_mount(self) -> None:
+        levels = [level for level, _ in bot_choices(self.info)]
+        if self.info.default_bot in levels:
+            at = levels.index(self.info.default_bot)
+            options = self.query_one(OptionList)
+            options.highlighted = at
+            self.call_after_refresh(setattr, options, "highlighted", at)  # after its own reset
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id or "")

@@ -8,8 +8,11 @@ state as a `ConnectionChanged`; it knows nothing about screens.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgpack
 from textual.message_pump import MessagePump
@@ -22,6 +25,30 @@ PROTOCOL_VERSION = 1
 REPLACED = 4000  # close code: the same identity connected again elsewhere (docs/protocol.md)
 # Waits between reconnection attempts (seconds); the last one repeats.
 BACKOFF: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0)
+BYE_WAIT_S = 1.0  # quitting waits at most this long for `bye` to go out
+
+
+def why_not(exc: BaseException, url: str) -> str:
+    """A failed or lost connection in a sentence a player can act on (never the raw
+    "Connect call failed ((…))")."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "?", parts.port or (443 if parts.scheme == "wss" else 80)
+    text = str(exc)
+    if isinstance(exc, ConnectionRefusedError) or "Connect call failed" in text:
+        return (
+            f"nothing answers at {host}:{port}. Is modernart-server running there? "
+            f"Start it with `modernart-server --port {port}`, or give the right address "
+            "(`modernart connect ws://HOST:PORT/`)"
+        )
+    if isinstance(exc, socket.gaierror):
+        return f"the address {host} is not known: check its spelling"
+    if isinstance(exc, TimeoutError):
+        return f"{host}:{port} does not answer (timed out)"
+    if isinstance(exc, InvalidHandshake):
+        return f"{host}:{port} answers, but it is not a modernart server"
+    if isinstance(exc, ConnectionClosed):
+        return "the server closed the connection"
+    return text or type(exc).__name__
 
 
 class Connection:
@@ -65,13 +92,14 @@ class Connection:
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 if ws is None or ws.close_code != REPLACED:
-                    detail = str(exc) or type(exc).__name__
+                    detail = why_not(exc, self.url)
                     self.target.post_message(ConnectionChanged("reconnecting", detail))
             finally:
                 self._ws = None
                 # Whatever was queued for the lost socket is stale (views are resent on resume).
                 while not self._outbox.empty():
                     self._outbox.get_nowait()
+                    self._outbox.task_done()
             if ws is not None and ws.close_code == REPLACED and not self._stopped:
                 # The same identity (same server and name) connected from another window:
                 # reconnecting would throw that one out in turn, for ever. Stop here.
@@ -115,6 +143,8 @@ class Connection:
                 await ws.send(data)
             except ConnectionClosed:
                 return  # the reader sees the close and reconnects
+            finally:
+                self._outbox.task_done()
 
     def send(self, msg: dict[str, Any]) -> int | None:
         """Queue one message with a fresh `id`; the id, or None when not connected."""
@@ -129,8 +159,16 @@ class Connection:
         if self._ws is not None:
             await self._ws.close()
 
-    async def stop(self) -> None:
-        """Close for good: no reconnection."""
+    async def stop(self, *, bye: bool = False) -> None:
+        """Close for good: no reconnection. `bye`: say first that the player quits on
+        purpose (the others read "left", not "lost the connection"), and wait a
+        moment for what is queued to go out."""
         self._stopped = True
-        if self._ws is not None:
-            await self._ws.close()
+        if self._ws is None:
+            return
+        if bye:
+            self.send({"t": "bye"})
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(BYE_WAIT_S):
+                    await self._outbox.join()
+        await self._ws.close()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from rich.text import Text
@@ -11,20 +14,78 @@ from textual.widgets import RichLog
 SCROLL_HINT = "PgUp/PgDn scroll"
 
 
+MAX_ENTRIES = 1000
+
+
 class EventLog(RichLog):
-    """Appends lines only; never redraws what is already there.
+    """Appends lines; only the last one may be redrawn (a run of shouts, `replace_last`),
+    and a new width wraps every line again.
 
     While the player has scrolled back, new lines do not yank the view to the end.
     """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(wrap=True, markup=False, max_lines=1000, min_width=20, **kwargs)
+        super().__init__(wrap=True, markup=False, max_lines=None, min_width=20, **kwargs)
         # Whether new lines scroll into view. Only the player's own scrolling changes it:
         # "am I at the end now?" is unreliable while lines are still being laid out.
         self.following = True
+        self.entries: deque[Text] = deque(maxlen=MAX_ENTRIES)  # what was written, unwrapped
+        self._last_rows = 0  # how many rows the last entry took (0: not known)
+        self._wrapped_at = 0  # the width the lines were wrapped to
+        self._suffix = ""
+        # What the last line tells, while it may grow (`replace_last`): Modern Art's
+        # run of shouts (tui/modernart/log.py); anything else written ends it.
+        self.run: list[str] | None = None
+
+    @property
+    def suffixed(self) -> bool:
+        """Lines are written with a suffix now (a stand-in's move): none may grow."""
+        return bool(self._suffix)
+
+    @contextlib.contextmanager
+    def appending(self, suffix: str) -> Iterator[None]:
+        """Lines written inside end with `suffix` (" for you": a stand-in's move)."""
+        self._suffix = suffix
+        try:
+            yield
+        finally:
+            self._suffix = ""
 
     def _add(self, line: Text) -> None:
+        if self._suffix:
+            line = line.copy()
+            line.append(self._suffix)
+        self.run = None
+        self.entries.append(line)
+        self._write(line)
+        if len(self.entries) == MAX_ENTRIES and len(self.lines) > 4 * MAX_ENTRIES:
+            self._rewrap()  # the oldest entries' rows go too
+
+    def _write(self, line: Text) -> None:
+        before = len(self.lines)
         self.write(line, scroll_end=self.following)
+        self._last_rows = len(self.lines) - before if self._size_known else 0
+        if self._size_known:
+            self._wrapped_at = self.scrollable_content_region.width
+
+    def replace_last(self, line: Text) -> None:
+        """Redraw the last entry as `line` (a run of shouts growing)."""
+        if not self.entries or not self._last_rows:
+            self._add(line)
+            return
+        del self.lines[-self._last_rows :]
+        self._line_cache.clear()
+        self.entries[-1] = line
+        self._write(line)
+        self.refresh()
+
+    def _rewrap(self) -> None:
+        """Wrap every entry again to the log's width (after a resize)."""
+        self.clear()
+        for line in self.entries:
+            self._write(line)
+        if self.following:
+            self.scroll_end(animate=False, immediate=True)
 
     def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
         who = f"<{sender} (watching)> " if watching else f"<{sender}> "
@@ -35,6 +96,9 @@ class EventLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
+        width = self.scrollable_content_region.width
+        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+            self._rewrap()
         if self.following:  # a shrinking log keeps its latest line in view
             self.call_after_refresh(self.scroll_end, animate=False)
 

@@ -13,6 +13,7 @@ Both are dropped after each recomposition.
 
 from __future__ import annotations
 
+from textual.dom import NoScreen
 from textual.widgets import Footer as TextualFooter
 
 
@@ -30,6 +31,10 @@ class Footer(TextualFooter):
         watchers: dict[str, list] = getattr(self, "__watchers", {})  # textual.reactive's
         for entries in watchers.values():
             entries[:] = [(node, callback) for node, callback in entries if node.is_attached]
-        dirty = getattr(self.screen, "_dirty_widgets", None)  # textual.screen.Screen's
+        try:
+            screen = self.screen
+        except NoScreen:  # removed meanwhile, with its screen
+            return
+        dirty = getattr(screen, "_dirty_widgets", None)  # textual.screen.Screen's
         if dirty:
             dirty.difference_update([widget for widget in dirty if not widget.is_attached])

@@ -34,9 +34,11 @@ class ClientGame:
     def title(self) -> str:
         return self.info.title
 
-    def rules_text(self, variant: Any = None) -> str:
-        """F1's text: what the rule ids in messages are, the game's rules (GameInfo.rules)
-        and the table's keys (for the room's `variant`; None: the game's default)."""
+    def rules_text(self, variant: Any = None, where: str = "online") -> str:
+        """F1's text: what the rule ids in messages are, the game's rules (GameInfo.rules),
+        the table's keys (for the room's `variant`; None: the game's default) and the
+        command's options that work `where` the player is (`local`, `online`, `ssh`:
+        see `OPTIONS_HELP`)."""
         ids = (
             "*A rule id in a message, such as (R18), (S7) or (A4), refers to the rule of "
             "that number: this help gives it in brackets where it tells the rule.*"
@@ -44,7 +46,9 @@ class ClientGame:
         title, _, rules = self.info.rules.partition("\n")  # the ids go under the title
         text = f"{title}\n\n{ids}\n{rules}"
         keys = self.keys_help(variant) if callable(self.keys_help) else self.keys_help
-        return text + ("\n\n" + keys if keys else "")
+        text += "\n\n" + keys if keys else ""
+        options = OPTIONS_HELP.get(where, "")
+        return text + ("\n\n" + options if options else "")
 
 
 def _modernart_table() -> type[GameTable]:
@@ -63,6 +67,41 @@ def _artsociety_table() -> type[GameTable]:
     from .artsociety import ArtSocietyTable
 
     return ArtSocietyTable
+
+
+# The `modernart` command's options, only where they work: a game against bots in this
+# terminal (`local`), a lobby opened with `modernart connect` (`online`); over SSH none.
+OPTIONS_HELP = {
+    "local": (
+        "Against bots (`modernart`): `--bot-delay SECONDS` sets how long bots think, "
+        "`--shout-window SECONDS` how long the hammer waits in open auctions, `--bell` "
+        "rings the terminal bell when your turn comes."
+    ),
+    "online": (
+        "`modernart connect URL --bell` rings the terminal bell when your turn comes. "
+        "Each name you play under keeps its own identity on each server: "
+        "`modernart identities` lists them and `modernart identities --forget URL [NAME]` "
+        "forgets one."
+    ),
+}
+
+LOBBY_KEYS = (
+    "# The lobby\n\n↑ ↓ choose a room, `j` or Enter join, `w` watch (a room with a "
+    "password asks for it), `c` create, `r` refresh, `n` your name. In a waiting room the "
+    "host adds bots with `b` (`B`: choose the level) and starts with `s`; `L` leaves.\n\n"
+    "Each game's rules follow: "
+)
+
+
+def lobby_help(where: str = "online") -> str:
+    """F1 in the lobby: its keys, then every game's rules (not only Modern Art's)."""
+    games = list(CLIENT_GAMES.values())
+    text = LOBBY_KEYS + ", ".join(game.title for game in games) + "."
+    for game in games:
+        title, _, rules = game.info.rules.partition("\n")
+        text += f"\n\n---\n\n{title}\n{rules}"
+    options = OPTIONS_HELP.get(where, "")
+    return text + ("\n\n---\n\n" + options if options else "")
 
 
 CLIENT_GAMES: dict[str, ClientGame] = {

@@ -11,7 +11,9 @@ The contract for a game's table screen (registered in `tui/games.py`):
 - implement `draw(previous, view, events)`: redraw the game's widgets for a new view
   (PROTOCOL.md `update.view`; a waiting room's view has only `seats`, `status`, `you`,
   `host`, `room`, `legal`);
-- implement `tell(events)`: write events to the log in plain words;
+- implement `tell(events, names, you)`: write events to the log in plain words, naming
+  the seats by `names` and `you` (presence, clocks and stand-ins are told by this base:
+  `tui/presence.py`; a game's `tell` never sees those events);
 - override `progress(view)` ("round 2/4") and `purse(view)` ("$", "80") for the status
   line, `show_error` if the game has a better place for refusals than the log,
   `focus_for(legal)` to move the focus where a decision is made, `focus_default()` where
@@ -43,6 +45,15 @@ from .botpick import BotLevelDialog
 from .confirm import Confirm
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
+from .minsize import fit_size, watch_size
+from .presence import (
+    MARKERS,
+    PRESENCE_EVENTS,
+    PresenceTeller,
+    presence_text,
+    stand_in_names,
+    table_facts,
+)
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -90,9 +101,14 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
 
 
 def seat_status(info: dict[str, Any]) -> Text:
-    """The short "on" column of a players table: bot, connected or off."""
+    """The short "on" column of a players table: bot, connected, away (a stand-in plays
+    for them), left or off."""
     if info.get("free"):
         return Text("")
+    if info.get("autopilot"):
+        return Text("away", style="yellow")
+    if info.get("left"):
+        return Text("left", style="red")
     if info.get("bot"):
         return Text("bot", style="cyan")
     if info.get("connected", True):
@@ -185,6 +201,7 @@ class GameTable(Screen[None]):
         self._ready = False
         self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
         self.connection = "connected"
+        self.presence = PresenceTeller()
 
     # ------------------------------------------------------------- the hooks
 
@@ -194,8 +211,8 @@ class GameTable(Screen[None]):
         """Redraw the game's widgets for `view` (see the module docstring)."""
         raise NotImplementedError
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
-        """Write `events` to the log in plain words."""
+    def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
+        """Write `events` to the log in plain words; `you` is told in the second person."""
         raise NotImplementedError
 
     def progress(self, view: dict[str, Any]) -> str:
@@ -219,7 +236,7 @@ class GameTable(Screen[None]):
     # --------------------------------------------------------------- drawing
 
     def on_mount(self) -> None:
-        self.query_one("#log").border_title = "Events"
+        watch_size(self)
         self.query_one("#chat-line").display = False
         self.query_one("#chat", Input).cursor_blink = False
         self.draw_status()
@@ -279,10 +296,56 @@ class GameTable(Screen[None]):
         self.app.push_screen(first, after)
 
     def add_history(self, events: list[dict[str, Any]]) -> None:
-        """Events for the log (live, or a `history` answer)."""
+        """Events for the log (live, or a `history` answer): presence told here, the
+        game's events by `tell`; a stand-in's move is told as the stand-in's."""
         if self._later(lambda: self.add_history(events)):
             return
-        self.tell(events)
+        names, you = self.names, self.view.get("you")
+        run: list[dict[str, Any]] = []  # the game's events not yet told
+        told = False  # `tell` has had this update (a game may tell the state's news)
+
+        def flush() -> None:
+            nonlocal told
+            if run:
+                self.tell(list(run), names, you)
+                run.clear()
+                told = True
+
+        stand_in: int | None = None
+        for i, event in enumerate(events):
+            kind, seat = event.get("type"), event.get("seat")
+            if kind in PRESENCE_EVENTS:
+                flush()
+                if kind in MARKERS:
+                    stand_in = seat if isinstance(seat, int) and 0 <= seat < len(names) else None
+                    continue
+                told = self.presence.line(event, names, you)
+                if told is not None:
+                    self.note(*told)
+                continue
+            if stand_in is not None and seat == stand_in and not self._ends_round(events, i):
+                flush()
+                self._tell_stand_in(event, stand_in, names, you)
+                stand_in = None
+                continue
+            run.append(event)
+        flush()
+        if not told:
+            self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
+
+    @staticmethod
+    def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
+        """The move is told with the round's end that follows it (Modern Art's R18)."""
+        return i + 1 < len(events) and events[i + 1].get("type") == "round_end"
+
+    def _tell_stand_in(
+        self, event: dict[str, Any], seat: int, names: Sequence[str], you: int | None
+    ) -> None:
+        """ "The stand-in bid 91 for you": the move in the third person, never "You bid"."""
+        names_now, after = stand_in_names(names, seat, you)
+        log = self.query_one("#log", EventLog)
+        with log.appending(after):
+            self.tell([event], names_now, None)
 
     @staticmethod
     def decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
@@ -319,15 +382,21 @@ class GameTable(Screen[None]):
             text.append(" YOUR TURN ", style="bold black on yellow")
         text.append("  ")
         text.append(label, style=style)
-        text.append("  F1 help", style="dim")
+        if view.get("status") == "playing":
+            text.append_text(presence_text(view))
+        if len(text) + 9 <= self.size.width:
+            text.append("  F1 help", style="dim")
         room = self.room_info.get("name") or view.get("room") or self.room
         room = f" · room {room}" if room else ""
         if room and len(text) + len(room) <= self.size.width:  # the name only where it fits
             name_end = len(title) + 1 + len(self.player)
             text = Text.assemble(text[:name_end], room, text[name_end:])
         self.query_one("#status", Static).update(text)
+        facts = table_facts(view, self.room_info)
+        self.query_one("#log").border_title = " · ".join(["Events", *facts])
 
     def on_resize(self) -> None:
+        fit_size(self)
         self.draw_status()
 
     # ---------------------------------------------------------- the app's news
@@ -376,7 +445,7 @@ class GameTable(Screen[None]):
         self.connection = state
         self.draw_status()
         if state == "reconnecting":
-            self.note(f"Connection lost ({detail}); reconnecting…", "bold red")
+            self.note(f"Connection lost: {detail}. Reconnecting…", "bold red")
         elif state == "replaced":
             self.note(REPLACED_NOTE.format(name=self.player), "bold red")
 

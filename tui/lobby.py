@@ -17,6 +17,8 @@ from .footer import Footer
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
+from .minsize import fit_size, watch_size
+from .words import short_name
 
 
 def game_info(name: Any) -> GameInfo | None:
@@ -41,6 +43,22 @@ def variant_label(variant: Any, game: str | None = None) -> str:
                 return name
         return "+".join(str(v) for v in variant.values())
     return "?"
+
+
+def fit_names(names: list[str], width: int) -> str:
+    """Whole names, as many as fit in `width`, then "+N" for the others ("alice, bob
+    +2"), never a name cut in the middle ("alice, bob, Hu")."""
+    shown: list[str] = []
+    for i, name in enumerate(names):
+        rest = len(names) - i - 1
+        more = f" +{rest}" if rest else ""
+        line = ", ".join([*shown, name]) + more
+        if len(line) > width:
+            if not shown:
+                return short_name(name, width - len(more)) + more
+            return ", ".join(shown) + f" +{len(names) - i}"
+        shown.append(name)
+    return ", ".join(shown)
 
 
 class LobbyScreen(Screen[None]):
@@ -79,6 +97,7 @@ class LobbyScreen(Screen[None]):
         table.focus()
         self._draw_status()
         self._draw_hint()
+        watch_size(self)
 
     def _draw_status(self) -> None:
         label, style = CONNECTION_LABEL.get(self.connection, (self.connection, "yellow"))
@@ -93,11 +112,12 @@ class LobbyScreen(Screen[None]):
         self.query_one("#status", Static).update(text)
 
     def _draw_hint(self) -> None:
-        hint = (
-            "Enter/j join · w watch · c create a room · r refresh"
-            if self.rooms
-            else ("No rooms yet: press c to create one.")
-        )
+        if self.rooms:
+            hint = "Enter/j join · w watch · c create a room · r refresh"
+        elif self.connection == "connected":
+            hint = "No rooms yet: press c to create one."
+        else:
+            hint = "Not connected: the rooms show once the server answers."
         games = {room.get("game") for room in self.rooms}
         for info in filter(None, map(game_info, games)):
             if info.caveat:  # the starred games of the Game column
@@ -129,6 +149,11 @@ class LobbyScreen(Screen[None]):
         self._draw_status()
         if state == "replaced":
             self.show_error(REPLACED_NOTE.format(name=self.player))
+        elif state == "reconnecting" and detail:
+            self.show_error(f"Cannot reach the server: {detail}. Trying again…")
+        elif state == "connected":
+            self.show_error("")
+        self._draw_hint()
 
     @property
     def narrow(self) -> bool:
@@ -142,6 +167,7 @@ class LobbyScreen(Screen[None]):
             table.add_column("Watch")
 
     def on_resize(self) -> None:
+        fit_size(self)
         table = self.query_one(DataTable)
         if self.narrow != self._narrow:
             table.clear(columns=True)
@@ -156,7 +182,6 @@ class LobbyScreen(Screen[None]):
         for room in self.rooms:
             seated = room.get("seated") or []
             taken = sum(1 for s in seated if s)
-            players = ", ".join(s for s in seated if s)
             info = game_info(room.get("game"))
             variant = variant_label(room.get("variant"), room.get("game"))
             if not hints_allowed(room):
@@ -167,7 +192,7 @@ class LobbyScreen(Screen[None]):
                 Text(str(room.get("name") or room["id"])),
                 game_choice(info) if info else Text(str(room.get("game"))),
                 f"{taken}/{room.get('seats', len(seated))}",
-                Text(players[:14] if self._narrow else players[:30]),
+                Text(fit_names([s for s in seated if s], 14 if self._narrow else 30)),
                 Text(str(room.get("status", "?"))),
                 variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
                 "yes" if room.get("locked") else "",
@@ -194,31 +219,32 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def action_join(self) -> None:
+        self._enter("join")
+
+    def action_watch(self) -> None:
+        self._enter("watch")
+
+    def _enter(self, how: str) -> None:
+        """`join` or `watch` the selected room; a locked one asks for its password first."""
         room = self.selected_room()
         if room is None:
             self.app.bell()
             return
-        if room.get("locked"):
-            self.app.push_screen(PasswordDialog(), lambda pw: self._join(room, pw))
+        # Your own seat (after leaving or a restart) is yours without the password.
+        yours = how == "join" and self.player in (room.get("seated") or [])
+        if room.get("locked") and not yours:
+            self.app.push_screen(PasswordDialog(), lambda pw: self._send_enter(how, room, pw))
         else:
-            self._join(room, None)
+            self._send_enter(how, room, None)
 
-    def _join(self, room: dict[str, Any], password: str | None) -> None:
+    def _send_enter(self, how: str, room: dict[str, Any], password: str | None) -> None:
         if password == "":
             return
-        msg: dict[str, Any] = {"t": "join", "room": room["id"]}
+        msg: dict[str, Any] = {"t": how, "room": room["id"]}
         if password:
             msg["password"] = password
         self.post_message(GameChosen(room.get("game") or DEFAULT_GAME))
         self.send(msg)
-
-    def action_watch(self) -> None:
-        room = self.selected_room()
-        if room is None:
-            self.app.bell()
-            return
-        self.post_message(GameChosen(room.get("game") or DEFAULT_GAME))
-        self.send({"t": "watch", "room": room["id"]})
 
     def action_create(self) -> None:
         self.app.push_screen(CreateRoomDialog(), self._create)
@@ -297,6 +323,32 @@ class NameDialog(ModalScreen[str]):
         self.dismiss("")
 
 
+class FieldSelect(Select[Any]):
+    """A dialog's choice: ↓, ↑ or Space opens the list; Enter submits the dialog (as the
+    dialog's hint says), it does not open the list."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", show=False),
+        Binding("down,space,up", "show_overlay", show=False),
+    ]
+
+    def action_submit(self) -> None:
+        dialog = self.screen
+        if isinstance(dialog, CreateRoomDialog):
+            dialog.action_create()
+
+
+def caveats() -> str:
+    """What a starred game's `*` means, for the dialog that lists the games."""
+    return "\n".join(
+        f"*{info.title}: {info.caveat}" for info in map(get_game, CLIENT_GAMES) if info.caveat
+    )
+
+
+# The create dialog's turn clock: a decision's seconds unless the host says otherwise.
+DEFAULT_TURN_CLOCK_S = 90
+
+
 class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
     """Game, name, seats and variant preset (the game's, each with its one-line help),
     password, and Modern Art's shout window."""
@@ -313,19 +365,20 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             yield Static(Text("Create a room", style="bold"), classes="title")
             with Horizontal(classes="field"):
                 yield Label("Game", classes="label")
-                yield Select(
+                yield FieldSelect(
                     [(game_choice(get_game(name)), name) for name in CLIENT_GAMES],
                     value=DEFAULT_GAME,
                     allow_blank=False,
                     id="game",
                     compact=True,
                 )
+            yield Static(caveats(), classes="help", id="caveats")
             with Horizontal(classes="field"):
                 yield Label("Name", classes="label")
                 yield Input(id="name", max_length=40, placeholder="(optional)", compact=True)
             with Horizontal(classes="field"):
                 yield Label("Seats", classes="label")
-                yield Select(
+                yield FieldSelect(
                     [(str(n), n) for n in info.players],
                     value=4,
                     allow_blank=False,
@@ -334,7 +387,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 )
             with Horizontal(classes="field"):
                 yield Label("Variant", classes="label")
-                yield Select(
+                yield FieldSelect(
                     [(name, name) for name in info.presets],
                     value=info.default_preset,
                     allow_blank=False,
@@ -345,11 +398,23 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
             with Horizontal(classes="field"):
                 yield Label("Password", classes="label")
                 yield Input(id="password", password=True, placeholder="(none)", compact=True)
+                yield Label("Turn clock", id="clock-label")
+                yield Input(
+                    str(DEFAULT_TURN_CLOCK_S),
+                    id="clock",
+                    restrict=r"\d{0,4}",
+                    max_length=4,
+                    compact=True,
+                )
+                yield Label(
+                    f"s (default {DEFAULT_TURN_CLOCK_S}, 0: none)",
+                    id="clock-unit",
+                )
             with Horizontal(classes="field", id="shout-row"):
                 yield Label("Shout window", classes="label")
                 yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
                 yield Label("Hints", classes="label", id="hints-label")  # the table's `?` key
-                yield Select(
+                yield FieldSelect(
                     [("on", True), ("off", False)],
                     value=True,
                     allow_blank=False,
@@ -366,7 +431,10 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 yield Button("Create", id="create", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(
-                Text("Tab: next field · Enter: create · Escape: cancel", style="dim"),
+                Text(
+                    "Tab: next field · ↓: a field's list · Enter: create · Escape: cancel",
+                    style="dim",
+                ),
                 classes="help",
             )
 
@@ -396,10 +464,7 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
         variant = self.query_one("#variant", Select)
         variant.set_options([(name, name) for name in info.presets])
         variant.value = info.default_preset
-        help_line = info.preset_help[info.default_preset]
-        if info.caveat and info.caveat not in help_line:
-            help_line = f"*{info.caveat}. {help_line}"
-        self.query_one("#variant-help", Static).update(help_line)
+        self.query_one("#variant-help", Static).update(info.preset_help[info.default_preset])
         open_auctions = info.hammer is not None
         self.query_one("#shout-row").display = open_auctions
         self.query_one("#shout-help").display = open_auctions
@@ -423,7 +488,14 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
                 Text("The virtual player needs exactly 3 seats.", style="bold red")
             )
             return
-        msg: dict[str, Any] = {"t": "create", "seats": seats, "variant": variant}
+        clock = self.query_one("#clock", Input).value
+        seconds = min(3600, int(clock)) if clock.isdigit() else DEFAULT_TURN_CLOCK_S
+        msg: dict[str, Any] = {
+            "t": "create",
+            "seats": seats,
+            "variant": variant,
+            "options": {"turn_timeout_s": seconds},
+        }
         if info.name != DEFAULT_GAME:
             msg["game"] = info.name
         name = self.query_one("#name", Input).value.strip()
@@ -435,9 +507,9 @@ class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
         if info.hammer is not None:
             shout = self.query_one("#shout", Input).value
             seconds = int(shout) if shout.isdigit() else 3
-            msg["options"] = {"shout_window_ms": max(1, min(60, seconds)) * 1000}
+            msg["options"]["shout_window_ms"] = max(1, min(60, seconds)) * 1000
         if info.hammer is not None and self.query_one("#hints", Select).value is False:
-            msg.setdefault("options", {})["hints"] = False
+            msg["options"]["hints"] = False
         self.dismiss(msg)
 
     def action_cancel(self) -> None:

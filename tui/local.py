@@ -59,7 +59,14 @@ class LocalGame:
 
     def create_message(self) -> dict[str, Any]:
         variant = self.variant or get_game(self.game).default_preset
-        msg: dict[str, Any] = {"t": "create", "seats": self.players, "variant": variant}
+        title = get_game(self.game).title
+        msg: dict[str, Any] = {
+            "t": "create",
+            "seats": self.players,
+            "variant": variant,
+            # Named for the game, not "You's table" from the default name.
+            "name": f"{title} against bots",
+        }
         if self.game != "modernart":
             msg["game"] = self.game
         # Nobody waits on the player in a game against bots: no turn timeout.

@@ -14,8 +14,11 @@ def short_name(name: str, width: int) -> str:
 
 
 def capital(text: str) -> str:
-    """Upper-case the first letter only ('you' → 'You'; names keep their own case)."""
-    return text[:1].upper() + text[1:]
+    """'you' at the start of a sentence as 'You'; a name stays as its player typed it
+    ('alice' is never 'Alice')."""
+    if text == "you" or text.startswith(("you ", "you,", "you:")):
+        return "Y" + text[1:]
+    return text
 
 
 def ordinal(n: int) -> str:

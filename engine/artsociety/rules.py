@@ -94,7 +94,7 @@ PRESETS: dict[str, House] = {
     "house_r1": House(**REVISION_1),
 }
 PRESET_HELP: dict[str, str] = {
-    "house": "ARTSOCIETY.md's house rules where the printed rules were unavailable.",
+    "house": "Our house rules where the printed rules were unavailable (F1 at the table).",
     "exchange_any": "As house, but a museum exchange may take a painting of any genre (A16).",
     "house_r1": "Revision 1 of the house rules (decor up to M, ranks ×5 ×3 ×2 ×1, eyeline "
     "the multiplier again, −3 per excess, −1 per empty cell), as games before it played.",

@@ -31,7 +31,7 @@ from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
 from .startups import StartupLimits, Startups
 
-log = logging.getLogger("modernart.server.ssh")
+log = logging.getLogger("modernart.server.ssh.server")
 
 DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 FULL = "The server is full, try again in a few minutes."
 DEFAULT_PER_ADDRESS = 4
-DEFAULT_RESERVE_MB = 25.0  # a session after a whole game (docs/benchmarks.md, issue 16)
+DEFAULT_RESERVE_MB = 40.0  # a session after a whole game: 36–41 MB (docs/benchmarks.md, issue 16)
 DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minute
 DEFAULT_STARTS_TOTAL = (20, 1.0)  # and from everyone: 20 a second
 

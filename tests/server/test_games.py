@@ -207,6 +207,7 @@ ARTSOCIETY_SEAT_KEYS = {
     "connected",
     "bot",
     "autopilot",
+    "left",
     "cards",
     "start",
     "white",
@@ -366,7 +367,7 @@ async def test_an_absent_players_seat_is_played_by_the_games_bot_until_they_retu
 
 def game_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The game's own events, without the room's presence and clock events."""
-    presence = {"connected", "disconnected", "left", "autopilot", "timeout"}
+    presence = {"connected", "disconnected", "left", "autopilot", "timeout", "stand_in", "watching"}
     return [e for e in events if e["type"] not in presence]
 
 

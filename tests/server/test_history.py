@@ -86,7 +86,9 @@ async def test_history_mid_game_holds_no_money_and_since_gives_only_the_missed_p
     assert (await late.expect("history"))["events"] == []
     await late.send("history", since=played["seq"] - 1)
     again = await late.expect("history")
-    assert again["events"] == played["events"] and again["seq"] == played["seq"]
+    # The seq is the room's latest: the spectator's own arrival (`watching`, issue 19)
+    # came after the card and is an update the history does not keep.
+    assert again["events"] == played["events"] and again["seq"] == history["seq"]
 
 
 async def test_history_outside_a_room_is_not_allowed_and_bad_since_is_a_bad_message(player):

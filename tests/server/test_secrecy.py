@@ -12,7 +12,7 @@ from modernart.engine.modernart.cards import is_card
 from .wsclient import Client, autoplay
 
 FORBIDDEN_KEYS = {"deck", "hands", "password", "salt", "hash", "token_hash", "sealed_bids"}
-SEAT_KEYS = {"name", "hand_size", "purchased", "money", "connected", "bot", "autopilot"}
+SEAT_KEYS = {"name", "hand_size", "purchased", "money", "connected", "bot", "autopilot", "left"}
 PASSWORD = "open-sesame-4821"
 
 

@@ -324,27 +324,21 @@ async def test_the_terminal_fills_the_window_and_shrinks_its_font_before_80x24(w
     page = await browser()
     await lobby(gate, page)
 
-    async def fitted(width: int, height: int) -> tuple[int, int, float]:
-        """The session's size once the page has fitted a window of that size, and the font."""
+    async def fit() -> list[int]:
+        """What the page's last fit chose: [how many fits so far, cols, rows, font px]."""
+        return [int(v) for v in (await page.run("return document.body.dataset.fit")).split()]
+
+    async def fitted(width: int, height: int) -> tuple[int, int, int]:
+        """The page's size and font once it has fitted a window of that size, and the
+        session has that size too."""
+        before = (await fit())[0]
         await page.call(page.driver.set_window_size, width, height)
-        size = await page.run(
-            "const box = document.getElementById('terminal').getBoundingClientRect();"
-            "return [box.width, box.height];"
-        )
         async with asyncio.timeout(WAIT):
             while True:
+                count, cols, rows, font = await fit()
                 (session,) = gate.terminals.sessions
-                font = await page.run(
-                    "return parseFloat(getComputedStyle("
-                    "document.querySelector('.xterm-rows')).fontSize)"
-                )
-                cells = await page.run(
-                    "const r = document.querySelector('.xterm-rows');"
-                    "return [r.children[0].getBoundingClientRect().width, r.children.length];"
-                )
-                # The page's terminal, its rows, and the session all agree, within the window.
-                if cells[1] == session.rows and cells[0] <= size[0]:
-                    return session.cols, session.rows, font
+                if count > before and (session.cols, session.rows) == (cols, rows):
+                    return cols, rows, font
                 await page.next_change()
 
     big_cols, big_rows, big_font = await fitted(1400, 900)

@@ -55,7 +55,11 @@ def keys_for(table: ArtSocietyTable, turn: int = 0) -> tuple[list[str], bool]:
 def _sending_keys(table: ArtSocietyTable, turn: int) -> list[str]:
     view, legal = table.view, table.legal
     if "bid" in legal:
-        return ["right"] * (turn % len(legal["bid"])) + ["enter"]
+        cards = legal["bid"]
+        steps = turn % len(cards)  # the cursor stops at the highest card
+        card = cards[min(table.pointer + steps, len(cards) - 1)]
+        sure = ["y"] if table.far_bid(card) is not None else []  # "Bid 20?" asks first
+        return ["right"] * steps + ["enter", *sure]
     if "pick" in legal:
         return ["down"] * (turn % len(legal["pick"])) + ["enter"]
     if "decor" in legal:

@@ -74,7 +74,8 @@ async def test_r13_once_around_turn_order_and_bid(url, raw, tmp_path: pathlib.Pa
         assert "Your turn" in panel_text(app) and entry(app).value == "4"
         await pilot.press("up", "enter")  # 4 + 1
         await until(pilot, lambda: app.table.view.get("phase") == "play")
-        assert "Cy bids 3" in log_text(app) and "Bob passes" in log_text(app)
+        # The round of bids is one line (issue 19: a run of shouts, passes in it).
+        assert "Bids: Cy 3, Bob passes, you 5" in log_text(app)
         assert "You bought your own Lite Metal for 5" in log_text(app)
 
 

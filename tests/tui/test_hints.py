@@ -83,9 +83,10 @@ async def test_create_dialog_turns_hints_off(url, tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
         await pilot.press("c")
-        await pilot.press(*["tab"] * 6)  # game, name, seats, variant, password, shout → hints
+        # game, name, seats, variant, password, turn clock, shout → hints
+        await pilot.press(*["tab"] * 7)
         assert app.screen.focused is not None and app.screen.focused.id == "hints"
-        await pilot.press("enter", "down", "enter", "ctrl+s")
+        await pilot.press("space", "down", "enter", "ctrl+s")
         await until(pilot, lambda: app.table is not None and app.table.room_info.get("options"))
         assert app.table.room_info["options"]["hints"] is False
 

@@ -29,7 +29,7 @@ async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_pa
         assert row[:3] == ["Bob's table", "Modern Art", "1/3"] and row[4] == "waiting"
         await pilot.press("c")
         assert isinstance(app.screen, CreateRoomDialog)
-        await pilot.press("tab", *"Ann's", "tab", "enter", "down", "enter")  # name; seats 4 → 5
+        await pilot.press("tab", *"Ann's", "tab", "space", "down", "enter")  # name; seats 4 → 5
         assert app.screen.query_one("#seats", Select).value == 5
         await pilot.press("ctrl+s")
         await until(pilot, lambda: app.table is not None and app.seat == 0)
@@ -131,7 +131,7 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
         await pilot.press("c")
         dialog = app.screen
         assert isinstance(dialog, CreateRoomDialog) and dialog.focused.id == "game"
-        await pilot.press("enter", "down", "enter")  # Modern Art → Serengeti
+        await pilot.press("space", "down", "enter")  # Modern Art → Serengeti (Enter creates)
         serengeti = get_game("serengeti")
         variant = dialog.query_one("#variant", Select)
         assert variant.value == serengeti.default_preset
@@ -139,7 +139,7 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
         help_line = text_of(dialog.query_one("#variant-help"))
         assert help_line == serengeti.preset_help[serengeti.default_preset]
         assert not dialog.query_one("#shout-row").display  # no open auctions in Serengeti
-        await pilot.press("tab", *"Plains", "tab", "tab", "enter", "down", "enter")  # don
+        await pilot.press("tab", *"Plains", "tab", "tab", "space", "down", "enter")  # don
         assert variant.value == "don"
         assert text_of(dialog.query_one("#variant-help")) == serengeti.preset_help["don"]
         await pilot.press("ctrl+s")
@@ -189,10 +189,11 @@ async def test_B_seats_a_bot_of_the_level_picked_from_the_games_list(url, tmp_pa
         await pilot.press("B")
         assert isinstance(app.screen, BotLevelDialog)
         shown = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
-        assert shown[0].startswith("hard") and "random" in shown[-1]
+        assert shown[0].startswith("easy") and "random" in shown[-1]  # level order
+        assert app.screen.query_one(OptionList).highlighted == 2  # on the default: hard
         assert any(s.startswith("expert") and "Searches" in s for s in shown)
         assert not any(s.startswith("heuristic") for s in shown)  # an alias, not a level
-        await pilot.press("down", "down", "enter")  # hard, easy, normal: normal
+        await pilot.press("up", "enter")  # from hard up to normal
         await until(pilot, lambda: "(N)" in str(app.table.view.get("seats")))
         await pilot.press("B", "escape")  # nothing seated
         await pilot.pause()

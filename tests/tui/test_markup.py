@@ -20,6 +20,7 @@ from rich.console import Console
 from textual.widgets import DataTable
 from tui_keys import until
 
+from modernart.engine.artsociety.rules import House
 from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.artsociety.end import score_table as artsociety_scores
@@ -114,5 +115,6 @@ def test_end_of_round_and_game_tables_show_names_as_typed():
     over = next(e for e in finished_events("serengeti", NAMES) if e["type"] == "game_end")
     assert all(name[:8] in rendered(serengeti_scores(over, NAMES)) for name in NAMES)
     over = next(e for e in finished_events("artsociety", NAMES) if e["type"] == "game_end")
-    text = rendered(artsociety_scores(over["scores"], NAMES, over.get("winners") or []))
+    scores, winners = over["scores"], over.get("winners") or []
+    text = rendered(artsociety_scores(scores, NAMES, winners, House()))
     assert all(name[:8] in text for name in NAMES), text

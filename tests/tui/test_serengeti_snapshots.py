@@ -75,4 +75,4 @@ def test_lobby_of_three_games(snap_compare, size):
 def test_create_dialog_for_serengeti(snap_compare, size):
     """The game chosen first: Serengeti's counts and presets, no shout window."""
     app = OfflineLobbyApp(url="ws://offline/", name="Ann")
-    assert snap_compare(app, terminal_size=size, press=["c", "enter", "down", "enter", "tab"])
+    assert snap_compare(app, terminal_size=size, press=["c", "space", "down", "enter", "tab"])

@@ -308,9 +308,9 @@ async def test_create_room_dialog_fits_80x24_and_works_by_keyboard_only(url, tmp
         assert dialog.focused.id == "game"  # the game first: it decides the other fields
         await pilot.press("tab", *"Ann's", "tab")  # Modern Art; name, then seats
         assert dialog.focused.id == "seats"
-        await pilot.press("enter", "up", "enter", "tab")  # 4 → 3 seats; variant
+        await pilot.press("space", "up", "enter", "tab")  # 4 → 3 seats; variant
         assert dialog.focused.id == "variant"
-        await pilot.press("tab", "tab", "backspace", "8", "tab")  # password; shout window 8
+        await pilot.press("tab", "tab", "tab", "backspace", "8", "tab")  # password, clock; shout 8
         assert dialog.focused.id == "hints"  # beside the shout window (Modern Art's hints)
         await pilot.press("tab")
         assert dialog.focused.id == "create"

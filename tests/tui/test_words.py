@@ -157,12 +157,26 @@ def test_r18_a_card_that_ends_the_round_is_not_told_as_auctioned() -> None:
 
 
 def test_leaving_is_not_losing_the_connection_and_a_bot_standing_in_is_told() -> None:
-    assert narrate({"type": "left", "seat": 2}, NAMES) == "Cy left the table"
-    assert narrate({"type": "disconnected", "seat": 2}, NAMES) == "Cy lost the connection"
-    assert narrate({"type": "autopilot", "seat": 1}, NAMES).startswith("Bob is away: a bot plays")
+    """Presence is told by every table alike (tui/presence.py), never by a game's words."""
+    from modernart.tui.presence import PresenceTeller
+
+    teller = PresenceTeller()
+
+    def told(event: dict, you: int | None = None) -> str | None:
+        line = teller.line(event, NAMES, you)
+        return None if line is None else line[0]
+
+    assert told({"type": "left", "seat": 2}) == "Cy left the table"
+    assert told({"type": "disconnected", "seat": 2}) == "Cy lost the connection"
+    away = told({"type": "autopilot", "seat": 1})
+    assert away == "Bob is away: a stand-in bot plays for them until they are back"
+    assert told({"type": "autopilot", "seat": 1}) is None  # said once
+    assert told({"type": "connected", "seat": 1}) == "Bob is back: the stand-in stops"
+    assert told({"type": "connected", "seat": 1}) == "Bob is back"
     timeout = {"type": "timeout", "seat": 1}
-    assert narrate(timeout, NAMES) == "Time ran out for Bob: the server moves for them"
-    assert narrate(timeout, NAMES, 1) == "Time ran out for you: the server moves for you"
+    assert told(timeout) == "Time ran out for Bob: the server moves for them"
+    assert told(timeout, 1) == "Time ran out for you: the server moves for you"
+    assert narrate({"type": "left", "seat": 2}, NAMES) is None  # not Modern Art's to tell
 
 
 def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:

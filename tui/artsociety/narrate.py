@@ -52,7 +52,9 @@ def narrate(
         bids = event.get("bids") or []
         order = event.get("order") or []
         shown = ", ".join(f"{who(s)} {bids[s]}" for s in order if s < len(bids))
-        return f"Bids revealed (pick order): {shown}"
+        tie = len(set(bids)) < len(bids)
+        why = "; equal bids: the cards beneath decide, down to the white cards (A11)"
+        return f"Bids revealed (pick order): {shown}{why if tie else ''}"
     if kind == "picked":
         return f"{who(seat)} picked {painting_words(str(event.get('code')))}"
     if kind == "assisted":
@@ -91,6 +93,4 @@ def narrate(
         return "Game over: " + ", ".join(
             f"{who(s)} {p}{' (wins)' if s in winners else ''}" for s, p in enumerate(points)
         )
-    if kind in ("timeout",):
-        return f"{who(seat)} ran out of time: a bot moved for them"
     return None

@@ -8,6 +8,7 @@ ghost on a wrong spot before anything is sent, saying why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
@@ -23,6 +24,7 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
+from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
@@ -48,6 +50,8 @@ class TableLog(EventLog, can_focus=False):
     """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
 
 
+# A bid card this far from the one chosen last asks "Bid 20?" first.
+FAR_BID = 8
 QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
@@ -145,10 +149,10 @@ class ArtSocietyTable(GameTable):
         self._draw()
         self.query_one(TurnClock).show(view)
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
+    def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
         log = self.query_one(EventLog)
         for event in events:
-            line = narrate(event, self.names, self.view.get("you"), self.house)
+            line = narrate(event, names, you, self.house)
             if line:
                 bold = event.get("type") in ("reveal", "round_end", "game_end", "bonus")
                 log.add_note(line, "bold" if bold else "")
@@ -303,13 +307,20 @@ class ArtSocietyTable(GameTable):
             block = Text()
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
-            name = short_name(seat.get("name", "?"), 5)  # a mini-map is 10 wide
-            block.append(f"{name:<5}{seat['score']['total']:>4}\n", style="bold")
+            # A mini-map is 10 wide: the name gets the row (a bot's "Vera (H)" in full) and
+            # the score the row under the wall, never run together ("alice-100"). With
+            # excess paintings (A17) that row says so and the score shares the name's row.
+            score = str(seat["score"]["total"])
+            if seat.get("excess"):
+                name = short_name(seat.get("name", "?"), 8 - len(score))
+                block.append(f"{name} {score}\n", style="bold")
+            else:
+                block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
-            if seat.get("excess"):  # paintings that fitted nowhere (A17)
+            if seat.get("excess"):
                 block.append(f"\nexcess {seat['excess']}", style="red")
             else:
-                block.append(f"\n{seat.get('cards', 0)} cards", style="dim")
+                block.append(f"\n{score} pts", style="bold")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -573,6 +584,8 @@ class ArtSocietyTable(GameTable):
             return bool(self.view.get("finished"))
         if action == "refuse":
             return self.playing
+        if action in ("move", "cycle_wall") and not self.playing:
+            return False  # a waiting room has no walls yet: the footer keeps Quit and Help
         if action == "cycle_wall":
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":
@@ -591,12 +604,18 @@ class ArtSocietyTable(GameTable):
             ("pick", legal.get("pick")),
             ("shapes", list((legal.get("shapes") or {}).get("piles") or [])),
         )
-        for _, items in lists:
+        for kind, items in lists:
             if items:
                 step = dx or dy
                 if "shapes" in legal and dy:
                     step = dy * 5
-                self.pointer = (self.pointer + step) % len(items)
+                if kind == "bid":  # the cards stop at the ends: never 1 → 20 by one key
+                    where = min(max(self.pointer + step, 0), len(items) - 1)
+                    if where == self.pointer:
+                        self.app.bell()
+                    self.pointer = where
+                else:
+                    self.pointer = (self.pointer + step) % len(items)
                 self._draw_panel()
                 self._draw_you()
                 return
@@ -608,10 +627,31 @@ class ArtSocietyTable(GameTable):
         self._draw_wall()
         self._draw_panel()
 
+    def far_bid(self, card: int) -> int | None:
+        """The card you chose last (your stack's top; before your first bid, your lowest
+        card) when `card` is far from it: a bid worth a second look (A10: it is gone)."""
+        stack = self.view.get("stack") or []
+        hand = self.view.get("hand") or [card]
+        last = stack[-1] if len(stack) > 1 else min(hand)
+        return last if abs(card - last) >= FAR_BID else None
+
     def action_confirm(self) -> None:
         legal = self.legal
         if "bid" in legal:
-            self._send({"type": "bid", "card": legal["bid"][self.pointer % len(legal["bid"])]})
+            card = legal["bid"][self.pointer % len(legal["bid"])]
+            last = self.far_bid(card)
+            if last is None:
+                self._send({"type": "bid", "card": card})
+                return
+
+            def answer(yes: bool | None) -> None:
+                if yes and "bid" in self.legal and card in self.legal["bid"]:
+                    self._send({"type": "bid", "card": card})
+
+            chose = len(self.view.get("stack") or []) > 1
+            which = "the card you chose last" if chose else "your lowest card"
+            detail = f"It is far from {last}, {which}; a card played is gone for the game."
+            self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
         elif "pick" in legal:
             lot = legal["pick"]
             self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})

@@ -233,7 +233,9 @@ class AuctionPanel(Vertical):
         self.mode, entry.bounds = mode, (low, high)
         self.query_one("#entry").display = True
         label = {"bid": "Your bid", "sealed": "Secret bid", "price": "Price"}[mode]
-        prompt = Text(f"{label} ({low}–{high}): ", style="bold")
+        # No brackets and no space before the ✗ note: "✗ max 100" keeps its number beside
+        # the entry at 80 columns.
+        prompt = Text(f"{label} {low}–{high}: ", style="bold")
         self.query_one("#entry-label", Static).update(prompt)
         entry.placeholder = "amount"
         if mode == "bid":
@@ -260,9 +262,9 @@ class AuctionPanel(Vertical):
         note = ""
         if self.mode and amount is not None and entry.value != self._suggested:
             if amount < low:
-                note = f" ✗ min {low}"  # short: the entry is narrow at 80 columns
+                note = f"✗ min {low}"  # short: the entry is narrow at 80 columns
             elif amount > high:
-                note = f" ✗ max {high}"
+                note = f"✗ max {high}"
         self.query_one("#amount-note", Static).update(Text(note, style="bold red"))
 
     def sent(self) -> None:

@@ -14,6 +14,7 @@ _EMPHASIS = {"sold": "bold", "free": "bold", "round_end": "bold yellow", "game_e
 # The hammer's ticks are shown by the auction panel's clock; in the log they would
 # push the bids out of sight.
 _NOT_LOGGED = {"going"}
+SHOUTS_SHOWN = 12  # a run of shouts' line shows the last this many
 
 
 class ModernArtLog(EventLog):
@@ -26,6 +27,28 @@ class ModernArtLog(EventLog):
             if event.get("type") in _NOT_LOGGED:
                 continue
             line = narrate(event, names, you)
-            if line:
-                style = "bold red" if event.get("ends_round") else ""
-                self._add(Text(line, style=_EMPHASIS.get(event.get("type", ""), style)))
+            if not line:
+                continue
+            kind = event.get("type")
+            if not self.suffixed and (kind == "bid" or (kind == "pass" and self.run)):
+                self._shout(line)
+                continue
+            style = "bold red" if event.get("ends_round") else ""
+            self._add(Text(line, style=_EMPHASIS.get(event.get("type", ""), style)))
+
+    def _shout(self, line: str) -> None:
+        """R12: a run of bids is one line that grows ("Bids: Bob 12, Cy 15, you 18"),
+        not a line per shout; anything else told ends the run."""
+        if line.endswith((" pass", " passes")):  # a pass inside the run ("Cy passes")
+            who, _, verb = line.rpartition(" ")
+            shout = f"{'you' if who == 'You' else who} {verb}"
+        else:
+            who, _, amount = line.rpartition(" bid")
+            shout = f"{'you' if who == 'You' else who} {amount.removeprefix('s').strip()}"
+        if self.run is None:
+            self._add(Text(line))
+            self.run = [shout]
+            return
+        shouts = [*self.run, shout]
+        self.replace_last(Text("Bids: " + ", ".join(shouts[-SHOUTS_SHOWN:])))
+        self.run = shouts

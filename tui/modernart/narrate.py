@@ -112,17 +112,6 @@ def _line(event: dict[str, Any], names: Sequence[str]) -> str | None:
                 name = _name(names, first)
                 opener = "; you open" if name == "You" else f"; {name} opens"
             return f"Round {event['round']} begins{opener}"
-        case "connected":
-            return f"{who} is back"
-        case "disconnected":
-            return f"{who} lost the connection"
-        case "left":
-            return f"{who} left the table"
-        case "timeout":
-            them = "you" if who == "You" else "them"
-            return f"Time ran out for {who}: the server moves for {them}"
-        case "autopilot":
-            return f"{who} is away: a bot plays for them until they are back"
         case "game_end":
             money = event["money"]
             winners = " and ".join(names[s] for s in event["winners"])

@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from ..gametable import seat_status
 from ..words import short_name
 from .style import paintings
 
@@ -46,14 +47,7 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
     for seat, info in enumerate(view.get("seats") or []):
         label = short_name(info.get("name", "?"), name_width)
         name = Text(label, style="bold reverse" if seat == you else "bold")
-        if info.get("free"):
-            status = Text("")
-        elif info.get("bot"):
-            status = Text("bot", style="cyan")
-        elif info.get("connected", True):
-            status = Text("●", style="green")
-        else:
-            status = Text("off", style="red")
+        status = seat_status(info)
         money = info.get("money")
         acting = playing and seat in to_act
         table.add_row(

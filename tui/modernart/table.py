@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -33,7 +34,7 @@ class TableScreen(GameTable):
         Binding("y", "act('buy')", "Buy"),
         Binding("d", "act('decline')", "Decline"),
         Binding("plus", "quick_raise(0)", "Min"),
-        Binding("greater_than_sign", "quick_raise(4)", "Raise+5"),
+        Binding("greater_than_sign", "quick_raise(4)", "Min+4"),
         *TABLE_BINDINGS,
         Binding("H", "ledger", "Bought"),
         Binding("question_mark", "hint", "Hint"),
@@ -104,8 +105,8 @@ class TableScreen(GameTable):
                 screens.append(GameOver(event, names, last_round, bought))
         return screens
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
-        self.query_one(ModernArtLog).add_events(events, self.names, self.view.get("you"))
+    def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
+        self.query_one(ModernArtLog).add_events(events, names, you)
         self.ledger.add(events)
 
     def progress(self, view: dict[str, Any]) -> str:

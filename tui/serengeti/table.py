@@ -3,6 +3,7 @@ end screen, each in a module of its own beside this one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -98,7 +99,7 @@ class SerengetiTable(GameTable):
     ) -> list[ModalScreen[Any]]:
         return [SerengetiOver(e, self.names) for e in events if e.get("type") == "game_end"]
 
-    def tell(self, events: list[dict[str, Any]]) -> None:
+    def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
         view = self.view
         if not self._told_start and view.get("auction") and view.get("status") == "playing":
             self._told_start = True
@@ -106,7 +107,7 @@ class SerengetiTable(GameTable):
             if view["auction"] == 1 and not any(e.get("type") == "auction" for e in events):
                 first = {"type": "auction", "number": 1, "start": view.get("start")}
                 events = [{**first, "cards": view.get("lot") or []}, *events]
-        self.query_one(SerengetiLog).add_events(events, self.names, view.get("you"))
+        self.query_one(SerengetiLog).add_events(events, names, you)
 
     def progress(self, view: dict[str, Any]) -> str:
         return f"auction {view.get('auction')}/{view.get('auctions', AUCTIONS)}"

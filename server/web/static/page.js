@@ -59,7 +59,10 @@
     if (!dims) return;
     const cols = Math.max(MIN_COLS, dims.cols), rows = Math.max(MIN_ROWS, dims.rows);
     if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+    fits += 1;  // what the last fit chose, for the tests: "fits cols rows font"
+    document.body.dataset.fit = [fits, cols, rows, font].join(" ");
   }
+  let fits = 0;
   let pending = null;
   window.addEventListener("resize", function () {
     clearTimeout(pending);
