@@ -18,7 +18,10 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .search import Searcher
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -111,6 +114,11 @@ class GameInfo:
     # the list in `replay_fields` that ranks the players at the end (money, points):
     # ratings order the seats by it after the game's own `winners`
     score_field: str = "money"
+    # The determinized search's hooks (engine/search.py), above all the sampler of
+    # worlds consistent with a player's view: what makes the game's `expert`.
+    search: Searcher | None = None
+    # hint(view) -> (the hard bot's action for this view or None, one line saying why)
+    hint: Callable[[dict[str, Any]], tuple[Action | None, str]] | None = None
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""

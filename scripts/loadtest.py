@@ -342,7 +342,8 @@ def report_bots(log: pathlib.Path) -> None:
             )
             total = sum(counts.values())
             if total:
-                print(f"expert_decisions: {total}  full_budget_share: {counts['full'] / total:.3f}")
+                full = counts["full"] + counts.get("quick", 0)  # quick: nothing to search
+                print(f"expert_decisions: {total}  full_budget_share: {full / total:.3f}")
 
 
 def main() -> int:

@@ -3,9 +3,13 @@
 Usage: python scripts/selfplay.py --bots heuristic,random,random,random --games 400
        python scripts/selfplay.py --bots expert,hard,hard,hard --worlds 4 --games 400
        python scripts/selfplay.py --game serengeti --variant don --games 1000
+       python scripts/selfplay.py --game artsociety --bots normal,easy,easy,easy
 Seats rotate from game to game so no level keeps the first turn; a shared win
-(R26, S17) counts as a fraction. Each level's share of games won comes with a
-95 % Wilson interval, and its think time per decision (p50/p99).
+(R26, S17, A28) counts as a fraction. Each level's share of games won comes with a
+95 % Wilson interval, and its think time per decision (p50/p99). A searching
+bot (any game's `expert`, engine/search.py) searches a fixed number of worlds
+(`--worlds`, so that the machine's load does not change the bot) unless
+`--budget` gives it seconds instead; its CPU time per search is reported too.
 """
 
 from __future__ import annotations
@@ -17,9 +21,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameState, get_game
-from modernart.engine.modernart import Game
-from modernart.engine.modernart.bots.selfplay import play_out
+from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
+from modernart.engine.selfplay import play_out
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -33,19 +36,25 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 class Timed:
-    """A bot whose every decision's think time goes into `times`."""
+    """A bot whose every decision's think time goes into `times`, and a searching
+    bot's CPU time per search into `searches`."""
 
-    def __init__(self, bot: Any, times: list[float], events: bool = True) -> None:
-        self.bot, self.times, self.level = bot, times, bot.level
+    def __init__(
+        self, bot: Any, times: list[float], searches: list[float], events: bool = True
+    ) -> None:
+        self.bot, self.times, self.searches, self.level = bot, times, searches, bot.level
         if events and hasattr(bot, "observe"):
             self.observe = bot.observe
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """Times the decisions that give an action (an open auction asks often)."""
-        start = time.perf_counter()
+        before = getattr(self.bot, "searches", 0)
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(view)
         if action is not None:
             self.times.append(time.perf_counter() - start)
+        if getattr(self.bot, "searches", 0) > before:
+            self.searches.append(time.process_time() - cpu)
         return action
 
 
@@ -55,28 +64,16 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def make(info: Any, level: str, seed: int, budget: float | None, worlds: int | None) -> Any:
-    """A bot of `level`; Modern Art's expert with the given budget per decision."""
-    if info.name == "modernart" and level == "expert" and (budget or worlds):
-        from modernart.engine.modernart.bots.expert import DEFAULT_BUDGET_S, ExpertBot
-
-        return ExpertBot(seed, budget_s=budget or DEFAULT_BUDGET_S, max_worlds=worlds)
-    return info.make_bot(level, seed)
-
-
-def play_game(name: str, names: list[str], variant: str, bots: list, rng: random.Random):
-    """One game to its end; Modern Art through its own loop (R12's hammer), others in turn."""
-    seed = rng.randrange(1 << 30)
-    if name == "modernart":
-        return play_out(Game(names, variant, seed=seed), bots, rng)
-    state: GameState = get_game(name).create(names, variant, seed=seed)
-    while not state.finished:
-        seat = state.to_act()[0]  # no real-time phase: one seat decides at a time
-        state.apply({**bots[seat].choose(state.view(seat)), "seat": seat})
-    return state
+    """A bot of `level`; a searching one with the given worlds (or seconds) a search."""
+    bot = info.make_bot(level, seed)
+    if hasattr(bot, "budget_s") and (budget or worlds):
+        bot.budget_s = budget or 3600.0  # a world count alone: no time cap
+        bot.max_worlds = worlds
+    return bot
 
 
-def score(name: str, state, seat: int) -> int:
-    """What each game counts at the end: Modern Art money, Serengeti points."""
+def score(name: str, state: Any, seat: int) -> int:
+    """What each game counts at the end: Modern Art money, the others' points."""
     if name == "modernart":
         return state.money[seat]
     return get_game(name).replay_fields(state)["points"][seat]
@@ -108,6 +105,7 @@ def main() -> None:
     seats_played: dict[str, int] = defaultdict(int)
     total: dict[str, int] = defaultdict(int)
     think: dict[str, list[float]] = defaultdict(list)
+    search_cpu: dict[str, list[float]] = defaultdict(list)
     for g in range(args.games):
         shift = g % len(levels)
         seated = levels[shift:] + levels[:shift]
@@ -116,12 +114,14 @@ def main() -> None:
             Timed(
                 make(info, level, rng.randrange(1 << 30), args.budget, args.worlds),
                 think[level],
+                search_cpu[level],
                 events=not args.blind,
             )
             for level in seated
         ]
         names = [f"{level}{i}" for i, level in enumerate(seated)]
-        state = play_game(args.game, names, variant, bots, rng)
+        seed = rng.randrange(1 << 30)
+        state = play_out(info.create(names, variant, seed=seed), bots, rng)
         for seat, level in enumerate(seated):
             seats_played[level] += 1
             total[level] += score(args.game, state, seat)
@@ -145,6 +145,12 @@ def main() -> None:
             f"{percentile(think[level], 0.5) * 1000:.3f} ms p99 "
             f"{percentile(think[level], 0.99) * 1000:.3f} ms"
         )
+        if search_cpu[level]:
+            cpu = search_cpu[level]
+            print(
+                f"{level}: {len(cpu)} searches, CPU per search mean "
+                f"{sum(cpu) / len(cpu) * 1000:.1f} ms, p99 {percentile(cpu, 0.99) * 1000:.1f} ms"
+            )
 
 
 if __name__ == "__main__":

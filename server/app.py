@@ -122,6 +122,7 @@ class Server:
         limits: Limits | None = None,
         bot_workers: int | None = None,
         bot_budget_s: float = DEFAULT_BUDGET_S,
+        bot_worlds: int | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.host = host
@@ -134,6 +135,8 @@ class Server:
         self.trust_proxy = trust_proxy
         self.bot_workers = bot_workers  # None: one fewer than the cores (server/botpool.py)
         self.bot_budget_s = bot_budget_s
+        # worlds an expert searches (None: the game's own number; 0: its seconds alone)
+        self.bot_worlds = bot_worlds
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
@@ -152,7 +155,7 @@ class Server:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
         self.store = Store(self.data_dir)
         self.store.start_checkpoints()
-        bots = BotPool(self.bot_workers, self.bot_budget_s)
+        bots = BotPool(self.bot_workers, self.bot_budget_s, self.bot_worlds)
         self.hub = Hub(self.store, dev=self.dev, limits=self.limits, bots=bots)
         self.hub.load()
         self._ws = await serve(

@@ -1,15 +1,17 @@
 """Searching bots decide in worker processes, never on the event loop (issue 12).
 
-A bot with a time budget (`budget_s`, Modern Art's `expert`) searches for up to
-a second of CPU: run in the server's loop, one such bot would stall every room.
+A bot with a budget (`budget_s`, every game's `expert`, engine/search.py)
+searches a few sampled worlds (`--bot-worlds`) within at most a second: run in
+the server's loop, one such bot would stall every room.
 The room hands a worker what the bot may know — its seat's view and the public
 events from the game's start (the bot's `observe`) — and the worker builds a
 fresh bot from them, decides and answers with the action. The pool is bounded
-(`--bot-workers`, default one fewer than the cores, at least one); when every
-worker is busy the room does not queue: the bot decides as the game's default
-bot (`hard`) at once. A worker that crashes breaks its executor; the pool
-starts a new one for the next decision and the rooms waiting on the broken one
-decide as `hard`.
+(`--bot-workers`, default one fewer than the cores, at least one) and so is its
+queue: a search is a few tens of milliseconds (issue 20), so up to
+`QUEUE_PER_WORKER` decisions per worker may wait their turn; beyond that the bot
+decides as the game's default bot (`hard`) at once. A worker that crashes breaks
+its executor; the pool starts a new one for the next decision and the rooms
+waiting on the broken one decide as `hard`.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ GRACE_S = 2.0
 ANSWER_MARGIN_S = 0.3
 WORKER_OVERHEAD_S = 0.2
 MIN_BUDGET_S = 0.05
+# Decisions handed to the pool per worker at most (the one searching included): a
+# search of the default few worlds takes tens of milliseconds, so a short queue
+# costs a waiting bot little and spares it playing as `hard`.
+QUEUE_PER_WORKER = 4
 
 
 def default_workers() -> int:
@@ -57,14 +63,19 @@ def decide(
     events: list[dict[str, Any]],
     seed: int,
     budget_s: float,
+    worlds: int | None = None,
 ) -> tuple[dict[str, Any] | None, int | None]:
-    """In a worker: a fresh bot of `level` that has observed `events` decides on `view`.
+    """In a worker: a fresh bot of `level` that has observed `events` decides on `view`
+    within `budget_s` seconds and `worlds` sampled worlds (None: the game's own number,
+    0: as many as the seconds allow).
 
     Returns the action and, in Modern Art's open auction (R12), the price cap the
     expert searched for this lot: the room then shouts up to it without asking again.
     """
     bot = get_game(game).make_bot(level, seed)
     bot.budget_s = budget_s  # type: ignore[attr-defined]
+    if worlds is not None:
+        bot.max_worlds = worlds or None  # type: ignore[attr-defined]
     observe = getattr(bot, "observe", None)
     if observe is not None:
         observe(events)
@@ -104,8 +115,9 @@ class PoolStats:
     """Expert decisions, by how they were made (the load test reports the shares)."""
 
     full: int = 0  # searched in a worker with the whole budget
+    quick: int = 0  # nothing to weigh (one candidate): answered on the loop at once
     reduced: int = 0  # searched with less, to answer before a clock runs out
-    fallback: int = 0  # every worker busy: decided as `hard` at once
+    fallback: int = 0  # every worker busy and the queue full: decided as `hard` at once
     late: int = 0  # the worker's answer missed its deadline: decided as `hard`
     stale: int = 0  # the answer came after the game moved on: dropped
     crashed: int = 0  # lost to a worker's crash: decided as `hard`
@@ -123,9 +135,17 @@ class PoolStats:
 class BotPool:
     """A bounded pool of worker processes for searching bots."""
 
-    def __init__(self, workers: int | None = None, budget_s: float = DEFAULT_BUDGET_S) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        budget_s: float = DEFAULT_BUDGET_S,
+        worlds: int | None = None,
+        queue_per_worker: int = QUEUE_PER_WORKER,
+    ) -> None:
         self.workers = workers or default_workers()
         self.budget_s = budget_s
+        self.worlds = worlds
+        self.queue_per_worker = queue_per_worker
         self.busy = 0  # decisions handed to a worker and not answered yet
         self.stats = PoolStats()
         self._executor: ProcessPoolExecutor | None = None
@@ -138,7 +158,8 @@ class BotPool:
             self._start().submit(get_game, game)
 
     def free(self) -> bool:
-        return self.busy < self.workers
+        """Room for one more decision: a worker free, or a short wait for one."""
+        return self.busy < self.workers * self.queue_per_worker
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
         """Run `fn(*args)` in a worker; the future fails with BrokenProcessPool if the

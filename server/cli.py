@@ -100,7 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-budget",
         type=float,
         default=DEFAULT_BUDGET_S,
-        help="seconds an expert bot searches per decision (default %(default)s)",
+        help="the most seconds an expert bot searches per decision (default %(default)s)",
+    )
+    parser.add_argument(
+        "--bot-worlds",
+        type=int,
+        default=None,
+        help="sampled worlds an expert bot searches per decision, within its seconds "
+        "(default: each game's own, Modern Art 8, the others 4; 0: as many as its "
+        "seconds allow)",
     )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
@@ -230,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         limits=limits_of(args),
         bot_workers=args.bot_workers,
         bot_budget_s=args.bot_budget,
+        bot_worlds=args.bot_worlds,
     )
     try:
         asyncio.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))

@@ -104,7 +104,8 @@ class Seat:
     takeover: asyncio.TimerHandle | None = None
     thinking: asyncio.Future[Any] | None = None  # a searching bot's decision in a worker
     think_limit: asyncio.TimerHandle | None = None  # when to stop waiting for it
-    open_cap: tuple[tuple[Any, ...], int] | None = None  # (lot, cap) searched for R12
+    # (lot, cap) searched for R12; cap None: this lot is played as `hard` (pool was full)
+    open_cap: tuple[tuple[Any, ...], int | None] | None = None
     left: bool = False  # the human left on purpose (`leave`, `bye`), not a lost connection
     # A human's actions: own, or a stand-in's (autopilot, turn clock) — a game the
     # stand-in played most of is not rated for that human (server/ratings.py)
@@ -547,9 +548,22 @@ class Room:
         if not searches(brain):
             self._play(seat, brain.choose(view))
         elif game.realtime() and s.open_cap is not None and s.open_cap[0] == lot_key(view):
-            self._play(seat, shout_up_to(view, s.open_cap[1]))
+            cap = s.open_cap[1]
+            if cap is None:  # this lot's decision was made as `hard`: it stays so
+                self._play_plainly(seat)
+            else:
+                self._play(seat, shout_up_to(view, cap))
         else:
-            self._think(seat, view)
+            decided, action = brain.quick(view)  # type: ignore[attr-defined]
+            if not decided:
+                self._think(seat, view)
+                return
+            # Nothing to weigh (one candidate, a lot out of reach): no worker needed.
+            self.hub.bots.stats.quick += 1
+            cap = getattr(brain, "_open_cap", None)
+            if game.realtime() and cap is not None and cap[0] == lot_key(view):
+                s.open_cap = cap
+            self._play(seat, action)
 
     def _think(self, seat: int, view: dict[str, Any]) -> None:
         """A searching bot's decision goes to a worker process; the loop carries on.
@@ -558,14 +572,21 @@ class Room:
         assert s is not None and s.level is not None
         pool = self.hub.bots
         if not pool.free():
+            # One decision per lot in an open auction (R12), as a search makes it: the
+            # shouts after each newer bid follow the same plain choice, uncounted.
             pool.stats.fallback += 1
+            assert self.game is not None
+            if self.game.realtime():
+                s.open_cap = (lot_key(view), None)
             self._play_plainly(seat)
             return
         # Under a clock the answer must come before it runs out on the bot.
         budget, limit = search_budget(pool.budget_s, self._deadline_ms(self.loop.time()))
         seed = random.getrandbits(30)
         events = self.history.since(-1)
-        future = pool.submit(decide, self.info.name, s.level, view, events, seed, budget)
+        future = pool.submit(
+            decide, self.info.name, s.level, view, events, seed, budget, pool.worlds
+        )
         s.thinking = future
         s.think_limit = self.loop.call_later(limit, self._thought_too_long, seat, future)
         assert self.game is not None

@@ -491,6 +491,9 @@ class GameTable(Screen[None]):
             return bool(self.view.get("finished"))
         if action == "rematch":
             return bool(self.view.get("finished")) and self.view.get("you") is not None
+        if action == "hint":
+            has_hint = get_game(self.GAME).hint is not None
+            return has_hint and hints_allowed(self.room_info) and bool(self.legal)
         return True
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -530,6 +533,17 @@ class GameTable(Screen[None]):
 
     def action_log(self, pages: int) -> None:
         self.query_one("#log", EventLog).page(pages)
+
+    def action_hint(self) -> None:
+        """`?`: what the game's hard bot would do here and why (`GameInfo.hint`), from
+        this view only: a hint knows no more than the player. Hidden and inert
+        (`check_action`) when the host turned hints off or nothing is to decide."""
+        hint = get_game(self.GAME).hint
+        if hint is None or not hints_allowed(self.room_info) or not self.legal:
+            self.app.bell()
+            return
+        _, reason = hint(self.view)
+        self.note(f"Hint: {reason}", "bold")
 
     def action_add_bot(self) -> None:
         if self.view.get("status", "waiting") != "waiting":

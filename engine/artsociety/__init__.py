@@ -8,11 +8,33 @@ from importlib.resources import files
 from typing import Any
 
 from ..games import Action, GameInfo
-from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, HeuristicBot
+from ..search import expert_factory
+from .bots import BOT_HELP, BOTS, HeuristicBot
+from .hint import suggest
+from .levels import EasyBot, NormalBot
 from .rules import PRESET_HELP, PRESETS, parse_variant
 from .state import ACTION_FIELDS, BID, ArtSociety, check_deck
+from .worlds import SEARCHER
 
 _timeout_bot = HeuristicBot(0)
+
+# Levels, weakest first (`heuristic` is the old name of `hard`); docs/bots.md.
+LEVELS: dict[str, Any] = {
+    "random": BOTS["random"],
+    "easy": EasyBot,
+    "normal": NormalBot,
+    "hard": HeuristicBot,
+    "expert": expert_factory("artsociety"),
+    "heuristic": HeuristicBot,
+}
+LEVEL_HELP: dict[str, str] = {
+    "random": BOT_HELP["random"],
+    "easy": "Bids its lowest card, takes the first painting, hangs mostly at random.",
+    "normal": "Bids the middle card of its hand whatever the lot; hangs half at random.",
+    "hard": BOT_HELP["heuristic"],
+    "expert": "Searches its bids and picks: samples the hidden piles and bids, plays ahead.",
+    "heuristic": "Another name for hard.",
+}
 
 
 def new_state(
@@ -87,10 +109,12 @@ GAME = GameInfo(
     replay_fields=replay_fields,
     score_field="points",
     timeout_action=timeout_action,
-    bots=BOTS,
-    default_bot=DEFAULT_LEVEL,
-    bot_help=BOT_HELP,
+    bots=LEVELS,
+    default_bot="hard",
+    bot_help=LEVEL_HELP,
     actions=ACTION_FIELDS,
     seat_keys=SEAT_KEYS,
     seat_view=seat_view,
+    search=SEARCHER,
+    hint=suggest,
 )

@@ -8,6 +8,8 @@ from typing import Any
 
 from ..games import Action, GameInfo
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot, timing
+from .bots.expert import SEARCHER
+from .bots.hint import suggest
 from .cards import ARTIST_NAMES, ARTISTS, AUCTION_TYPES, CARD_CODES, FULL_DECK, is_card, is_deck
 from .game import ACTIONS, Game, SetupError
 from .variant import PRESET_HELP, PRESETS, Variant, VariantError, parse_variant
@@ -130,4 +132,6 @@ GAME = GameInfo(
     actions={kind: (carried,) if carried else () for kind, (carried, _) in ACTIONS.items()},
     seat_keys=SEAT_KEYS,
     seat_view=seat_view,
+    search=SEARCHER,
+    hint=suggest,
 )

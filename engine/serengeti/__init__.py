@@ -6,10 +6,12 @@ from importlib.resources import files
 from typing import Any
 
 from ..games import Action, GameInfo
-from .bots import BOTS, DEFAULT_LEVEL
+from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL
 from .cards import PLAYERS, is_card, is_deck
 from .game import SerengetiGame
+from .hint import suggest
 from .variant import DEFAULT_PRESET, PRESET_HELP, PRESETS, parse_variant
+from .worlds import SEARCHER
 
 
 def new_state(
@@ -83,11 +85,10 @@ GAME = GameInfo(
     timeout_action=timeout_action,
     bots=BOTS,
     default_bot=DEFAULT_LEVEL,
-    bot_help={
-        "random": "passes or bids one of the lowest legal amounts at random",
-        "heuristic": "values a lot by its points and barred digits; bids to pay rivals least",
-    },
+    bot_help=BOT_HELP,
     actions={"bid": ("amount",), "pass": ()},
     seat_keys=SEAT_KEYS,
     seat_view=seat_view,
+    search=SEARCHER,
+    hint=suggest,
 )

@@ -1,10 +1,22 @@
-"""Serengeti bots: functions from a player's view to an action. They see no hidden state."""
+"""Serengeti bots: functions from a player's view to an action. They see no hidden state.
+
+Levels, weakest first: random (tests), easy, normal, hard (`heuristic` is its
+old name), expert (the shared search, engine/serengeti/worlds.py):
+- hard: values a lot by the points it adds, the tribes it grows and the digits
+  it would bar; spreads its chips over the game; bids the amount whose last
+  digit pays its rivals, above all the leader, least.
+- normal: values lots as hard does but pays anyone as readily (the lowest
+  legal bid) and spends less freely.
+- easy: counts only the points a lot adds now, nothing for digits it bars,
+  hoards its chips and bids the lowest legal amount.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from ..search import expert_factory
 from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, TRIBE_OF, TRIBES, tribe_points
 
 Action = dict[str, Any]
@@ -49,10 +61,11 @@ class HeuristicBot:
     """Values a lot by the points it adds and the digits it would bar, buys when the price
     is below that value, and picks the bid whose last digit pays its rivals least."""
 
-    level = "heuristic"
+    level = "hard"
 
-    # How freely chips are spent (tuned with scripts/selfplay.py --game serengeti).
-    SPEND = 1.5
+    # How freely chips are spent (tuned with scripts/selfplay.py --game serengeti: 1.5
+    # against random bots; 5 against the other levels, issue 20, docs/benchmarks.md).
+    SPEND = 5.0
     # Points lost per newly barred digit: fewer legal bids from now on (S7).
     BAR_COST = 0.6
     # What a chip handed to the points leader / to another rival costs this bot.
@@ -66,7 +79,8 @@ class HeuristicBot:
         legal = view["legal"]
         if not legal:
             return None
-        amounts = [a for a in legal.get("bid", []) if a <= self.limit(view)]
+        limit = self.limit(view)
+        amounts = [a for a in legal.get("bid", []) if a <= limit]
         if not amounts:
             return {"type": "pass"}
         return {"type": "bid", "amount": min(amounts[:6], key=lambda a: self._cost(view, a))}
@@ -118,5 +132,48 @@ def _unseen(view: dict[str, Any]) -> list[str]:
     return [c for c in FULL_DECK if c not in seen]
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "heuristic": HeuristicBot}
-DEFAULT_LEVEL = "heuristic"
+class NormalBot(HeuristicBot):
+    """Values well, but pays whoever a price pays and spends too little (see the doc)."""
+
+    level = "normal"
+    SPEND = 2.0
+    LEADER_WEIGHT = 0.0
+    RIVAL_WEIGHT = 0.0
+
+    def choose(self, view: dict[str, Any]) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        limit = self.limit(view)
+        amounts = [a for a in legal.get("bid", []) if a <= limit]
+        return {"type": "bid", "amount": amounts[0]} if amounts else {"type": "pass"}
+
+
+class EasyBot(NormalBot):
+    """Counts only the points a lot adds now and hoards its chips (see the module doc)."""
+
+    level = "easy"
+    SPEND = 0.7
+
+    def value(self, view: dict[str, Any]) -> float:
+        me = view["seats"][view["you"]]
+        return lot_points(me["owned"], view["lot"])
+
+
+BOTS: dict[str, Any] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "normal": NormalBot,
+    "hard": HeuristicBot,
+    "expert": expert_factory("serengeti"),
+    "heuristic": HeuristicBot,  # the old name of `hard`
+}
+DEFAULT_LEVEL = "hard"
+BOT_HELP: dict[str, str] = {
+    "random": "Passes or bids one of the lowest legal amounts at random (for tests).",
+    "easy": "Counts only the points a lot adds now; hoards chips; bids the lowest it may.",
+    "normal": "Values lots well, but pays any rival as readily and spends too little.",
+    "hard": "Values a lot by its points and barred digits; bids to pay rivals least.",
+    "expert": "Searches: samples the hidden chips and deck, plays each bid ahead.",
+    "heuristic": "Another name for hard.",
+}

@@ -135,7 +135,7 @@ def test_expert_keeps_to_its_world_budget() -> None:
     capped = ExpertBot(1, budget_s=60, max_worlds=3)
     action = capped.choose(view)
     assert action is not None and action["type"] == "play"
-    candidates = len(capped._candidates(view, capped.hard.choose(view)))
+    candidates = len(capped.candidates(view, capped.hard.choose(view)))
     assert candidates > 1
     assert capped.searches == 1
     assert capped.simulations == 3 * candidates

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from modernart.engine.games import get_game
 from modernart.engine.modernart import Game
 from modernart.engine.modernart.bots.timing import MIN_REACTION_MS
 from modernart.server.app import Server
@@ -27,7 +28,8 @@ Make = Callable[[str], Awaitable[Client]]
 
 @pytest.fixture
 async def make_server(tmp_path: pathlib.Path) -> AsyncIterator[Callable[..., Awaitable[Server]]]:
-    """`await make_server(bot_workers=1, bot_budget_s=5)`: a --dev server on a free port."""
+    """`await make_server(bot_workers=1, bot_budget_s=5, bot_worlds=0)`: a --dev server
+    on a free port (`bot_worlds=0`: experts search for their whole budget)."""
     servers: list[Server] = []
     clients: list[Client] = []
 
@@ -70,7 +72,8 @@ def bot_events(client: Client, kind: str) -> list[dict[str, Any]]:
 
 
 async def test_expert_searches_off_the_loop_while_another_room_plays(make_server):
-    srv = await make_server(bot_workers=1, bot_budget_s=5.0)
+    # Many worlds and time enough for them: a long search, never late however loaded.
+    srv = await make_server(bot_workers=1, bot_budget_s=30.0, bot_worlds=100)
     assert srv.hub is not None
     pool = srv.hub.bots
     ann, bob = await hello(srv, "Ann"), await hello(srv, "Bob")
@@ -98,10 +101,11 @@ async def test_expert_searches_off_the_loop_while_another_room_plays(make_server
 
 
 async def test_busy_pool_makes_experts_shout_as_hard_in_an_open_auction(make_server):
-    # One worker; three experts all decide at once when the lot opens (R12): one
-    # searches its cap, the others find the pool busy and decide as `hard` at once.
-    srv = await make_server(bot_workers=1, bot_budget_s=0.5)
+    # One worker and no queue; three experts all decide at once when the lot opens
+    # (R12): one searches its cap, the others find the pool busy and decide as `hard`.
+    srv = await make_server(bot_workers=1, bot_budget_s=0.5, bot_worlds=0)
     assert srv.hub is not None
+    srv.hub.bots.queue_per_worker = 1
     ann = await hello(srv, "Ann")
     try:
         await bot_room(
@@ -133,7 +137,7 @@ async def test_pool_survives_a_crashed_worker():
 
 
 async def test_a_worker_crash_mid_search_lets_the_expert_play_as_hard(make_server):
-    srv = await make_server(bot_workers=2, bot_budget_s=5.0)
+    srv = await make_server(bot_workers=2, bot_budget_s=5.0, bot_worlds=0)
     assert srv.hub is not None
     pool = srv.hub.bots
     ann = await hello(srv, "Ann")
@@ -184,6 +188,24 @@ async def test_r12_bots_shout_no_sooner_than_a_human_reaction_time(make_server):
         await ann.close()
 
 
+async def test_a_short_queue_lets_a_decision_wait_for_the_busy_worker(make_server):
+    """With the default queue, three experts deciding at once in an open auction (R12)
+    all search, one after another in the one worker: none falls back to `hard`."""
+    srv = await make_server(bot_workers=1, bot_budget_s=5.0, bot_worlds=1)
+    assert srv.hub is not None
+    ann = await hello(srv, "Ann")
+    try:
+        await bot_room(
+            ann, ["expert"] * 3, deck=OPEN_FIRST, first_auctioneer=0, shout_window_ms=5000
+        )
+        await ann.act(type="play", card="krypto.open")
+        await ann.until(lambda u: any(e["type"] in ("sold", "free") for e in u["events"]), 60)
+        stats = srv.hub.bots.stats
+        assert stats.fallback == 0 and stats.full + stats.reduced + stats.late >= 3
+    finally:
+        await ann.close()
+
+
 def test_under_a_clock_the_search_gets_the_time_left():
     # No clock: the whole budget, and up to GRACE_S more to answer.
     assert search_budget(1.0, None) == (1.0, 1.0 + GRACE_S)
@@ -200,7 +222,7 @@ def test_under_a_clock_the_search_gets_the_time_left():
 async def test_r14_an_answer_for_a_state_the_game_has_left_is_dropped(make_server):
     # Sealed bids (R14) come in together: the random bot bids while the expert searches,
     # so the expert's answer is for a state the game has left; it searches again.
-    srv = await make_server(bot_workers=1, bot_budget_s=0.3)
+    srv = await make_server(bot_workers=1, bot_budget_s=0.3, bot_worlds=0)
     assert srv.hub is not None
     ann = await hello(srv, "Ann")
     try:
@@ -214,5 +236,31 @@ async def test_r14_an_answer_for_a_state_the_game_has_left_is_dropped(make_serve
         stats = srv.hub.bots.stats
         assert stats.stale >= 1 and stats.full >= 1  # dropped once, then searched again
         assert len(bids) == 3  # the expert's sealed bid is in
+    finally:
+        await ann.close()
+
+
+@pytest.mark.parametrize("game", ["serengeti", "artsociety"])
+async def test_every_games_expert_searches_in_a_worker_to_the_games_end(make_server, game):
+    """The pool is not Modern Art's: a Serengeti or Art Society room's experts decide in
+    the worker (one world each here, to be quick) through a whole game."""
+    srv = await make_server(bot_workers=1, bot_budget_s=5.0, bot_worlds=1)
+    assert srv.hub is not None
+    ann = await hello(srv, "Ann")
+    mine = get_game(game).make_bot("hard", 1)
+    try:
+        await ann.send("create", game=game, seats=3, options={"bot_delay_ms": 0})
+        await ann.expect("joined")
+        for _ in range(2):
+            await ann.send("add_bot", level="expert")
+            await ann.expect("room")
+        await ann.send("start")
+        view: dict[str, Any] = {}
+        while not view.get("finished"):
+            view = (await ann.next_update(timeout=60))["view"]
+            if view.get("legal") and 0 in view["to_act"]:
+                await ann.act(**mine.choose(view))
+        stats = srv.hub.bots.stats
+        assert stats.full > 0 and stats.crashed == 0 and stats.late == 0
     finally:
         await ann.close()

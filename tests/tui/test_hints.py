@@ -4,9 +4,15 @@ against a real in-process server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import DataTable
 from tui_keys import log_text, until
+from tui_offline import OfflineApp
+from tui_serengeti import ann_to_act, offline, play_until
+from tui_serengeti import new_game as serengeti_game
 
+from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.modernart.style import card_name
 from modernart.tui.tokens import TokenStore
@@ -83,3 +89,39 @@ async def test_create_dialog_turns_hints_off(url, tmp_path):
         await pilot.press("space", "down", "enter", "ctrl+s")
         await until(pilot, lambda: app.table is not None and app.table.room_info.get("options"))
         assert app.table.room_info["options"]["hints"] is False
+
+
+async def _hint_at_a_table(app: Any) -> tuple[str, dict]:
+    """At the player's decision in the offline `app`, `?`: the hint line and `legal`."""
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        legal, view = app.table.legal, app.table.view
+        assert legal and "question_mark" in footer_keys(app)  # bound (unlisted in the footer)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "Hint:" in log_text(app))
+        line = next(x for x in log_text(app).split("Hint:")[1:])
+        # Only a suggestion: still the player's decision, nothing was sent.
+        assert app.table.view is view and app.sent == []
+        return line, legal
+
+
+async def test_serengeti_hint_names_a_legal_move_and_its_reason():
+    game = serengeti_game()
+    play_until(game, ann_to_act(2))
+    line, legal = await _hint_at_a_table(offline(game))
+    words = line.split()
+    if words[0] == "Bid":  # one of Ann's legal amounts (S7)
+        assert int(words[1].rstrip(":")) in legal["bid"]
+    else:
+        assert words[0] == "Pass:"
+    assert "points" in line and "chips" in line
+
+
+async def test_artsociety_hint_names_a_legal_move_and_its_reason():
+    game = get_game("artsociety").create(["Ann", "Bob", "Cy"], seed=3)
+    line, legal = await _hint_at_a_table(OfflineApp(game, seat=0))
+    # Art Society begins by hanging the starting painting (A7): the hint says where.
+    words = line.split()
+    assert words[:5] == ["Hang", "your", "starting", "painting", "at"]
+    assert words[5].rstrip(":") in legal["place"][0]["cells"]
+    assert "(A7)" in line

@@ -256,7 +256,7 @@ def test_modernart_game_flag_checks_each_games_counts_variants_and_levels(
     for argv, words in (
         (["--game", "serengeti", "--players", "2"], "Serengeti is for 3, 4, 5 players"),
         (["--game", "serengeti", "--variant", "classic"], "Serengeti's variants: serengeti, don"),
-        (["--game", "serengeti", "--bot-level", "expert"], "Serengeti's bot levels"),
+        (["--game", "serengeti", "--bot-level", "genius"], "Serengeti's bot levels"),
         (["--variant", "don"], "Modern Art's variants"),
     ):
         with pytest.raises(SystemExit):

@@ -32,7 +32,8 @@ KEYS = """
   bonus, **n** no decor, **l** lose the decor piece, **d** done (keep the
   assistant's tile), **⌫** undo a chosen shape.
 - **w** shows each other wall full size in turn; **PgUp/PgDn** the event log;
-  **t** chat; **L** leave; **Ctrl+Q** quit.
+  **t** chat; **L** leave; **Ctrl+Q** quit; **?** a hint: what the hard bot
+  would do from your view, and why (if the room allows hints).
 - On the wall: `[L]` a landscape in frame 1, `(P)` portrait frame 2, `{S}`
   still life frame 3, `<C>` city frame 4; `+2` a 2-shield decor; struck
   labels are in a faux pas (score 0); `>` marks the eyeline rows, `*` the

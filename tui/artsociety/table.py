@@ -83,6 +83,7 @@ class ArtSocietyTable(GameTable):
         Binding("d", "act('done')", "Done"),
         Binding("backspace", "unchoose", "Undo"),
         Binding("w", "cycle_wall", "Walls"),
+        Binding("question_mark", "hint", "Hint", show=False),
         # The table's own keys, "Save record" shortened so that F1 Help fits at 80 columns.
         *(replace(b, description="Save") if b.action == "save" else b for b in TABLE_BINDINGS),
         # While you decide the footer lists the decision's keys only (80 columns): these keys

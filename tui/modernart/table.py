@@ -15,11 +15,10 @@ from textual.widgets import Input, Static
 from ..amount import AmountInput
 from ..eventlog import SCROLL_HINT
 from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line, hints_allowed
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from .auction import AuctionPanel
 from .board import ValueBoard
 from .hand import Hand
-from .hint import suggest
 from .ledger import Ledger, LedgerScreen
 from .log import ModernArtLog
 from .players import Players
@@ -149,8 +148,6 @@ class TableScreen(GameTable):
             return self.view.get("phase") == "open" and "bid" in self.legal
         if action == "ledger":
             return self.view.get("status", "waiting") != "waiting"
-        if action == "hint":
-            return hints_allowed(self.room_info) and bool(self.legal)
         return super().check_action(action, parameters)
 
     def action_quick_raise(self, extra: int) -> None:
@@ -184,12 +181,6 @@ class TableScreen(GameTable):
 
     def focus_default(self) -> None:
         self.query_one(Hand).focus()
-
-    def action_hint(self) -> None:
-        """What the hard bot would do here, from this view only (tui/modernart/hint.py). Hidden and
-        inert (`check_action`) when the host turned hints off or nothing is to decide."""
-        _, reason = suggest(self.view)
-        self.note(f"Hint: {reason}", "bold")
 
     def action_ledger(self) -> None:
         self.app.push_screen(LedgerScreen(self.ledger, self.names))

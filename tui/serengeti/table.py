@@ -30,6 +30,7 @@ KEYS_HELP = """## Keys at the Serengeti table
 | Enter | bid the amount in the entry (a refused amount says why, under the entry) |
 | `p` | pass, at any turn (final for this auction; a first decision earns 2 chips, S8) |
 | `e` | the scoring again, once the game is over |
+| `?` | a hint: what the hard bot would do from your view, and why (if the room allows) |
 | `t` | chat · PgUp/PgDn scroll the events · `L` leave · F1 this help |
 
 **The auction box**: the lot (and the tribe points it would add to yours), the high bid,
@@ -53,6 +54,7 @@ class SerengetiTable(GameTable):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
         Binding("e", "scores", "Scoring"),
+        Binding("question_mark", "hint", "Hint", show=False),
         *TABLE_BINDINGS,
     ]
     DEFAULT_CSS = """

@@ -36,7 +36,7 @@ BOT_HELP: dict[str, str] = {
     "easy": "Misjudges values and overpays; plays its favourite artist.",
     "normal": "Values paintings well but plays its hand naively.",
     "hard": "A sharp heuristic: projects the round, prices to earn from rivals.",
-    "expert": "Searches: samples the hidden hands and plays ahead (about 1 s a move).",
+    "expert": "Searches: samples the hidden hands and plays ahead (8 worlds a move).",
     "heuristic": "Another name for hard.",
 }
 

@@ -1,18 +1,25 @@
-"""The hint key (issue 12): what the `hard` bot would do from your own view, and why.
-
-Computed in the client from the view the server sent you (nothing else: a hint
-knows no more than you do). A room's host may turn hints off for everyone
-(`options.hints: false`); the table then hides the key and refuses it.
-"""
+"""Modern Art's hint (issue 12, `?` at the table): what the `hard` bot would do from
+the player's own view, and one line saying why. It knows no more than the view."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from modernart.engine.modernart.bots.heuristic import HeuristicBot, painting_values
-from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
+from ..cards import ARTIST_NAMES, ARTIST_OF, TYPE_OF
+from .heuristic import HeuristicBot, painting_values
 
-from .style import card_name
+TYPE_NAME = {
+    "open": "open",
+    "once_around": "once around",
+    "sealed": "sealed",
+    "fixed_price": "fixed price",
+    "double": "double",
+}
+
+
+def card_name(code: str) -> str:
+    """'Krypto (sealed)': a card in words."""
+    return f"{ARTIST_NAMES[ARTIST_OF[code]]} ({TYPE_NAME[TYPE_OF[code]]})"
 
 
 def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
