@@ -17,14 +17,22 @@ from .sshterm import Terminal, open_terminal, ssh_connect
 MakeGate = Callable[..., Awaitable[SshGate]]
 
 
-async def gates(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
-    """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""
-    started: list[tuple[Server, SshGate]] = []
+def ssh_door(server: Server, settings: dict[str, Any]) -> SshGate:
+    return SshGate(server, SshSettings(port=0, **settings))
 
-    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> SshGate:
+
+async def gates(
+    tmp_path: pathlib.Path, door: Callable[[Server, dict[str, Any]], Any] = ssh_door
+) -> AsyncIterator[Callable[..., Awaitable[Any]]]:
+    """`await make(server_args, **settings)`: a dev server on free ports with a door on
+    (`door(server, settings)`: SSH unless told; the browser door's tests pass theirs);
+    every server and door stopped after."""
+    started: list[tuple[Server, Any]] = []
+
+    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> Any:
         server = Server(tmp_path / "data", port=0, **({"dev": True} | (server_args or {})))
         await server.start()
-        gate = SshGate(server, SshSettings(port=0, **settings))
+        gate = door(server, settings)
         await gate.start()
         started.append((server, gate))
         return gate

@@ -26,11 +26,11 @@ from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
 from websockets.http11 import Response
 
-from modernart.server.app import Server
 from modernart.server.web.gate import WebGate, WebSettings
 from modernart.server.web.identity import COOKIE
 
 from .browser import WAIT, Browser, Page, available
+from .sshgate import gates
 from .sshterm import keys_for
 
 pytestmark = [
@@ -57,20 +57,8 @@ new MutationObserver(() => done(true)).observe(title, {childList: true, characte
 @pytest.fixture
 async def web(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
     """`await web(**settings)`: a dev server with the browser door on free ports."""
-    started: list[tuple[Server, WebGate]] = []
-
-    async def make(server_args: dict[str, Any] | None = None, **settings: Any) -> WebGate:
-        server = Server(tmp_path / "data", port=0, **({"dev": True} | (server_args or {})))
-        await server.start()
-        gate = WebGate(server, WebSettings(port=0, **settings))
-        await gate.start()
-        started.append((server, gate))
-        return gate
-
-    yield make
-    for server, gate in started:
-        await gate.stop()
-        await server.stop()
+    async for make in gates(tmp_path, lambda server, s: WebGate(server, WebSettings(port=0, **s))):
+        yield make
 
 
 @pytest.fixture
