@@ -10,16 +10,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
 
 import pyte
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-WAIT = 60.0  # an upper bound only: callers wait on what arrives
+from .sshterm import ScreenWaits
 
 
-class PageClient:
+class PageClient(ScreenWaits):
     def __init__(self, ws: ClientConnection, cols: int = 80, rows: int = 24) -> None:
         self.ws = ws
         self.screen = pyte.Screen(cols, rows)
@@ -70,30 +69,5 @@ class PageClient:
             self.closed.set()
             self.changed.set()
 
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def output(self) -> str:
-        return self.raw.decode("utf-8", "replace")
-
     def send(self, keys: str) -> None:
         asyncio.get_running_loop().create_task(self.ws.send(json.dumps(["stdin", keys])))
-
-    async def wait(self, ok: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-        """Until `ok()` holds, checked again whenever a frame arrives."""
-        try:
-            async with asyncio.timeout(timeout):
-                while not ok():
-                    if self.closed.is_set():
-                        raise AssertionError(f"closed while waiting for {what}:\n{self.text()}")
-                    self.changed.clear()
-                    await self.changed.wait()
-        except TimeoutError:
-            raise AssertionError(f"no {what} after {timeout} s:\n{self.text()}") from None
-
-    async def wait_text(self, text: str, timeout: float = WAIT) -> None:
-        await self.wait(lambda: text in self.text(), repr(text), timeout)
-
-    async def wait_closed(self, timeout: float = WAIT) -> None:
-        async with asyncio.timeout(timeout):
-            await self.closed.wait()

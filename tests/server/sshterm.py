@@ -13,34 +13,15 @@ UP = "\x1b[A"
 WAIT = 60.0  # an upper bound only, never a pause: tests wait on what arrives
 
 
-class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
-    """One SSH session's terminal: every byte received, fed to a pyte screen."""
+class ScreenWaits:
+    """Waiting on a terminal's screen: what an SSH session's `Terminal` and the browser
+    door's page client share. The class sets `screen` (pyte), `raw` (every byte), and
+    the events `changed` (set on each arrival) and `closed`."""
 
-    def __init__(self, cols: int = 80, rows: int = 24) -> None:
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.received = 0
-        self.raw = bytearray()
-        self.exit_status: int | None = None
-        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
-        self.closed = asyncio.Event()
-        self._changed = asyncio.Event()
-
-    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:  # type: ignore[override]
-        self.chan = chan
-
-    def data_received(self, data: bytes, datatype: int | None) -> None:
-        self.received += len(data)
-        self.raw += data
-        self.stream.feed(data)
-        self._changed.set()
-
-    def exit_status_received(self, status: int) -> None:
-        self.exit_status = status
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed.set()
-        self._changed.set()
+    screen: pyte.Screen
+    raw: bytearray
+    changed: asyncio.Event
+    closed: asyncio.Event
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -55,8 +36,8 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 while not ok():
                     if self.closed.is_set():
                         raise AssertionError(f"closed while waiting for {what}:\n{self.text()}")
-                    self._changed.clear()
-                    await self._changed.wait()
+                    self.changed.clear()
+                    await self.changed.wait()
         except TimeoutError:
             raise AssertionError(f"no {what} after {timeout} s:\n{self.text()}") from None
 
@@ -66,6 +47,36 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     async def wait_closed(self, timeout: float = WAIT) -> None:
         async with asyncio.timeout(timeout):
             await self.closed.wait()
+
+
+class Terminal(ScreenWaits, asyncssh.SSHClientSession):  # type: ignore[type-arg]
+    """One SSH session's terminal: every byte received, fed to a pyte screen."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.received = 0
+        self.raw = bytearray()
+        self.exit_status: int | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.closed = asyncio.Event()
+        self.changed = asyncio.Event()
+
+    def connection_made(self, chan: asyncssh.SSHClientChannel[bytes]) -> None:  # type: ignore[override]
+        self.chan = chan
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.received += len(data)
+        self.raw += data
+        self.stream.feed(data)
+        self.changed.set()
+
+    def exit_status_received(self, status: int) -> None:
+        self.exit_status = status
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.changed.set()
 
     def send(self, keys: str | bytes) -> None:
         assert self.chan is not None
