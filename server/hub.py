@@ -100,6 +100,9 @@ class Hub:
         # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
         # are limited per address like wrong passwords.
         self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
+        # Told of every redeemed `claim` (conn, token): a terminal session's key moves
+        # to the claimed identity (server/terminal/terminals.py).
+        self.claim_listeners: list[Callable[[Conn, str], None]] = []
 
         self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
@@ -469,19 +472,17 @@ class Hub:
         conn.identity = identity
         conn.token = token
         identity.conn = conn
-        conn.send(
-            _reply(
-                {
-                    "t": "welcome",
-                    "v": PROTOCOL_VERSION,
-                    "you": identity.id,
-                    "token": token,
-                    "name": identity.name,
-                    "server": f"modernart/{__version__}",
-                },
-                rid,
-            )
-        )
+        welcome = {
+            "t": "welcome",
+            "v": PROTOCOL_VERSION,
+            "you": identity.id,
+            "token": token,
+            "name": identity.name,
+            "server": f"modernart/{__version__}",
+        }
+        if identity.watching is not None and identity.watching in self.rooms:
+            welcome["watching"] = identity.watching  # the room this identity watched last
+        conn.send(_reply(welcome, rid))
         room, seat = identity.room, identity.seat
         if (
             room is not None
@@ -843,7 +844,13 @@ class Hub:
         handoff = self.handoffs.redeem(code, conn.address)
         if handoff is None:
             raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
-        conn.send(_reply({"t": "claimed", "token": handoff.token}, rid))
+        found = self.store.find_identity(handoff.token)
+        reply: dict[str, Any] = {"t": "claimed", "token": handoff.token}
+        if found is not None:
+            reply["name"] = found[1]
+        conn.send(_reply(reply, rid))
+        for listener in self.claim_listeners:
+            listener(conn, handoff.token)
 
     # ------------------------------------------------------------------ play
 

@@ -15,7 +15,7 @@ from .connection import Connection
 from .games import client_game, lobby_help, playable
 from .gametable import GameTable
 from .help import HelpScreen
-from .lobby import LobbyScreen
+from .lobby import ClaimDialog, LobbyScreen
 from .local import KeepGame, LocalGame
 from .messages import (
     Alert,
@@ -29,6 +29,16 @@ from .messages import (
 )
 from .playerlink import PlayerReplies
 from .tokens import TokenStore
+
+# A refused `claim`, as the lobby's dialog says it (the server does not tell a wrong code
+# from a used or an expired one: a guesser learns nothing).
+CLAIM_REFUSED = {
+    "wrong_code": (
+        "That code is wrong, used or expired: a code works once, for 10 minutes. "
+        "Check it, or press k on the other device for a new one."
+    ),
+    "rate_limited": "Too many wrong codes from here: wait a minute, then try again.",
+}
 
 
 class ClientApp(PlayerReplies):
@@ -84,6 +94,7 @@ class ClientApp(PlayerReplies):
         self.bell_on_turn = bell  # ring the terminal bell when your turn comes
         self.history_pending = False  # a `history` answer will bring the log up to date
         self._history_id: int | None = None
+        self._claim_id: int | None = None  # the `claim` sent from the lobby's dialog (i)
 
     # ----------------------------------------------------------- lifecycle
 
@@ -138,7 +149,11 @@ class ClientApp(PlayerReplies):
     # What the screens ask for (tui/messages.py).
 
     def on_send_to_server(self, message: SendToServer) -> None:
-        self.send(message.msg)
+        msg_id = self.send(message.msg)
+        if message.msg.get("t") == "claim":
+            self._claim_id = msg_id
+            if msg_id is None and (dialog := self._claim_dialog()) is not None:
+                dialog.show_error("Not connected to the server: try again in a moment.")
 
     def on_player_act(self, message: PlayerAct) -> None:
         self.act(message.action)
@@ -242,6 +257,10 @@ class ClientApp(PlayerReplies):
             self.send(self.local.create_message())
         elif self.local is None and self.table is None:
             self.send({"t": "rooms"})
+        # The room this identity watched last, as the server remembers it (a client
+        # started again while watching, a page reloaded): watched again from the lobby.
+        if self.watching is None and self.local is None and isinstance(msg.get("watching"), str):
+            self.watching = msg["watching"]
         self.rewatch = self.watching is not None
 
     def _on_renamed(self, msg: dict[str, Any]) -> None:
@@ -260,6 +279,28 @@ class ClientApp(PlayerReplies):
         code = msg.get("code")
         if isinstance(code, str) and self.lobby is not None:
             self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
+
+    def _claim_dialog(self) -> ClaimDialog | None:
+        return next((s for s in self.screen_stack if isinstance(s, ClaimDialog)), None)
+
+    def _on_claimed(self, msg: dict[str, Any]) -> None:
+        """A code from another device was good: go on as its identity (its name, its
+        seat), kept for this server under that identity's name (tui/tokens.py)."""
+        token, name = msg.get("token"), msg.get("name")
+        if not isinstance(token, str) or self.connection is None or self.local is not None:
+            return
+        self._claim_id = None
+        name = name if isinstance(name, str) and name else self.player_name
+        if (dialog := self._claim_dialog()) is not None:
+            dialog.dismiss(None)
+        previous, self.player_name = self.player_name, name
+        self.watching, self.rewatch = None, False
+        if self.tokens is not None and self.url:
+            self.tokens.put(self.url, name, token)
+        if self.lobby is not None:
+            self.lobby.set_player(name)
+        self.connection.become(token, name)
+        self.notify(f"You now play {name} here (instead of {previous}).", markup=False)
 
     def _on_joined(self, msg: dict[str, Any]) -> None:
         self.rewatch = False
@@ -357,6 +398,11 @@ class ClientApp(PlayerReplies):
         if msg.get("code") == "name_taken" and self.you is None:
             self.name_taken(msg)
             return
+        if msg.get("re") is not None and msg.get("re") == self._claim_id:
+            self._claim_id = None
+            if (dialog := self._claim_dialog()) is not None:
+                dialog.show_error(CLAIM_REFUSED.get(str(msg.get("code")), str(msg.get("message"))))
+                return
         self.record_refused(msg)
         text = str(msg.get("message") or msg.get("code") or "error")
         if self.table is not None:

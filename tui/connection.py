@@ -65,6 +65,8 @@ class Connection:
         self._stopped = False
         self._may_hello = asyncio.Event()  # cleared while the player picks another name
         self._may_hello.set()
+        self._switching = False  # closed to say hello as another identity (`become`)
+        self._closing: asyncio.Task[None] | None = None
 
     @property
     def connected(self) -> bool:
@@ -94,7 +96,7 @@ class Connection:
                 self.target.post_message(ConnectionChanged("closed", str(exc)))
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
-                if ws is None or ws.close_code != REPLACED:
+                if (ws is None or ws.close_code != REPLACED) and not self._switching:
                     detail = why_not(exc, self.url)
                     self.target.post_message(ConnectionChanged("reconnecting", detail))
             finally:
@@ -111,6 +113,10 @@ class Connection:
                 return
             if self._stopped:
                 break
+            if self._switching:  # `become`: hello as the other identity, at once
+                self._switching = False
+                attempt = 0
+                continue
             await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
             attempt += 1
         self.target.post_message(ConnectionChanged("closed", ""))
@@ -160,6 +166,14 @@ class Connection:
     def resume(self, name: str) -> None:
         self.name = name
         self._may_hello.set()
+
+    def become(self, token: str, name: str) -> None:
+        """Play another identity (a claimed code): close this socket and say hello with
+        its token at once; what was shown for the old identity is the app's to drop."""
+        self.token, self.name = token, name
+        if self._ws is not None:
+            self._switching = True
+            self._closing = asyncio.get_running_loop().create_task(self._ws.close())
 
     def send(self, msg: dict[str, Any]) -> int | None:
         """Queue one message with a fresh `id`; the id, or None when not connected."""

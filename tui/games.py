@@ -89,6 +89,10 @@ LOBBY_KEYS = (
     "# The lobby\n\n↑ ↓ choose a room, `j` or Enter join, `w` watch (a room with a "
     "password asks for it), `c` create, `r` refresh, `n` your name. In a waiting room the "
     "host adds bots with `b` (`B`: choose the level) and starts with `s`; `L` leaves.\n\n"
+    "Another device: `k` shows a one-time code (10 minutes) with which another device "
+    "plays this identity; `i` takes an identity over from another device with the code "
+    "its `k` shows (its name and its seats; in a browser, the box below the terminal "
+    "takes it too).\n\n"
     "Each game's rules follow: "
 )
 

@@ -72,8 +72,10 @@ class LobbyScreen(Screen[None]):
         Binding("o", "online", "Who"),
         Binding("g", "leaderboard", "Ranks"),
         Binding("p", "past_games", "Past"),
-        # Off the footer (it is full at 80 columns); the browser page names it.
+        # Off the footer (it is full at 80 columns): the hint below the rooms and F1
+        # name them, and so does the browser page.
         Binding("k", "handoff", "Play elsewhere", show=False),
+        Binding("i", "claim", "Play from another device", show=False),
     ]
 
     def __init__(self, player: str = "You") -> None:
@@ -122,6 +124,7 @@ class LobbyScreen(Screen[None]):
             hint = "No rooms yet: press c to create one."
         else:
             hint = "Not connected: the rooms show once the server answers."
+        hint += "\nk play this identity elsewhere · i play one from another device (a code)"
         games = {room.get("game") for room in self.rooms}
         for info in filter(None, map(game_info, games)):
             if info.caveat:  # the starred games of the Game column
@@ -157,6 +160,11 @@ class LobbyScreen(Screen[None]):
 
     def show_handoff(self, code: str, expires_s: int) -> None:
         self.app.push_screen(HandoffDialog(code, expires_s))
+
+    def action_claim(self) -> None:
+        """Enter a code from another device's `k`: this client then plays that identity."""
+        where = getattr(self.app, "where", "online")
+        self.app.push_screen(ClaimDialog(self.player, CLAIM_NOTES.get(where, "")))
 
     def set_connection(self, state: str, detail: str = "") -> None:
         self.connection = state
@@ -305,11 +313,79 @@ class HandoffDialog(ModalScreen[None]):
             yield Label("Play this identity on another device:")
             yield Label(Text(self.code, style="bold"), id="handoff-code")
             yield Label(
-                f"Open this server's page there and enter the code below the terminal. "
-                f"It works once, for {self.minutes} minutes. Esc closes."
+                "There, press i in the lobby and type it (in a browser: below the "
+                f"terminal). It works once, for {self.minutes} minutes. Esc closes."
             )
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# What becomes of the identity played now, where the client runs (ClientApp.where).
+CLAIM_NOTES = {
+    "online": (
+        "Yours stays on the server: `modernart identities` lists both, and "
+        "`--name` picks one when you connect."
+    ),
+    "ssh": (
+        "Your SSH key then leads there; the identity it leads to now stays on the "
+        "server without a key."
+    ),
+}
+CODE_LETTERS = 8  # a code's letters and digits, dashes and spaces aside (server/handoff.py)
+
+
+def code_letters(code: str) -> str:
+    """A code as typed, without its dashes and spaces ("abcd-efgh" → "abcdefgh")."""
+    return "".join(ch for ch in code if ch not in "- ")
+
+
+class ClaimDialog(ModalScreen[None]):
+    """ "Play an identity from another device": the code that device's `k` shows. The
+    app sends `claim`; a refusal stays in this dialog (`show_error`), a `claimed`
+    closes it and the client goes on as that identity (ClientApp._on_claimed)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, player: str, note: str = "") -> None:
+        super().__init__()
+        self.player = player
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text("Play an identity from another device", style="bold"))
+            yield Static(
+                "On the other device, press k in the lobby; type the code it shows "
+                "(ABCD-EFGH), then Enter:"
+            )
+            yield Input(id="claim-code", max_length=20, placeholder="ABCD-EFGH")
+            yield Static(id="claim-error")
+            yield Static(
+                Text(
+                    f"You then play that identity (its name, its seats) instead of "
+                    f"{self.player}. {self.note}".rstrip(),
+                    style="dim",
+                )
+            )
+            yield Static(Text("Escape: cancel", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = False
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        code = event.value.strip()
+        if len(code_letters(code)) != CODE_LETTERS:
+            self.show_error("A code has 8 letters and digits, such as ABCD-EFGH.")
+            return
+        self.show_error("")
+        self.query_one("#claim-error", Static).update(Text("Asking the server…", style="dim"))
+        self.post_message(SendToServer({"t": "claim", "code": code}))
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#claim-error", Static).update(Text(message, style="bold red"))
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
 

@@ -21,6 +21,7 @@ import msgpack
 from websockets.asyncio.client import connect
 
 from ..app import Server
+from ..session import Conn
 from .admission import Admission, Limits
 from .refusals import RefusalLog
 from .session import TerminalSession
@@ -94,6 +95,8 @@ class Terminals:
 
     async def start(self) -> None:
         await self.zygote.start()
+        if self.server.hub is not None:
+            self.server.hub.claim_listeners.append(self.claimed)
         if self.settings.measure_every:
             self._measuring = asyncio.get_running_loop().create_task(self._measure())
 
@@ -101,6 +104,9 @@ class Terminals:
         """End every session (each told `reason`) and the zygote."""
         if self._measuring is not None:
             self._measuring.cancel()
+        hub = self.server.hub
+        if hub is not None and self.claimed in hub.claim_listeners:
+            hub.claim_listeners.remove(self.claimed)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.zygote.stop()
         self.refusals.flush()
@@ -254,6 +260,20 @@ class Terminals:
             if not lock.locked():
                 self._first_use.pop(key, None)
         return token
+
+    def claimed(self, conn: Conn, token: str) -> None:
+        """A session's client took another identity over with a code (`claim`): the
+        session's key now leads to that identity (the next login with the key lands
+        there; the identity the key had is left as it is: docs/decisions.md, issue 17)."""
+        request = conn.ws.request
+        header = request.headers.get("Authorization") if request is not None else None
+        session = next((s for s in self.sessions if header and s.secret_header == header), None)
+        if session is None:
+            return
+        session.token = token  # a restarted client comes back as the claimed identity
+        if session.key is not None:
+            self.keys.put(session.key, token)
+            log.info("key %s now plays another identity (a hand-off code)", session.key)
 
     async def _hello(self, name: str, address: str) -> str:
         """Say hello for a new key (counted, like the client after it, for its address).

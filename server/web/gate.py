@@ -191,6 +191,9 @@ class WebGate:
                 token, visit.new_cookie = handoff.token, True
                 visit.notice = "This browser now plays that identity."
         found = store.find_identity(token) if token else None
+        moved = self.keys.moved.pop(BrowserKeys.PREFIX + found[0], None) if found else None
+        if moved is not None and (claimed := store.find_identity(moved)) is not None:
+            token, found, visit.new_cookie = moved, claimed, True  # taken over in the terminal
         if found is None:  # a new browser, or a token this server forgot: a new identity
             first = BrowserKeys.PREFIX + "new-" + secrets.token_hex(8)
             token = await self.terminals.token_for(first, guest_name(), visit.address)

@@ -60,7 +60,10 @@ class BrowserKeys:
 
     A browser's token comes from its cookie on every visit, so its entries live
     in memory only, put by the gate before a session opens; any other key (an
-    SSH key's fingerprint) goes to the table this one wraps.
+    SSH key's fingerprint) goes to the table this one wraps. A browser key given
+    another identity's token (the page's client took that identity over with a
+    code, `claim`) is remembered in `moved` until the browser's next visit,
+    whose handshake then sets its cookie to the claimed identity.
     """
 
     PREFIX = "web:"
@@ -68,6 +71,7 @@ class BrowserKeys:
     def __init__(self, other: KeyTokens | None) -> None:
         self.other = other
         self.tokens: dict[str, str] = {}
+        self.moved: dict[str, str] = {}
 
     def get(self, key: str) -> str | None:
         if key.startswith(self.PREFIX):
@@ -76,6 +80,8 @@ class BrowserKeys:
 
     def put(self, key: str, token: str) -> None:
         if key.startswith(self.PREFIX):
+            if self.tokens.get(key, token) != token:
+                self.moved[key] = token
             self.tokens[key] = token
         elif self.other is not None:
             self.other.put(key, token)

@@ -32,6 +32,7 @@ from modernart.server.web.identity import COOKIE
 from .browser import WAIT, Browser, Page, available
 from .sshgate import gates
 from .sshterm import keys_for
+from .wsclient import Client
 
 pytestmark = [
     pytest.mark.skipif(
@@ -302,6 +303,29 @@ async def test_a_code_from_the_lobby_takes_the_identity_to_another_browser(web, 
     assert await token_of(phone) == await token_of(ann)
     await ann.wait_text("You signed in again from another session")
     assert "wrong" in await enter_and_read(code)  # once only
+
+
+async def test_a_code_typed_in_the_terminal_moves_the_browser_on_its_next_visit(web, browser):
+    """`i` in the page's own lobby: the session plays the claimed identity at once, and
+    the next handshake (a reload) sets the browser's cookie to it."""
+    gate = await web()
+    ann = await Client.hello(f"ws://127.0.0.1:{gate.server.port}/", "Ann")
+    await ann.send("create", seats=3, name="T")
+    room = (await ann.expect("joined"))["room"]
+    code = (await ann.expect_reply(await ann.send("handoff")))["code"]
+    page = await browser()
+    await lobby(gate, page)
+    own = await token_of(page)
+    await page.send("i")
+    await page.wait_text("Play an identity from another device")
+    await page.send(code + "\r")
+    await page.wait_text("Waiting room")
+    assert await token_of(page) == own  # the cookie changes on the next handshake only
+    await page.call(page.driver.refresh)
+    await page.wait_text("Waiting room")
+    assert await token_of(page) == ann.token
+    assert await seat_of(gate, page) == (room, 0)
+    assert gate.keys.moved == {}
 
 
 # ------------------------------------------------------------------- fit

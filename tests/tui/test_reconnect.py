@@ -70,3 +70,35 @@ async def test_restarted_client_resumes_its_seat_from_the_token_store(url, raw, 
         await until(pilot, lambda: second.table is not None and second.table.view.get("round") == 1)
         assert second.room == joined["room"] and second.seat == 1
         assert len(second.table.view["hand"]) == 10
+
+
+async def test_restarted_client_watches_again_the_room_it_watched(url, raw, tmp_path):
+    """Issue 16: a spectator who quits and starts the client again is back in that room
+    (the server remembers it, `welcome.watching`); one who left it first is not."""
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="T", options={"bot_delay_ms": 10_000})
+    room = (await bob.wait_for("joined"))["room"]
+    await bob.send("add_bot")
+    await bob.send("add_bot")
+    await bob.send("start")
+    await bob.wait_for("update")
+    tokens = TokenStore(tmp_path / "tokens.json")
+    first = ClientApp(url, "Ann", tokens=tokens)
+    async with first.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: first.lobby is not None and first.lobby.rooms)
+        await pilot.press("w")
+        await until(pilot, lambda: first.table is not None and first.table.view.get("round") == 1)
+        assert first.watching == room and first.seat is None
+        await first.quit_on_purpose()
+    second = ClientApp(url, "Ann", tokens=tokens)
+    async with second.run_test(size=(80, 24)) as pilot:
+        # No key pressed: back at the watched table.
+        await until(pilot, lambda: second.table is not None and second.table.view.get("round") == 1)
+        assert second.room == room and second.seat is None and second.watching == room
+        await pilot.press("L")  # leaves the room: the lobby, and nothing to watch again
+        await until(pilot, lambda: second.table is None and second.lobby.rooms)
+    third = ClientApp(url, "Ann", tokens=tokens)
+    async with third.run_test(size=(80, 24)) as pilot:
+        # The list was shown, not answered with a `watch` (ClientApp._on_rooms).
+        await until(pilot, lambda: third.lobby is not None and third.lobby.rooms)
+        assert third.table is None and third.watching is None
