@@ -1,10 +1,15 @@
-"""Headless Chromium for the browser door's tests, driven by Selenium.
+"""Headless browsers for the browser door's tests: Chromium and Firefox.
 
-Debian's `chromium` and `chromium-driver` (installed by `.ci/run`); nothing
-downloads a browser (SE_OFFLINE). Selenium blocks, the game server runs in the
-test's event loop: every browser call runs in a thread (`asyncio.to_thread`).
-Waiting is on the page's own changes: a MutationObserver on the terminal's
-rows answers as soon as they change, and the condition is read again then.
+Chromium: Debian's `chromium` and `chromium-driver`, driven by Selenium.
+Firefox: Debian's `firefox-esr`, driven by Mozilla's own Marionette client
+(`marionette-driver`) straight over Firefox's remote protocol, because no
+geckodriver is packaged for Debian (docs/decisions.md, issue 17 continued);
+`FirefoxDriver` gives it the few Selenium calls the tests use. Both are
+installed by `.ci/run`; nothing downloads a browser (SE_OFFLINE). The drivers
+block, the game server runs in the test's event loop: every browser call runs
+in a thread (`asyncio.to_thread`). Waiting is on the page's own changes: a
+MutationObserver on the terminal's rows answers as soon as they change, and
+the condition is read again then.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+FIREFOX = "/usr/bin/firefox-esr"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -45,14 +51,74 @@ setTimeout(() => { observer.disconnect(); done(false); }, arguments[0]);
 """
 
 
-def available() -> bool:
+def available(kind: str = "chromium") -> bool:
+    if kind == "firefox":
+        return os.path.exists(FIREFOX)
     return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
 
 
-class Browser:
-    """One Chromium with a fresh profile (its own cookies): one browser of one player."""
+class FirefoxElement:
+    def __init__(self, element: Any) -> None:
+        self.element = element
 
-    def __init__(self, width: int = 1100, height: int = 720) -> None:
+    def send_keys(self, keys: str) -> None:
+        self.element.send_keys(keys)
+
+
+class FirefoxDriver:
+    """A headless Firefox (fresh profile) with the Selenium calls the tests use."""
+
+    def __init__(self, width: int, height: int) -> None:
+        from marionette_driver.marionette import Marionette
+
+        self.client = Marionette(
+            bin=FIREFOX, headless=True, host="127.0.0.1", port=0, startup_timeout=60
+        )
+        self.client.start_session()
+        self.client.timeout.script = 30
+        self.set_window_size(width, height)
+
+    def get(self, url: str) -> None:
+        self.client.navigate(url)
+
+    def refresh(self) -> None:
+        self.client.refresh()
+
+    def execute_script(self, script: str, *args: Any) -> Any:
+        return self.client.execute_script(script, script_args=list(args), new_sandbox=False)
+
+    def execute_async_script(self, script: str, *args: Any) -> Any:
+        return self.client.execute_async_script(script, script_args=list(args), new_sandbox=False)
+
+    def find_element(self, by: str, value: str) -> FirefoxElement:
+        return FirefoxElement(self.client.find_element(by, value))  # same `By` strings
+
+    def get_cookie(self, name: str) -> dict[str, Any] | None:
+        return next((c for c in self.client.get_cookies() if c["name"] == name), None)
+
+    def set_window_size(self, width: int, height: int) -> None:
+        self.client.set_window_rect(width=width, height=height)
+
+    def save_screenshot(self, path: str) -> None:
+        pathlib.Path(path).write_bytes(self.client.screenshot(format="binary"))
+
+    def get_log(self, kind: str) -> list[dict[str, Any]]:
+        raise NotImplementedError("Marionette has no console log: Chromium's tests read it")
+
+    def quit(self) -> None:
+        self.client.delete_session()
+        self.client.cleanup()
+
+
+class Browser:
+    """One browser with a fresh profile (its own cookies): one browser of one player."""
+
+    def __init__(self, width: int = 1100, height: int = 720, kind: str = "chromium") -> None:
+        self.kind = kind
+        self.profile = ""
+        if kind == "firefox":
+            self.driver: Any = FirefoxDriver(width, height)
+            return
         os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must not fetch anything
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -68,7 +134,8 @@ class Browser:
 
     def quit(self) -> None:
         self.driver.quit()
-        shutil.rmtree(self.profile, ignore_errors=True)
+        if self.profile:
+            shutil.rmtree(self.profile, ignore_errors=True)
 
 
 class Page:

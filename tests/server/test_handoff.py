@@ -21,7 +21,7 @@ async def test_a_code_gives_another_device_the_identity_once(player, url):
     phone = await player("Phone")
     rid = await phone.send("claim", code=code.lower().replace("-", " "))  # as typed
     claimed = await phone.expect_reply(rid)
-    assert claimed == {"t": "claimed", "token": ann.token, "re": rid}
+    assert claimed == {"t": "claimed", "token": ann.token, "name": "Ann", "re": rid}
     again = await Client.hello(url, "Ann", claimed["token"])
     assert again.you == ann.you  # the same identity on the other device
     await again.close()

@@ -59,8 +59,9 @@
     if (!dims) return;
     const cols = Math.max(MIN_COLS, dims.cols), rows = Math.max(MIN_ROWS, dims.rows);
     if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
-    fits += 1;  // what the last fit chose, for the tests: "fits cols rows font"
-    document.body.dataset.fit = [fits, cols, rows, font].join(" ");
+    fits += 1;  // what the last fit chose, for the tests: "fits cols rows font" and the
+    // window it fitted (a browser may fire resize before its window has its new size)
+    document.body.dataset.fit = [fits, cols, rows, font, innerWidth, innerHeight].join(" ");
   }
   let fits = 0;
   let pending = null;
