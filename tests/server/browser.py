@@ -106,8 +106,12 @@ class FirefoxDriver:
         raise NotImplementedError("Marionette has no console log: Chromium's tests read it")
 
     def quit(self) -> None:
+        instance = self.client.instance
         self.client.delete_session()
         self.client.cleanup()
+        if instance is not None:  # its profile removed now, not again at interpreter exit
+            instance.profile.cleanup()
+            instance.profile.restore = False
 
 
 class Browser:
