@@ -171,6 +171,9 @@ class LobbyScreen(Screen[None]):
         self._draw_status()
         if state == "replaced":
             self.show_error(REPLACED_NOTE.format(name=self.player))
+            for screen in self.app.screen_stack:  # its code was used: the dialog is done
+                if isinstance(screen, HandoffDialog):
+                    screen.dismiss(None)
         elif state == "reconnecting" and detail:
             self.show_error(f"Cannot reach the server: {detail}. Trying again…")
         elif state == "connected":
@@ -312,7 +315,7 @@ class HandoffDialog(ModalScreen[None]):
         with Vertical(id="dialog"):
             yield Label("Play this identity on another device:")
             yield Label(Text(self.code, style="bold"), id="handoff-code")
-            yield Label(
+            yield Static(  # a Static wraps at the dialog's width (a Label would be cut)
                 "There, press i in the lobby and type it (in a browser: below the "
                 f"terminal). It works once, for {self.minutes} minutes. Esc closes."
             )
@@ -328,8 +331,8 @@ CLAIM_NOTES = {
         "`--name` picks one when you connect."
     ),
     "ssh": (
-        "Your SSH key then leads there; the identity it leads to now stays on the "
-        "server without a key."
+        "Your SSH key then leads there at each login; the identity it leads to now "
+        "stays on the server, with no key leading to it."
     ),
 }
 CODE_LETTERS = 8  # a code's letters and digits, dashes and spaces aside (server/handoff.py)

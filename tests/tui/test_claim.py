@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+from conftest import RawClient
 from textual.widgets import Input
+from websockets.asyncio.client import connect
 from tui_keys import text_of, until
 
 from modernart.server.handoff import normal
 from modernart.tui.app import ClientApp
-from modernart.tui.lobby import ClaimDialog
+from modernart.tui.lobby import ClaimDialog, HandoffDialog
 from modernart.tui.tokens import TokenStore
 
 
@@ -77,7 +79,9 @@ async def test_a_code_from_another_device_brings_this_client_to_that_seat(
         code = await new_code(ann)
         await type_code(pilot, app, code.lower().replace("-", " "))  # as typed
         await until(pilot, lambda: app.seat == 0 and app.room == joined["room"])
-        assert dialog_of(app) is None and app.table is not None
+        await until(pilot, lambda: app.table is not None and app.screen is app.table)
+        await until(pilot, lambda: "Waiting room" in text_of(app.table.query_one("#state")))
+        assert dialog_of(app) is None
         assert app.player_name == "Ann" and app.you == app_you(ann) != own
         assert tokens.get(url, "Ann") == ann_token  # kept for the next start
         assert tokens.get(url, "Phone") not in (None, ann_token)  # its own stays kept
@@ -95,7 +99,29 @@ async def test_a_code_from_another_device_brings_this_client_to_that_seat(
     again = ClientApp(url, "Ann", tokens=tokens)
     async with again.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: again.seat == 0 and again.room == joined["room"])
+        await until(pilot, lambda: again.table is not None and again.screen is again.table)
+        await until(pilot, lambda: "Waiting room" in text_of(again.table.query_one("#state")))
 
 
 def app_you(client) -> str:
     return next(m for m in client.inbox if m["t"] == "welcome")["you"]
+
+
+async def test_the_code_shown_by_k_closes_once_another_device_used_it(url, raw, tmp_path):
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, HandoffDialog))
+        code = text_of(app.screen.query_one("#handoff-code"))
+        assert any("press i in the lobby" in text_of(w) for w in app.screen.query("Static"))
+        phone = await raw("Phone")
+        await phone.send("claim", code=code)
+        claimed = await phone.wait_for("claimed")
+        assert claimed["name"] == "Ann" and claimed["token"] == app.connection.token
+        other = RawClient(await connect(url))  # the other device goes on as Ann
+        await other.send("hello", v=1, name="Ann", token=claimed["token"])
+        await other.wait_for("welcome", you=app.you)
+        await until(pilot, lambda: not isinstance(app.screen, HandoffDialog))
+        assert "open in another window" in text_of(app.lobby.query_one("#error"))
+        await other.close()
