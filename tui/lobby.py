@@ -330,9 +330,10 @@ CLAIM_NOTES = {
         "Yours stays on the server: `modernart identities` lists both, and "
         "`--name` picks one when you connect."
     ),
+    # A session on the server: over SSH, or in a browser's page (the same client).
     "ssh": (
-        "Your SSH key then leads there at each login; the identity it leads to now "
-        "stays on the server, with no key leading to it."
+        "Your SSH key (in a browser: this browser) then leads there each time; the "
+        "identity you play now stays on the server, but nothing leads to it any more."
     ),
 }
 CODE_LETTERS = 8  # a code's letters and digits, dashes and spaces aside (server/handoff.py)
