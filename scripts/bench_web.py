@@ -12,7 +12,8 @@ pyte; the SSH side uses asyncssh clients. Figures:
 - key press to screen: from sending a key that changes the lobby (F1, then
   q) to the first output frame on the loopback socket, p50/p99;
 - bytes for a whole 4-player game against 3 bots, seat 0 played by keys;
-- in headless Chromium: from keydown to the terminal's rows changing.
+- in headless Chromium and Firefox (those installed): from keydown to the
+  terminal's rows changing.
 With --screenshot, headless Chromium (Debian's) plays a card and saves the table.
 """
 
@@ -35,6 +36,7 @@ from modernart.server.app import Server
 from modernart.server.ssh.server import SshGate, SshSettings
 from modernart.server.terminal import Limits
 from modernart.server.web.gate import WebGate, WebSettings
+from tests.server.browser import available
 from tests.server.pageclient import PageClient
 from tests.server.sshterm import KeyboardPlayer, open_terminal, ssh_connect
 
@@ -152,13 +154,13 @@ new MutationObserver(() => benchDraws.push(performance.now())).observe(
 """
 
 
-async def in_browser(gate: WebGate, presses: int) -> list[float]:
-    """Milliseconds from keydown to the terminal's rows changing, in headless Chromium."""
+async def in_browser(gate: WebGate, presses: int, kind: str = "chromium") -> list[float]:
+    """Milliseconds from keydown to the terminal's rows changing, in a headless browser."""
     from selenium.webdriver.common.keys import Keys
 
     from tests.server.browser import Browser, Page
 
-    browser = await asyncio.to_thread(Browser, 1000, 640)
+    browser = await asyncio.to_thread(Browser, 1000, 640, kind)
     try:
         page = Page(browser)
         await page.open(f"http://127.0.0.1:{gate.port}/")
@@ -180,7 +182,12 @@ async def main() -> None:
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--no-game", action="store_true")
     parser.add_argument("--screenshot", type=pathlib.Path, default=None)
-    parser.add_argument("--browser-presses", type=int, default=40, help="0: no Chromium")
+    parser.add_argument("--browser-presses", type=int, default=40, help="0: no browser")
+    parser.add_argument(
+        "--browsers",
+        default="chromium,firefox",
+        help="the headless browsers for the drawn-rows figure (those installed)",
+    )
     args = parser.parse_args()
     data = pathlib.Path(tempfile.mkdtemp(prefix="bench-web-"))
     server = Server(data, port=0, dev=True)
@@ -228,10 +235,11 @@ async def main() -> None:
         for name, t in (("browser", web_keys), ("SSH", ssh_keys)):
             print(f"  {name}: p50 {p(t, 50):.1f} ms, p99 {p(t, 99):.1f} ms, max {max(t):.1f} ms")
         print(f"  ratio p99 {p(web_keys, 99) / p(ssh_keys, 99):.2f}")
-        if args.browser_presses:
-            drawn = await in_browser(web, args.browser_presses)
+        kinds = [k for k in args.browsers.split(",") if k and available(k)]
+        for kind in kinds if args.browser_presses else []:
+            drawn = await in_browser(web, args.browser_presses, kind)
             print(
-                f"key press to drawn rows in Chromium ({len(drawn)} presses): "
+                f"key press to drawn rows in {kind} ({len(drawn)} presses): "
                 f"p50 {p(drawn, 50):.1f} ms, p99 {p(drawn, 99):.1f} ms, max {max(drawn):.1f} ms"
             )
         if not args.no_game:

@@ -15,6 +15,7 @@ the condition is read again then.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import pathlib
 import shutil
@@ -69,6 +70,9 @@ class FirefoxDriver:
     """A headless Firefox (fresh profile) with the Selenium calls the tests use."""
 
     def __init__(self, width: int, height: int) -> None:
+        # mozversion prints Firefox's build on every start unless its logger exists
+        # already (mozlog.unstructured.getLogger then adds no handler of its own).
+        logging.getLogger("mozversion").setLevel(logging.WARNING)
         from marionette_driver.marionette import Marionette
 
         self.client = Marionette(
