@@ -9,8 +9,8 @@ import time
 
 from conftest import RawClient
 from textual.widgets import Input
-from websockets.asyncio.client import connect
 from tui_keys import text_of, until
+from websockets.asyncio.client import connect
 
 from modernart.server.handoff import normal
 from modernart.tui.app import ClientApp
