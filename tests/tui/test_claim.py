@@ -9,13 +9,19 @@ import time
 
 from conftest import RawClient
 from textual.widgets import Input
-from tui_keys import text_of, until
+from tui_keys import text_of
+from tui_keys import until as until_within
 from websockets.asyncio.client import connect
 
 from modernart.server.handoff import normal
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import ClaimDialog, HandoffDialog
 from modernart.tui.tokens import TokenStore
+
+
+async def until(pilot, cond, timeout: float = 30.0) -> None:
+    """tui_keys.until with room for a loaded machine (an upper bound only)."""
+    await until_within(pilot, cond, timeout)
 
 
 def dialog_of(app: ClientApp) -> ClaimDialog | None:

@@ -85,20 +85,28 @@ async def test_restarted_client_watches_again_the_room_it_watched(url, raw, tmp_
     tokens = TokenStore(tmp_path / "tokens.json")
     first = ClientApp(url, "Ann", tokens=tokens)
     async with first.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: first.lobby is not None and first.lobby.rooms)
+        await until(pilot, lambda: first.lobby is not None and first.lobby.rooms, timeout=30)
         await pilot.press("w")
-        await until(pilot, lambda: first.table is not None and first.table.view.get("round") == 1)
+        await until(
+            pilot,
+            lambda: first.table is not None and first.table.view.get("round") == 1,
+            timeout=30,
+        )
         assert first.watching == room and first.seat is None
         await first.quit_on_purpose()
     second = ClientApp(url, "Ann", tokens=tokens)
     async with second.run_test(size=(80, 24)) as pilot:
         # No key pressed: back at the watched table.
-        await until(pilot, lambda: second.table is not None and second.table.view.get("round") == 1)
+        await until(
+            pilot,
+            lambda: second.table is not None and second.table.view.get("round") == 1,
+            timeout=30,
+        )
         assert second.room == room and second.seat is None and second.watching == room
         await pilot.press("L")  # leaves the room: the lobby, and nothing to watch again
-        await until(pilot, lambda: second.table is None and second.lobby.rooms)
+        await until(pilot, lambda: second.table is None and second.lobby.rooms, timeout=30)
     third = ClientApp(url, "Ann", tokens=tokens)
     async with third.run_test(size=(80, 24)) as pilot:
         # The list was shown, not answered with a `watch` (ClientApp._on_rooms).
-        await until(pilot, lambda: third.lobby is not None and third.lobby.rooms)
+        await until(pilot, lambda: third.lobby is not None and third.lobby.rooms, timeout=30)
         assert third.table is None and third.watching is None
