@@ -190,6 +190,29 @@ async def test_a_second_browser_is_a_second_player_and_a_reload_keeps_the_seat(w
     assert identity.conn is not None and len(gate.terminals.by_key) == 2
 
 
+async def test_a_reloaded_page_watches_again_the_room_it_watched(web, browser):
+    """Issue 16: a spectator's reload lands in the watched game, not in the lobby."""
+    gate = await web()
+    bob = await Client.hello(f"ws://127.0.0.1:{gate.server.port}/", "Bob")
+    await bob.send("create", seats=3, name="T", options={"bot_delay_ms": 10_000})
+    room = (await bob.expect("joined"))["room"]
+    for _ in range(2):
+        await bob.send("add_bot")
+    await bob.expect("room", timeout=WAIT)
+    await bob.send("start")
+    await bob.expect("update")
+    page = await browser()
+    await lobby(gate, page)
+    await page.wait_text("playing")
+    await page.send("w")
+    await page.wait_text("· watching")
+    await page.call(page.driver.refresh)
+    await page.wait_text("· watching")  # no key pressed: the same table again
+    store, hub = gate.server.store, gate.server.hub
+    identity = hub.identities[store.find_identity(await token_of(page))[0]]
+    assert identity.watching == room and identity.seat is None
+
+
 # ------------------------------------------------------------ the page's guards
 
 
