@@ -75,8 +75,15 @@ class FirefoxDriver:
         logging.getLogger("mozversion").setLevel(logging.WARNING)
         from marionette_driver.marionette import Marionette
 
+        # Firefox's own log goes to a folder of ours (by default: gecko.log here).
+        self.logs = tempfile.mkdtemp(prefix="modernart-firefox-")
         self.client = Marionette(
-            bin=FIREFOX, headless=True, host="127.0.0.1", port=0, startup_timeout=60
+            bin=FIREFOX,
+            headless=True,
+            host="127.0.0.1",
+            port=0,
+            startup_timeout=60,
+            gecko_log=self.logs,
         )
         self.client.start_session()
         self.client.timeout.script = 30
@@ -116,6 +123,7 @@ class FirefoxDriver:
         if instance is not None:  # its profile removed now, not again at interpreter exit
             instance.profile.cleanup()
             instance.profile.restore = False
+        shutil.rmtree(self.logs, ignore_errors=True)
 
 
 class Browser:
