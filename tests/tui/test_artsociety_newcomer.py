@@ -11,6 +11,7 @@ from typing import Any
 from artsociety_keys import keys_for
 from artsociety_offline import NAMES, ArtSocietyOffline
 from test_artsociety_screens import cannot_hang, offline, panel, placing, play_until
+from tui_keys import until
 
 from modernart.engine.artsociety.bots import HeuristicBot
 from modernart.engine.artsociety.state import ArtSociety
@@ -199,7 +200,9 @@ async def test_a17_the_footer_fits_80_columns_with_every_decor_placement_key() -
     game.apply({"type": "excess", "seat": 0})
     app = ArtSocietyOffline(game)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        # The table's keys reach the footer after its first frames: wait for them (on a
+        # loaded machine that takes more than a pause); all of them must fit.
+        await until(pilot, lambda: "a Assist" in screen_lines(app)[-1])
         table = app.table
         assert isinstance(table, ArtSocietyTable)
         footer = screen_lines(app)[-1]
