@@ -200,6 +200,8 @@ class LobbyScreen(Screen[None]):
             self.show_rooms(self.rooms)
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        if not self.query(DataTable):
+            return  # a list that came while the app quits: the screen is being taken down
         table = self.query_one(DataTable)
         selected = self.selected_room()
         self.rooms = [r for r in rooms if isinstance(r, dict) and "id" in r]

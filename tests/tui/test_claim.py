@@ -24,6 +24,11 @@ async def until(pilot, cond, timeout: float = 30.0) -> None:
     await until_within(pilot, cond, timeout)
 
 
+def state_of(table) -> str:
+    """What the table's auction panel says, once it is composed ("" before)."""
+    return "".join(text_of(widget) for widget in table.query("#state"))
+
+
 def dialog_of(app: ClientApp) -> ClaimDialog | None:
     return next((s for s in app.screen_stack if isinstance(s, ClaimDialog)), None)
 
@@ -86,7 +91,7 @@ async def test_a_code_from_another_device_brings_this_client_to_that_seat(
         await type_code(pilot, app, code.lower().replace("-", " "))  # as typed
         await until(pilot, lambda: app.seat == 0 and app.room == joined["room"])
         await until(pilot, lambda: app.table is not None and app.screen is app.table)
-        await until(pilot, lambda: "Waiting room" in text_of(app.table.query_one("#state")))
+        await until(pilot, lambda: "Waiting room" in state_of(app.table))
         assert dialog_of(app) is None
         assert app.player_name == "Ann" and app.you == app_you(ann) != own
         assert tokens.get(url, "Ann") == ann_token  # kept for the next start
@@ -106,7 +111,7 @@ async def test_a_code_from_another_device_brings_this_client_to_that_seat(
     async with again.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: again.seat == 0 and again.room == joined["room"])
         await until(pilot, lambda: again.table is not None and again.screen is again.table)
-        await until(pilot, lambda: "Waiting room" in text_of(again.table.query_one("#state")))
+        await until(pilot, lambda: "Waiting room" in state_of(again.table))
 
 
 def app_you(client) -> str:
