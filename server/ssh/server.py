@@ -27,6 +27,7 @@ import asyncssh
 from ..app import Server
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
 from ..terminal.refusals import RefusalLog
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER
 from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
 from .startups import StartupLimits, Startups
@@ -52,6 +53,7 @@ class SshSettings:
     startup_limits: StartupLimits = field(default_factory=StartupLimits)
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     hang_timeout: float = DEFAULT_HANG_TIMEOUT
+    sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER
     app: str = DEFAULT_APP
     measure_every: float = 5.0
     limits: Limits | None = field(default=None)
@@ -62,6 +64,7 @@ class SshSettings:
             limits=limits,
             idle_timeout=self.idle_timeout,
             hang_timeout=self.hang_timeout,
+            sessions_per_worker=self.sessions_per_worker,
             app=self.app,
             measure_every=self.measure_every,
         )
