@@ -21,8 +21,8 @@ FULL = "The server is full, try again in a few minutes."
 DEFAULT_PER_ADDRESS = 4
 # A session's share after a whole game, and a worker's own cost (docs/benchmarks.md, issue 16:
 # several sessions per worker).
-DEFAULT_RESERVE_MB = 12.0
-DEFAULT_WORKER_MB = 20.0
+DEFAULT_RESERVE_MB = 12.0  # a session after a whole game, beside others in its worker
+DEFAULT_WORKER_MB = 40.0  # a worker: its copy of the pages the client code dirties
 DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minute
 DEFAULT_STARTS_TOTAL = (20, 1.0)  # and from everyone: 20 a second
 
