@@ -27,7 +27,7 @@ import asyncssh
 from ..app import Server
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
 from ..terminal.refusals import RefusalLog
-from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
 from .startups import StartupLimits, Startups
@@ -36,7 +36,7 @@ log = logging.getLogger("modernart.server.ssh.server")
 
 DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
-DEFAULT_HANG_TIMEOUT = 15.0  # seconds a session's event loop may stop answering
+DEFAULT_HANG_TIMEOUT = HANG_TIMEOUT  # seconds a worker's event loop may stop answering
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate
 
 

@@ -57,13 +57,18 @@ class Refused(Exception):
     """A session may not start; the message says why, for the person at the terminal."""
 
 
+HANG_TIMEOUT = 5.0
+
+
 @dataclass
 class TerminalSettings:
     """What the operator sets for terminal sessions (docs/operations.md)."""
 
     limits: Limits = field(default_factory=Limits)
     idle_timeout: float = 1800.0  # seconds without a key press; 0: never
-    hang_timeout: float = 15.0  # seconds without a heartbeat from a worker's loop; 0: never
+    # seconds without a heartbeat from a worker's loop (it beats every second); 0: never.
+    # A stuck worker stalls its K sessions this long before they restart elsewhere.
+    hang_timeout: float = HANG_TIMEOUT
     sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER  # 1: a process per session
     app: str = DEFAULT_APP  # the client class the zygote serves ("module:Class")
     measure_every: float = 5.0  # seconds between two readings of the workers' memory; 0: never
