@@ -18,7 +18,7 @@ from collections import Counter
 
 # (group, substrings of a frame "function (file:line)"), leaf-first precedence per frame.
 GROUPS: list[tuple[str, tuple[str, ...]]] = [
-    ("waiting in `epoll`", ("EpollSelector.select",)),
+    ("waiting (`epoll`; the checkpointer's sleep)", ("EpollSelector.select", "Condition.wait")),
     ("socket writes (`transport.write`)", ("_SelectorSocketTransport.write ", "write_queued")),
     ("SQLite (inserts, commits; checkpoints in their thread)", ("server/store.py",)),
     ("packing frames (msgpack)", ("packb", "server/codec.py", "server/updates.py")),

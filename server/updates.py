@@ -7,9 +7,6 @@ view, with the room's fields, is built and msgpack-packed once per update, and
 each seated member's frame is that shared part plus its own entries packed
 alone (from the game's `seat_view` when it has one, else from `view(seat)`).
 A game that names no such keys gets each seat's `view(seat)` packed whole.
-A seat's entry that is a list holding the public list's own items (Modern Art's
-`seats`, where only the seat's own entry differs) reuses their packing: each
-public item is packed once per update, not once per seat (issue 21).
 tests/server/test_updates.py checks at every step of whole games of every game
 that each frame decodes to exactly `view(seat)` plus the room's fields.
 """
@@ -20,7 +17,7 @@ from typing import Any
 
 from modernart.engine.games import GameInfo, GameState, game_of
 
-from .codec import array_header, encode, encode_entries, map_header
+from .codec import encode, encode_entries, map_header
 
 # The room's own fields in each seat's entry of `view.seats` (Room.view_for).
 SEAT_FLAGS = ("connected", "bot", "autopilot")
@@ -51,31 +48,6 @@ class UpdateFrames:
             + map_header(len(shared) + len(keys))
             + encode_entries(shared)
         )
-        self._items: dict[str, list[bytes]] = {}  # public lists' items, packed once
-
-    def _packed_items(self, key: str) -> list[bytes]:
-        items = self._items.get(key)
-        if items is None:
-            items = self._items[key] = [encode(item) for item in self.public[key]]
-        return items
-
-    def _entries(self, entries: dict[str, Any]) -> bytes:
-        """`encode_entries(entries)`, reusing the packing of public list items that an
-        entry's list holds itself (the same objects, so the same bytes)."""
-        public = self.public
-        parts: list[bytes] = []
-        for key, value in entries.items():
-            parts.append(encode(key))
-            base = public.get(key)
-            if type(value) is list and type(base) is list and len(value) == len(base):
-                items = self._packed_items(key)
-                parts.append(array_header(len(value)))
-                parts.extend(
-                    items[i] if item is base[i] else encode(item) for i, item in enumerate(value)
-                )
-            else:
-                parts.append(encode(value))
-        return b"".join(parts)
 
     def _full_view(self, seat: int) -> dict[str, Any]:
         """`view(seat)` with the room's fields of the public view."""
@@ -97,10 +69,10 @@ class UpdateFrames:
     def for_seat(self, seat: int) -> bytes:
         if self._keys is None:
             return self._intro + encode("view") + encode(self._full_view(seat))
-        return self._head + self._entries(self.secrets(seat))
+        return self._head + encode_entries(self.secrets(seat))
 
     def for_spectators(self) -> bytes:
         public = self.public
         if self._keys is None:
             return self._intro + encode("view") + encode(public)
-        return self._head + self._entries({k: public[k] for k in self._keys})
+        return self._head + encode_entries({k: public[k] for k in self._keys})
