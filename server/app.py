@@ -237,6 +237,7 @@ class Server:
         assert self.hub is not None
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
+        self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)
         assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
@@ -300,6 +301,15 @@ class Server:
                 del self._per_address[address]
                 if self._address_budget is not None:
                     self._address_budget.table.pop(address, None)
+
+    @staticmethod
+    def _forget_handshake(ws: ServerConnection) -> None:
+        """The handshake's headers are read (the address above) and never again: about
+        3 KiB a connection, kept for its whole life otherwise (issue 21). The request
+        itself stays (websockets tells the handshake from frames by it), emptied."""
+        if ws.request is not None:
+            ws.request.headers = Headers()
+        ws.response = None
 
     def _limit_send_buffer(self, ws: ServerConnection) -> None:
         """The kernel's share of a connection's unread output is bounded too (issue 21):
