@@ -53,6 +53,7 @@ class BotClient:
         self.token: str = welcome["token"]
         self.room: str | None = None
         self.seat: int | None = None
+        self.game: str | None = None  # the room's game (its `room` message says)
         self.view: View | None = None
         self._ids = itertools.count(1)
         self._early: list[dict[str, Any]] = []  # game messages read while awaiting a reply
@@ -112,7 +113,19 @@ class BotClient:
         """Take the lowest free seat of `room`; returns the seat."""
         fields = {"room": room} if password is None else {"room": room, "password": password}
         await self.request("join", "joined", **fields)
+        await self._room_summary()
         return self.seat
+
+    async def _room_summary(self) -> None:
+        """Read on to the `room` message that follows `joined` (PROTOCOL.md), for the
+        room's game; other messages are kept for the game loop."""
+        while True:
+            msg = msgpack.unpackb(await self.ws.recv(), raw=False)
+            if msg["t"] == "room" and msg["room"]["id"] == self.room:
+                self.game = msg["room"]["game"]
+                self._early.append(msg)
+                return
+            self._early.append(msg)
 
     async def create(self, seats: int = 4, **fields: Any) -> str:
         """Create a room (as its host); returns its id."""
@@ -240,25 +253,37 @@ async def run_level_bot(
     password: str | None = None,
     budget_s: float | None = None,
 ) -> View:
-    """`modernart bot`: one of our Modern Art bots plays a seat of `room` over the wire.
+    """`modernart bot`: one of our bots plays a seat of `room` over the wire, in the
+    room's own game (any game of engine/games.py at any of its levels).
 
     Decisions run in a thread so the connection keeps answering pings while the
-    expert searches; open-auction shouts wait for the level's reaction time
-    (engine/modernart/bots/timing.py). Returns the final view."""
+    expert searches; real-time shouts (a game with a hammer) wait for the level's
+    reaction time (GameInfo.shout_delay_ms). Returns the final view."""
     import random
 
-    from modernart.engine.modernart.bots import make_bot
-    from modernart.engine.modernart.bots.expert import ExpertBot
-    from modernart.engine.modernart.bots.timing import shout_delay_ms
+    from modernart.engine.games import get_game
+    from modernart.engine.search import SearchBot
 
-    bot: Any = ExpertBot(budget_s=budget_s) if level == "expert" and budget_s else make_bot(level)
     rng = random.Random()
-
-    def shout_delay(view: View) -> float:
-        return shout_delay_ms(level, 0, view.get("deadline_ms"), rng)
 
     async with await BotClient.connect(url, name or f"{level}-bot") as client:
         await client.join(room, password)
+        info = get_game(client.game or "modernart")
+        if level not in info.bots:
+            raise ServerError(
+                {
+                    "code": "bad_level",
+                    "message": f"{info.title}'s bot levels: {', '.join(info.bots)}",
+                }
+            )
+        bot: Any = info.make_bot(level)
+        if isinstance(bot, SearchBot) and budget_s:
+            bot.budget_s = budget_s
+        timing = info.shout_delay_ms
+
+        def shout_delay(view: View) -> float:
+            return timing(level, 0, view.get("deadline_ms"), rng) if timing else 0
+
         return await client.play(
             lambda view: asyncio.to_thread(bot.choose, view),
             observe=getattr(bot, "observe", None),

@@ -112,7 +112,8 @@ def _seconds(low: float, high: float) -> Any:
 
 
 def bot_command(args: argparse.Namespace) -> int:
-    """`modernart bot URL --join ROOM --level L`: play one seat, print the final money."""
+    """`modernart bot URL --join ROOM --level L`: play one seat of the room's game, print
+    the final totals as the game's view names them (money, points, score)."""
     import asyncio
 
     from modernart.botkit import ServerError, run_level_bot
@@ -128,7 +129,9 @@ def bot_command(args: argparse.Namespace) -> int:
     except (OSError, ServerError) as exc:
         print(f"modernart bot: {exc}", file=sys.stderr)
         return 1
-    print(json.dumps({"money": [s["money"] for s in final["seats"]], "you": final["you"]}))
+    field = next(f for f in ("money", "points", "score") if f in final["seats"][0])
+    scores = [seat[field] for seat in final["seats"]]
+    print(json.dumps({field: scores, "winners": final.get("winners"), "you": final["you"]}))
     return 0
 
 
@@ -180,9 +183,9 @@ def games_epilog(games: list[Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
-    from modernart.engine.modernart.bots import BOT_LEVELS
 
     games = [get_game(name) for name in GAME_NAMES]
+    every_level = sorted({level for info in games for level in info.bots})
     parser = argparse.ArgumentParser(
         prog="modernart",
         description="Modern Art, online. With no command: a game against bots in this terminal.",
@@ -258,7 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     bp = sub.add_parser("bot", help="one of our bots plays a seat over the network (docs/bots.md)")
     bp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
     bp.add_argument("--join", required=True, metavar="ROOM", help="the room to take a seat in")
-    bp.add_argument("--level", choices=BOT_LEVELS, default="hard", help="the bot's level")
+    bp.add_argument(
+        "--level",
+        choices=every_level,
+        default="hard",
+        help="the bot's level (the room's game must have it; see the levels below)",
+    )
     bp.add_argument("--name", type=_name, default=None, dest="bot_name", help="its name")
     bp.add_argument("--password", default=None, help="the room's password, if it has one")
     bp.add_argument("--budget", type=float, default=None, help="expert: seconds a move")

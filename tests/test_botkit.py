@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from modernart import cli
-from modernart.botkit import BotClient, safe_action
+from modernart.botkit import BotClient, ServerError, run_level_bot, safe_action
+from modernart.engine.games import get_game
 from modernart.engine.modernart.bots import make_bot
 from modernart.engine.modernart.bots.worlds import PublicMemory
 
@@ -79,6 +80,41 @@ async def test_modernart_bot_command_plays_expert_over_the_wire(url: str) -> Non
         assert await asyncio.wait_for(command, 60) == 0
     bots = [seat["bot"] for seat in final["seats"]]
     assert bots.count(False) == 2 and final["finished"]
+
+
+@pytest.mark.parametrize(("game", "seats"), [("serengeti", 4), ("artsociety", 3)])
+async def test_modernart_bot_command_plays_any_game(
+    url: str, game: str, seats: int, capsys: pytest.CaptureFixture
+) -> None:
+    """`modernart bot` plays the room's own game: Serengeti's and Art Society's expert
+    take a seat over the wire and play to the end; the totals printed are the final
+    view's."""
+    host = await BotClient.connect(url, "Host")
+    room = await host.create(seats=seats, game=game, options=FAST)
+    for _ in range(seats - 2):
+        await host.send("add_bot", level="hard")
+    args = ["bot", url, "--join", room, "--level", "expert", "--budget", "0.01"]
+    hard = get_game(game).make_bot("hard", 5)
+    async with host:
+        command = asyncio.create_task(asyncio.to_thread(cli.main, args))
+        await _start_when_full(host)
+        final = await asyncio.wait_for(host.play(hard.choose), 180)
+        assert await asyncio.wait_for(command, 60) == 0
+    assert final["finished"]
+    printed = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    field = {"serengeti": "points", "artsociety": "score"}[game]  # the view's totals
+    assert printed[field] == [seat[field] for seat in final["seats"]]
+    assert None not in printed[field] and printed["winners"] == final["winners"]
+    assert [seat["name"] for seat in final["seats"]][printed["you"]] == "expert-bot"
+
+
+async def test_a_level_the_rooms_game_lacks_is_refused(url: str) -> None:
+    """A level the room's game has not: a clear error naming the game's levels."""
+    host = await BotClient.connect(url, "Host")
+    room = await host.create(seats=3, game="artsociety", options=FAST)
+    async with host:
+        with pytest.raises(ServerError, match="Art Society's bot levels: random, easy"):
+            await run_level_bot(url, room, "grandmaster")
 
 
 async def test_bad_command_arguments_exit_nonzero(url: str) -> None:
