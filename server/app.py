@@ -255,6 +255,7 @@ class Server:
         self._limit_send_buffer(ws)
 
         def handle(frame: bytes | str, within_rate: bool) -> None:
+            hub.outbox.due()
             try:
                 hub.handle(conn, frame, within_rate)  # never raises; guards the protocol
             except Exception:

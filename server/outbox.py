@@ -8,7 +8,8 @@ writes each connection's queue in one `transport.write`, in the order the frames
 were queued (issue 21: one write per member per update, and one commit per act,
 were the server's two largest costs). So an act is still stored before anyone
 hears of it, a connection's frames keep their order, and a connection gets at
-most one write a turn.
+most one write a turn. A busy server's turn can be long: frames that have waited
+HOLD_S are written before the next message is handled (`due`), not at its end.
 
 A failed commit loses the turn's batched changes of the rooms in it
 (`Store.commit_batch` names them with what the store still holds): their frames
@@ -26,6 +27,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 Lost = dict[str, tuple[int | None, int]]  # room id -> (actions stored, last stored seq)
+# A busy loop's turn can last tens of milliseconds: frames held this long are written
+# (and their changes committed) at the next message's start, not at the turn's end.
+HOLD_S = 0.005
 
 
 class Queued(Protocol):
@@ -61,6 +65,8 @@ class Outbox:
         self._waiting: list[Queued] = []
         self._handle: asyncio.Handle | None = None
         self._batch = False  # the store began a batch this turn (`batch_begun`)
+        self._since = 0.0  # loop time of the turn's first frame or batched write
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.stats = OutboxStats()
 
     def queued(self, conn: Queued) -> None:
@@ -71,7 +77,17 @@ class Outbox:
     def schedule(self) -> None:
         """The turn's end will flush (a frame was queued, or the store began a batch)."""
         if self._handle is None:
-            self._handle = asyncio.get_running_loop().call_soon(self.flush)
+            loop = self._loop = asyncio.get_running_loop()
+            self._since = loop.time()
+            self._handle = loop.call_soon(self.flush)
+
+    def due(self) -> None:
+        """Before a message is handled (no room is in the middle of a change then):
+        frames held for HOLD_S already go now, so a long turn of a busy server delays
+        no update by more than that (the batch is committed first, as at the turn's end)."""
+        loop = self._loop
+        if self._handle is not None and loop is not None and loop.time() - self._since >= HOLD_S:
+            self.flush()
 
     def batch_begun(self) -> None:
         """The store began the turn's transaction (`Store.batch_opened`)."""
