@@ -7,9 +7,9 @@ numbers of every room that changed in the turn (`Store.batched`) — and then
 writes each connection's queue in one `transport.write`, in the order the frames
 were queued (issue 21: one write per member per update, and one commit per act,
 were the server's two largest costs). So an act is still stored before anyone
-hears of it, a connection's frames keep their order, and a connection gets at
-most one write a turn. A busy server's turn can be long: frames that have waited
-HOLD_S are written before the next message is handled (`due`), not at its end.
+hears of it, a connection's frames keep their order, and a connection gets one
+write per flush. A busy server's turn can be long: frames that have waited HOLD_S
+are flushed before the next message is handled (`due`), not at the turn's end.
 
 A failed commit loses the turn's batched changes of the rooms in it
 (`Store.commit_batch` names them with what the store still holds): their frames

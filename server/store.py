@@ -221,7 +221,11 @@ class Store(PlayerTables):
         db = self.db
         batch, self._batch = self._batch, {}
         self._batch_rows = 0
-        if not db.in_transaction:
+        try:
+            in_transaction = db.in_transaction
+        except sqlite3.Error:  # closed (the server stopping): nothing can be committed
+            in_transaction = False
+        if not in_transaction:
             if batch:  # rolled back by SQLite after a failing statement
                 self._lose(batch)
             return
