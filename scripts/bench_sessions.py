@@ -1,15 +1,22 @@
-"""SSH sessions at scale, the old design against the new in one run (issue 16).
+"""SSH sessions at scale, designs side by side in one run (issue 16).
 
 Used by `scripts/bench_ssh.py --sessions N`. For each design a `modernart-server
---dev --ssh-guests` runs as a subprocess (the old one from `git archive REV` of
-engine/, server/ and tui/); N asyncssh guests at 80×24 open sessions (8 at a
-time) and wait for the lobby. Measured:
+--dev --ssh-guests` runs as a subprocess: this tree with `--terminal-sessions-per-worker
+K` for each K of `--per-worker` (K=1: a process per session, main's isolation), and,
+with `--baseline REV`, the tree of that commit (`git archive` of engine/, server/ and
+tui/). N asyncssh guests at 80×24 open sessions (8 at a time) and wait for the
+lobby. Measured:
 - memory: the PSS of the server and every process under it (smaps_rollup),
   idle, then with N sessions in the lobby: (with − idle) / N per session;
 - first screen: channel opened → the lobby's "Rooms" on the client's screen;
 - key to screen: a key ('c', then Escape) sent by one of `--probes` sessions →
-  the first bytes of its answer, repeated; optionally while `--playing`
-  further sessions watch games that `scripts/loadtest.py` clients play.
+  the first bytes of its answer, repeated;
+- with `--playing M`: M more sessions each create a 4-seat room, add three bots
+  and play a whole game with keys (a WebSocket spectator of the room says when
+  the seat must act and what); meanwhile the probes time their keys again, and
+  each player's decision keys are timed to the first bytes of their answer.
+  After the games: (PSS − PSS with the lobby sessions only) / M, per session
+  after a whole game, and the total.
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.loadtest import free_port  # noqa: E402
-from tests.server.sshterm import Terminal, open_terminal, ssh_connect  # noqa: E402
+from tests.server.sshterm import UP, Terminal, open_terminal, ssh_connect  # noqa: E402
+from tests.server.wsclient import Client  # noqa: E402
 
 
 def tree_pss_mb(pid: int) -> float:
@@ -65,12 +73,14 @@ def baseline_tree(rev: str, into: pathlib.Path) -> pathlib.Path:
     tree = into / "tree"
     with tarfile.open(archive) as tar:
         tar.extractall(tree, filter="data")
-    # Its client processes get a clean environment: let them find this tree too.
+    # A client process per session (before the zygote) gets a clean environment: let it
+    # find this tree too. A zygote inherits the server's.
     pty = tree / "server" / "ssh" / "pty.py"
-    code = pty.read_text()
-    line = '"PATH": os.environ.get("PATH", "/usr/bin:/bin"),'
-    assert line in code, "the baseline's client environment changed"
-    pty.write_text(code.replace(line, line + ' "PYTHONPATH": os.environ["PYTHONPATH"],'))
+    if pty.exists():
+        code = pty.read_text()
+        line = '"PATH": os.environ.get("PATH", "/usr/bin:/bin"),'
+        assert line in code, "the baseline's client environment changed"
+        pty.write_text(code.replace(line, line + ' "PYTHONPATH": os.environ["PYTHONPATH"],'))
     shim = into / "shim" / "modernart"
     shim.mkdir(parents=True)
     (shim / "__init__.py").write_text("")
@@ -84,24 +94,33 @@ class Result:
     design: str
     idle_mb: float = 0.0
     lobby_mb: float = 0.0
+    game_mb: float = 0.0  # a playing session after its whole game
+    total_mb: float = 0.0  # everything, at the end (server, zygote, workers)
+    games: int = 0  # whole games played to their end
+    game_seconds: list[float] = field(default_factory=list)
     first_alone: list[float] = field(default_factory=list)  # one session opening at a time
     first_screen: list[float] = field(default_factory=list)  # 8 opening at a time
     keys: list[float] = field(default_factory=list)
-    keys_playing: list[float] = field(default_factory=list)
+    keys_playing: list[float] = field(default_factory=list)  # the probes', while games run
+    keys_players: list[float] = field(default_factory=list)  # the players' decisions
     refused: int = 0
 
 
-async def start_server(design: str, src: pathlib.Path | None, data: pathlib.Path) -> tuple:
+async def start_server(
+    design: str, src: pathlib.Path | None, data: pathlib.Path, per_worker: int | None
+) -> tuple:
     port, ssh_port = free_port(), free_port()
     cmd = [sys.executable, "-m", "modernart.server.cli", "--dev", "--port", str(port)]
     cmd += ["--data", str(data), "--ssh-port", str(ssh_port), "--ssh-guests"]
     cmd += ["--ssh-max-per-address", "0", "--log-level", "warning"]
-    if design == "old":
+    if design == "e42ddb0":  # before the zygote
         cmd += ["--ssh-max-sessions", "0"]
     else:
         cmd += ["--ssh-memory-mb", "100000", "--ssh-max-startups", "0:100:0"]
         cmd += ["--ssh-per-address-startups", "0", "--ssh-start-rate", "0/1"]
         cmd += ["--ssh-total-start-rate", "0/1"]
+    if per_worker is not None:
+        cmd += ["--terminal-sessions-per-worker", str(per_worker)]
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
@@ -136,11 +155,11 @@ async def open_session(
     return term
 
 
-async def key_to_screen(term: Terminal, key: str) -> float:
+async def key_to_screen(term: Terminal, key: str, timeout: float = 60) -> float:
     before = term.received
     t0 = time.monotonic()
     term.send(key)
-    await term.wait(lambda: term.received > before, "an answer", timeout=60)
+    await term.wait(lambda: term.received > before, "an answer", timeout=timeout)
     return time.monotonic() - t0
 
 
@@ -165,11 +184,74 @@ async def settle(terms: list[Terminal], quiet: float = 2.0, limit: float = 30.0)
             return
 
 
-async def run_design(design: str, src: pathlib.Path | None, args) -> Result:
+ACT_KEYS = {  # a quick player's keys for the phase that waits on its seat
+    "play": "\r",  # the chosen card
+    "offer": "d",  # no second card for a double
+    "sealed": UP + "\r",  # the lowest amount
+    "price": UP + "\r",
+}
+
+
+async def play_a_game(term: Terminal, name: str, port: int, result: Result) -> None:
+    """Host a 4-seat room with three bots, start it, and play every decision with keys."""
+    term.send("c")
+    await term.wait_text("Create a room", timeout=120)
+    term.send("\x13")  # ctrl+s: the defaults (Modern Art, 4 seats)
+    await term.wait_text("You host", timeout=120)
+    term.send("bbb")
+    await term.wait(lambda: term.text().count("(R)") + term.text().count("(H)") >= 3, "bots", 120)
+    spectator = await Client.hello(f"ws://127.0.0.1:{port}/", f"{name}-eye")
+    update: asyncio.Future | None = None
+    try:
+        await spectator.send("rooms")
+        rooms = (await spectator.expect("rooms"))["rooms"]
+        (room,) = [r for r in rooms if r["name"] == f"{name}'s table"]
+        await spectator.send("watch", room=room["id"])
+        await spectator.expect("joined")
+        term.send("s")
+        started = time.monotonic()
+        sent: tuple[int, str] | None = None
+        pressing: asyncio.Task[None] | None = None
+
+        async def press(keys: str) -> None:
+            with contextlib.suppress(AssertionError):  # keys that changed nothing: not timed
+                result.keys_players.append(await key_to_screen(term, keys, timeout=5))
+
+        view: dict | None = None
+        update = asyncio.ensure_future(spectator.next_update(timeout=120))
+        while True:  # a new view, or the last press answered: decide again
+            waits = {update} if pressing is None or pressing.done() else {update, pressing}
+            done, _ = await asyncio.wait(waits, timeout=3, return_when=asyncio.FIRST_COMPLETED)
+            if not done:  # our keys came too early or changed nothing: type them again
+                sent = None
+            if update in done:
+                view = update.result()["view"]
+                if view.get("status") == "finished" or view.get("phase") == "over":
+                    result.games += 1
+                    result.game_seconds.append(time.monotonic() - started)
+                    return
+                update = asyncio.ensure_future(spectator.next_update(timeout=120))
+            if view is None or 0 not in (view.get("to_act") or []):
+                continue
+            if pressing is not None and not pressing.done():
+                continue
+            keys = ACT_KEYS.get(view.get("phase"), "p")  # open, once around, buy: pass
+            mark = (spectator.seq, term.text())
+            if mark != sent:
+                sent = mark
+                pressing = asyncio.create_task(press(keys))
+    finally:
+        if update is not None:
+            update.cancel()
+        await spectator.close()
+
+
+async def run_design(
+    design: str, src: pathlib.Path | None, args, per_worker: int | None = None
+) -> Result:
     result = Result(design)
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-sessions-{design}-"))
-    proc, port, ssh_port = await start_server(design, src, data)
-    loadtest = None
+    proc, port, ssh_port = await start_server(design, src, data, per_worker)
     try:
         await asyncio.sleep(3)  # the server (and the zygote) at rest: a measure over time
         result.idle_mb = tree_pss_mb(proc.pid)
@@ -186,56 +268,35 @@ async def run_design(design: str, src: pathlib.Path | None, args) -> Result:
         rest = await asyncio.gather(*(limited(i) for i in range(args.probes, args.sessions)))
         terms = [t for t in [*alone, *rest] if t]
         await settle(terms)
-        result.lobby_mb = (tree_pss_mb(proc.pid) - result.idle_mb) / max(1, len(terms))
+        lobby_total = tree_pss_mb(proc.pid)
+        result.lobby_mb = (lobby_total - result.idle_mb) / max(1, len(terms))
         probes = terms[: args.probes]
         await probe(probes, args.rounds, result.keys)
+        players = []
         if args.playing:
-            env = dict(os.environ)
-            if src is not None:
-                env["PYTHONPATH"] = str(src)
-            rooms = max(1, args.playing // 4)
-            loadtest = subprocess.Popen(
-                [
-                    sys.executable,
-                    str(ROOT / "scripts/loadtest.py"),
-                    "--url",
-                    f"ws://127.0.0.1:{port}/",
-                    "--rooms",
-                    str(rooms),
-                    "--duration",
-                    "600",
-                    "--think-ms",
-                    "250",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                env=env,
-            )
-            watchers = [
-                t
-                for t in await asyncio.gather(
-                    *(limited(args.sessions + i) for i in range(args.playing))
-                )
-                if t
-            ]
-            for i, term in enumerate(watchers):  # each watches one of the games in play
-                await term.wait(lambda t=term: "playing" in t.text(), "a game listed", timeout=120)
-                term.send("\x1b[B" * (i % rooms) + "w")
-            await asyncio.gather(
+            opened = [limited(args.sessions + i) for i in range(args.playing)]
+            players = [t for t in await asyncio.gather(*opened) if t]
+            await settle(players)
+            lobby_total = tree_pss_mb(proc.pid)  # with the players in the lobby too
+            games = asyncio.gather(
                 *(
-                    w.wait(lambda w=w: "Rooms" not in w.text(), "a table", timeout=120)
-                    for w in watchers
+                    play_a_game(t, f"s{args.sessions + i}", port, result)
+                    for i, t in enumerate(players)
                 )
             )
+            await asyncio.sleep(2)  # the games under way: a measure over time
             await probe(probes, args.rounds, result.keys_playing)
-            for term in watchers:
-                term.chan.close()
-        for term in terms:
+            try:
+                await asyncio.wait_for(games, args.game_timeout)
+            except TimeoutError:
+                print(f"{design}: {result.games} of {len(players)} games ended in time")
+            await settle(players)
+            result.game_mb = (tree_pss_mb(proc.pid) - lobby_total) / max(1, len(players))
+            result.game_mb += result.lobby_mb  # a session in the lobby, grown by its game
+        result.total_mb = tree_pss_mb(proc.pid)
+        for term in [*terms, *players]:
             term.chan.close()
     finally:
-        if loadtest is not None:
-            loadtest.kill()
-            loadtest.wait()
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(60)
@@ -258,30 +319,39 @@ def seconds(values: list[float]) -> str:
     return f"{statistics.median(values):.2f} / {max(values):.2f} s" if values else "–"
 
 
+def ms(values: list[float]) -> str:
+    if not values:
+        return "–"
+    return f"{pct(values, 0.5) * 1000:.0f} / {pct(values, 0.99) * 1000:.0f} ms"
+
+
 def report(results: list[Result], args) -> None:
     print(
-        f"sessions {args.sessions}, probes {args.probes} x {args.rounds} rounds x 2 keys, "
-        f"playing {args.playing}; load average {os.getloadavg()[0]:.1f}"
+        f"sessions {args.sessions} in the lobby, probes {args.probes} x {args.rounds} rounds "
+        f"x 2 keys, playing {args.playing}; load average {os.getloadavg()[0]:.1f}"
     )
     print(
-        "| design | idle server | per lobby session | first screen alone p50 / max | "
-        "8 at once p50 / max | key→screen p50 / p99 (lobby) | with games watched | refused |"
+        "| design | idle server | per lobby session | per session after a game | total | "
+        "first screen alone p50 / max | 8 at once p50 / max | key→screen p50 / p99: lobby | "
+        "lobby while games run | players | games (p50 / max) | refused |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
-        playing = (
-            f"{pct(r.keys_playing, 0.5) * 1000:.0f} / {pct(r.keys_playing, 0.99) * 1000:.0f} ms"
-            if r.keys_playing
-            else "–"
-        )
+        game = f"{r.game_mb:.1f} MB" if args.playing else "–"
         print(
-            f"| {r.design} | {r.idle_mb:.1f} MB | {r.lobby_mb:.1f} MB | "
-            f"{seconds(r.first_alone)} | {seconds(r.first_screen)} | "
-            f"{pct(r.keys, 0.5) * 1000:.0f} / {pct(r.keys, 0.99) * 1000:.0f} ms | {playing} | "
+            f"| {r.design} | {r.idle_mb:.1f} MB | {r.lobby_mb:.1f} MB | {game} | "
+            f"{r.total_mb:.0f} MB | {seconds(r.first_alone)} | {seconds(r.first_screen)} | "
+            f"{ms(r.keys)} | {ms(r.keys_playing)} | {ms(r.keys_players)} | "
+            f"{r.games} in {seconds(r.game_seconds)} | "
             f"{r.refused} |"
         )
-    if len(results) == 2 and results[0].lobby_mb:
-        print(f"new/old per lobby session: {results[1].lobby_mb / results[0].lobby_mb:.2f}")
+    base = results[0]
+    for r in results[1:]:
+        if base.lobby_mb:
+            line = f"{r.design}/{base.design}: per lobby session {r.lobby_mb / base.lobby_mb:.2f}"
+            if base.game_mb:
+                line += f", after a game {r.game_mb / base.game_mb:.2f}"
+            print(line)
 
 
 async def bench(args) -> None:
@@ -289,7 +359,9 @@ async def bench(args) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
         if args.baseline:
             src = baseline_tree(args.baseline, pathlib.Path(tmp))
-            results.append(await run_design("old", src, args))
-            print(f"old design done: {results[-1].lobby_mb:.1f} MB a session", flush=True)
-        results.append(await run_design("new", None, args))
+            results.append(await run_design(args.baseline, src, args))
+            print(f"{args.baseline} done: {results[-1].lobby_mb:.1f} MB a session", flush=True)
+        for k in args.per_worker:
+            results.append(await run_design(f"K={k}", None, args, k))
+            print(f"K={k} done: {results[-1].lobby_mb:.1f} MB a session", flush=True)
     report(results, args)

@@ -1,8 +1,8 @@
 """Play over SSH, measured: client memory per session, bytes per game, bytes while idle.
 
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
-       python scripts/bench_ssh.py --sessions 50 [--playing 20] [--baseline REV]
-       (sessions at scale, old design against new: scripts/bench_sessions.py)
+       python scripts/bench_ssh.py --sessions 100 [--playing 20] [--per-worker 1,8]
+           [--baseline REV]   (sessions at scale, designs side by side: bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
 80×24 (pyte reads their screens). A player session creates a 4-seat room with
@@ -71,11 +71,21 @@ async def main() -> None:
     parser.add_argument("--sessions", type=int, help="sessions at scale (bench_sessions.py)")
     parser.add_argument("--probes", type=int, default=10, help="sessions that time key presses")
     parser.add_argument("--rounds", type=int, default=5, help="key presses per probe, twice")
-    parser.add_argument("--playing", type=int, default=0, help="more sessions, watching games")
+    parser.add_argument(
+        "--playing", type=int, default=0, help="more sessions, each playing a whole game (bots)"
+    )
+    parser.add_argument(
+        "--per-worker",
+        type=lambda text: [int(k) for k in text.split(",")],
+        default=[1, 8],
+        help="the sessions per worker of each design of this tree (default 1,8)",
+    )
+    parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds for the games")
     parser.add_argument(
         "--baseline",
-        default="e42ddb0",
-        help="the old design's commit (a process per session; '' for none)",
+        default="",
+        help="also an older commit's design (e.g. dd5301f: a process per session; e42ddb0: "
+        "before the zygote)",
     )
     args = parser.parse_args()
     if args.sessions:
@@ -88,7 +98,8 @@ async def main() -> None:
     data = pathlib.Path(tempfile.mkdtemp(prefix="bench-ssh-"))
     server = Server(data, port=0)
     await server.start()
-    gate = SshGate(server, SshSettings(port=0, guests=True))
+    # A worker per session: each client's memory is its process's.
+    gate = SshGate(server, SshSettings(port=0, guests=True, sessions_per_worker=1))
     await gate.start()
     idle_python = [sys.executable, "-c", "import sys; sys.stdin.read()"]
     bare = subprocess.Popen(idle_python, stdin=subprocess.PIPE)

@@ -333,7 +333,8 @@ def start_server(
 
 
 def report_bots(log: pathlib.Path) -> None:
-    """The server's log lines, with the share of expert decisions with a full budget."""
+    """The server's log lines, with the share of expert decisions with a full budget
+    and how many frames a socket write and rows a commit carried (server/outbox.py)."""
     for line in log.read_text(errors="replace").splitlines():
         print("server:", line, file=sys.stderr)
         if "bot decisions:" in line:
@@ -344,6 +345,15 @@ def report_bots(log: pathlib.Path) -> None:
             if total:
                 full = counts["full"] + counts.get("quick", 0)  # quick: nothing to search
                 print(f"expert_decisions: {total}  full_budget_share: {full / total:.3f}")
+        if "turns' ends:" in line:  # the server's writes and group commits (issue 21)
+            counts = dict(
+                (k, int(v)) for k, v in (p.split("=") for p in line.split(": ", 2)[-1].split())
+            )
+            frames, rows = counts["frames"], counts["batched"]
+            print(
+                f"frames_per_write: {frames / max(1, counts['writes']):.2f}"
+                f"  rows_per_commit: {rows / max(1, counts['commits']):.2f}"
+            )
 
 
 def main() -> int:

@@ -69,6 +69,9 @@ class GuardedConnection(ServerConnection):
         self.too_big = False
         self.on_message: Callable[[bytes | str], None] | None = None
         self._early: list[bytes | str] = []
+        # Writes the server's queued frames before a write of websockets' own (a ping,
+        # a pong, the close frame): server/outbox.py.
+        self.before_write: Callable[[], None] | None = None
         self._parts: list[bytes] | None = None  # a fragmented message's frames so far
         self._text = False
         fail = protocol.fail
@@ -100,6 +103,11 @@ class GuardedConnection(ServerConnection):
             self._early.append(message)
         else:
             self.on_message(message)
+
+    def send_data(self) -> None:
+        if self.protocol.writes and self.before_write is not None:
+            self.before_write()
+        super().send_data()
 
     def start_handling(self, on_message: Callable[[bytes | str], None]) -> None:
         """From now on each message goes to `on_message` (those already here first)."""
@@ -186,6 +194,8 @@ class Server:
         stats = self.hub.bots.stats.to_json()
         if any(stats.values()):  # scripts/loadtest.py reads this line
             log.info("bot decisions: %s", " ".join(f"{k}={v}" for k, v in stats.items()))
+        sent = self.hub.outbox.stats.to_json()  # and this one: writes and commits per turn
+        log.info("turns' ends: %s", " ".join(f"{k}={v}" for k, v in sent.items()))
         if self._trim is not None:
             self._trim.cancel()
         self._ws.close(close_connections=True)  # 1001 going away
@@ -227,8 +237,16 @@ class Server:
         assert self.hub is not None
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
+        self._forget_handshake(ws)
         self._per_address[address] += 1
-        conn = Conn(ws, address, self.limits)
+        conn = Conn(ws, address, self.limits, hub.outbox)
+        assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
+
+        def before_write() -> None:
+            if conn.queue:
+                hub.outbox.flush_for(conn)
+
+        ws.before_write = before_write
         hub.connected(conn)
         loop = asyncio.get_running_loop()
         wait = self.limits.hello_timeout_s or float("inf")
@@ -237,6 +255,7 @@ class Server:
         self._limit_send_buffer(ws)
 
         def handle(frame: bytes | str, within_rate: bool) -> None:
+            hub.outbox.due()
             try:
                 hub.handle(conn, frame, within_rate)  # never raises; guards the protocol
             except Exception:
@@ -261,7 +280,6 @@ class Server:
             # Once the server decides to close, messages are no longer handled: the
             # transport is aborted if the closing handshake does not finish in
             # close_timeout_s.
-            assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
             ws.start_handling(on_message)
             await ws.wait_closed()
             if conn.closing is not None:
@@ -284,6 +302,15 @@ class Server:
                 del self._per_address[address]
                 if self._address_budget is not None:
                     self._address_budget.table.pop(address, None)
+
+    @staticmethod
+    def _forget_handshake(ws: ServerConnection) -> None:
+        """The handshake's headers are read (the address above) and never again: about
+        3 KiB a connection, kept for its whole life otherwise (issue 21). The request
+        itself stays (websockets tells the handshake from frames by it), emptied."""
+        if ws.request is not None:
+            ws.request.headers = Headers()
+        ws.response = None
 
     def _limit_send_buffer(self, ws: ServerConnection) -> None:
         """The kernel's share of a connection's unread output is bounded too (issue 21):

@@ -15,8 +15,14 @@ class BadMessage(ValueError):
     """Anything malformed from a client: answered with `error bad_message`."""
 
 
+# One packer for every frame: `msgpack.packb` builds a new `Packer` per call, which
+# cost as much as packing a small map (issue 21). The loop's thread is the only user.
+_PACK = msgpack.Packer(use_bin_type=True).pack
+
+
 def encode(message: dict[str, Any]) -> bytes:
-    return msgpack.packb(message, use_bin_type=True)
+    """`msgpack.packb(message, use_bin_type=True)` (tests/server/test_fast_paths.py)."""
+    return _PACK(message)
 
 
 def decode(frame: object) -> dict[str, Any]:

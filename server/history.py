@@ -88,6 +88,16 @@ class History:
         for i in range(index, len(self._ends)):
             self._ends[i] -= size
 
+    def drop_after(self, seq: int) -> None:
+        """Forget the updates numbered after `seq` (a failed commit lost them)."""
+        self._build()
+        first = self._first_after(seq)
+        if first == len(self._seqs):
+            return
+        del self._data[self._ends[first - 1] if first else 0 :]
+        del self._seqs[first:], self._counts[first:], self._ends[first:]
+        self._presence = [(s, i) for s, i in self._presence if i < first]
+
     def _first_after(self, seq: int) -> int:
         """The index of the first kept update numbered after `seq` (numbers grow)."""
         seqs = self._seqs

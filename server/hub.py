@@ -30,6 +30,7 @@ from .handoff import HandoffCodes, shown
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Buckets, Limits
 from .listing import RoomList
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
+from .outbox import Lost, Outbox
 from .pacing import LoopStalls
 from .players import PlayerDesk
 from .refusal import Refused
@@ -86,6 +87,9 @@ class Hub:
     ) -> None:
         self.store = store
         self.dev = dev
+        # Every frame waits for the turn's end, and its commit (server/outbox.py).
+        self.outbox = Outbox(store.commit_batch, self.rewind_rooms)
+        store.batch_opened = self.outbox.batch_begun
         self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
@@ -199,6 +203,17 @@ class Hub:
             identity = Identity(identity_id, self.store.identity_name(identity_id) or name)
             self.identities[identity_id] = identity
         return identity
+
+    def rewind_rooms(self, lost: Lost) -> None:
+        """Rooms whose last changes a failed group commit lost go back to the store's."""
+        for room_id, (actions, seq) in lost.items():
+            room = self.rooms.get(room_id)
+            if room is None:
+                continue
+            try:
+                room.rewind(actions, seq)
+            except Exception:
+                log.exception("room %s could not go back to its stored state", room_id)
 
     def shutdown(self) -> None:
         self.stopping = True
@@ -514,7 +529,7 @@ class Hub:
         """A page of the room list (docs/protocol.md), packed once per change for
         everyone; a client that leaves its output unread gets none."""
         if not conn.backlogged:
-            conn.send_raw(self.listing.message(status, page, rid, game))
+            conn.send_now(ws_frame(self.listing.message(status, page, rid, game)))
 
     def rooms_changed(self) -> None:
         self.listing.changed()
@@ -531,7 +546,7 @@ class Hub:
             if lobby:
                 frame = ws_frame(self.listing.message(None, 0, None))
                 for conn in lobby:
-                    conn.send_framed(frame)
+                    conn.send_now(frame)
         except Exception:
             log.exception("pushing the rooms list failed")
 
@@ -886,7 +901,7 @@ class Hub:
         if room.game is None:
             conn.send(_reply(room.room_message(conn.seat), rid))
         else:
-            conn.send(_reply(room.update_message(conn.seat, [], room.loop.time()), rid))
+            room.send_view(conn, conn.seat, rid)
 
     def on_history(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The room's public events after update `since` (all when absent); `seq` is the

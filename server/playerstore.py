@@ -70,8 +70,10 @@ class SeatResult:
 
 class PlayerTables:
     db: sqlite3.Connection
+    settle: Callable[[], None]  # the Store's: commits the turn's batch first
 
     def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> None:
+        self.settle()
         try:
             self.db.execute("BEGIN IMMEDIATE")
             try:

@@ -21,7 +21,7 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
-from .codec import ws_frame
+from .codec import encode, ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
@@ -54,9 +54,9 @@ class Member(Protocol):
 
     def send(self, message: dict[str, Any]) -> None: ...
 
-    def send_raw(self, data: bytes) -> None: ...
+    def send_raw(self, data: bytes, room: Any = None) -> None: ...
 
-    def send_framed(self, frame: bytes) -> None: ...
+    def send_framed(self, frame: bytes, room: Any = None) -> None: ...
 
 
 class Player(Protocol):
@@ -323,25 +323,48 @@ class Room:
     def _commit(self, events: list[dict[str, Any]]) -> None:
         game = self.game
         assert game is not None
-        # Stored before anyone hears of it: a crash after this loses nothing.
+        # Stored before anyone hears of it: a crash after this loses nothing (the
+        # turn's frames are written after its commit, server/outbox.py). A game's last
+        # action is committed at once: its end and results are stored after it.
+        store = self.hub.store
         try:
-            self.hub.store.append_action(
-                self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1
-            )
+            store.append_action(self.id, len(game.actions) - 1, game.actions[-1], self.seq + 1)
+            if game.finished:
+                store.saved(self.id)
         except StoreError:
             # The store is the truth: an action it does not hold must not stand.
             # Clocks and bots try again after a back-off, not at once.
             self.game = record_of(game).played(upto=len(game.actions) - 1)
-            self._store_failures += 1
-            self._stop_hammer()
-            self._stop_turn_clock()
-            if self._retry is not None:
-                self._retry.cancel()
-            backoff = min(STORE_RETRY_MAX_S, STORE_RETRY_S * 2 ** (self._store_failures - 1))
-            self._retry = self.loop.call_later(backoff, self._carry_on)
+            self._back_off()
             raise
         self._store_failures = 0
         self._after_change(events)
+
+    def _back_off(self) -> None:
+        """The store refused a change: clocks and bots wait, doubling per failure."""
+        self._store_failures += 1
+        self._stop_hammer()
+        self._stop_turn_clock()
+        if self._retry is not None:
+            self._retry.cancel()
+        backoff = min(STORE_RETRY_MAX_S, STORE_RETRY_S * 2 ** (self._store_failures - 1))
+        self._retry = self.loop.call_later(backoff, self._carry_on)
+
+    def rewind(self, actions: int | None, seq: int) -> None:
+        """A group commit failed (server/outbox.py): the store holds this room's game up
+        to `actions` actions (None: all of them) and update `seq`. Memory goes back
+        there — the lost updates' frames were dropped unsent — and every member gets
+        the stored state afresh, as `sync` answers; clocks and bots back off."""
+        game = self.game
+        if game is None:
+            return
+        if actions is not None and len(game.actions) > actions:
+            self.game = record_of(game).played(upto=actions)
+        self.seq = min(self.seq, seq)
+        self.history.drop_after(self.seq)
+        self._back_off()
+        for conn, seat in self.members():
+            self.send_view(conn, seat)
 
     @guarded
     def _carry_on(self) -> None:
@@ -402,11 +425,11 @@ class Room:
             return
         frames = self.update_frames(events, self.loop.time())
         for i, conn in seated:
-            conn.send_raw(frames.for_seat(i))
+            conn.send_raw(frames.for_seat(i), self)
         if self.spectators:
             frame = ws_frame(frames.for_spectators())
             for conn in self.spectators:
-                conn.send_framed(frame)
+                conn.send_framed(frame, self)
 
     def notify(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
         """An update that is not an action (presence, `going`): numbered and stored too;
@@ -421,9 +444,14 @@ class Room:
             return
         self._fanout(events, kept=kept)
 
-    def send_view(self, conn: Member, seat: int | None) -> None:
-        """A (re)joining member's private resync: the current seq, no events."""
-        conn.send(self.update_message(seat, [], self.loop.time()))
+    def send_view(self, conn: Member, seat: int | None, rid: int | None = None) -> None:
+        """A (re)joining member's private resync (and `sync`'s answer, `re` its `rid`):
+        the current seq, no events. Tagged with the room, as updates are: a failed
+        commit drops it with them (server/outbox.py)."""
+        message = self.update_message(seat, [], self.loop.time())
+        if rid is not None:
+            message["re"] = rid
+        conn.send_raw(encode(message), self)
 
     # --------------------------------------------------- presence and bots
 

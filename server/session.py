@@ -18,6 +18,7 @@ from .limits import (
     Limits,
     TokenBucket,
 )
+from .outbox import Lost, Outbox
 from .room import Room
 
 log = logging.getLogger("modernart.server")
@@ -37,14 +38,21 @@ class Identity:
 
 
 class Conn:
-    """A WebSocket client. Sending never awaits: frames go straight to the transport,
-    so a room fans out an update in one synchronous step. A frame many members get
-    (a spectators' update, a chat line, a room list) is framed once (`ws_frame`) and
-    the same bytes are written to each socket (`send_framed`)."""
+    """A WebSocket client. Sending never awaits: frames are queued and written at the
+    end of the loop's turn, all of a turn's frames in one write (server/outbox.py), so
+    a room fans out an update in one synchronous step. A frame many members get (a
+    spectators' update, a chat line, a room list) is framed once (`ws_frame`) and the
+    same bytes are queued for each socket (`send_framed`)."""
 
-    def __init__(self, ws: ServerConnection, address: str, limits: Limits) -> None:
+    def __init__(
+        self, ws: ServerConnection, address: str, limits: Limits, outbox: Outbox | None = None
+    ) -> None:
         self.ws = ws
         self.address = address
+        self.outbox = outbox or Outbox()
+        # This turn's frames, each with the room whose update it is (None: any other).
+        self.queue: list[tuple[bytes, Any]] = []
+        self.queued = 0  # their bytes
         # A client that lets `max_backlog` bytes of output pile up unread is dropped:
         # a slow or stalled reader must never hold up its room nor grow the server's
         # memory. It gets a room list only while none of its output waits in the
@@ -80,27 +88,58 @@ class Conn:
     def send(self, message: dict[str, Any]) -> None:
         self.send_raw(encode(message))
 
-    def send_raw(self, data: bytes) -> None:
-        """One packed message (a msgpack map)."""
-        self.send_framed(ws_frame(data))
+    def send_raw(self, data: bytes, room: Any = None) -> None:
+        """One packed message (a msgpack map); `room`: see `send_framed`."""
+        self.send_framed(ws_frame(data), room)
 
-    def send_framed(self, frame: bytes) -> None:
-        """A whole WebSocket frame (`ws_frame`). A closed or closing socket gets
-        nothing, quietly: no write is tried, so asyncio logs no warning either. The
-        server never fragments a message, so a frame written here cannot fall inside
-        one of websockets' own writes (pings and the close frame are whole too)."""
+    def send_framed(self, frame: bytes, room: Any = None) -> None:
+        """A whole WebSocket frame (`ws_frame`), queued for the turn's end; `room`: the
+        room whose update it is (a failed commit drops it unsent, server/outbox.py). A
+        closed or closing socket gets nothing, quietly: no write is tried, so asyncio
+        logs no warning either. The server never fragments a message, and its queue is
+        written before any write of websockets' own (`GuardedConnection.send_data`):
+        its frames never fall inside, or behind, a ping or the close frame."""
         ws = self.ws
         if self.closed or ws.protocol.state is not State.OPEN:
             return
         transport = ws.transport
         if transport.is_closing():
             return
-        if transport.get_write_buffer_size() > self.max_backlog:
+        if transport.get_write_buffer_size() + self.queued > self.max_backlog:
             log.debug("dropping %s: it does not read its messages", self.address)
             self.closed = self.dropped = True
+            self.queue, self.queued = [], 0
             transport.abort()
             return
-        transport.write(frame)
+        if not self.queue:
+            self.outbox.queued(self)
+        self.queue.append((frame, room))
+        self.queued += len(frame)
+
+    def send_now(self, frame: bytes) -> None:
+        """A frame written at once, after the frames queued before it (and the turn's
+        commit, if it holds changes): a room list, which is answered only while the
+        previous one left for the kernel (`backlogged`), so that the server's own
+        buffer holds one list at most, as before the outbox."""
+        self.send_framed(frame)
+        if self.queue:
+            self.outbox.flush_for(self)
+
+    def write_queued(self, lost: Lost) -> None:
+        """The turn's frames in one write, but those of rooms whose changes the store
+        lost (`lost`: their ids). Frames queued before a close still go (the close
+        frame follows them)."""
+        queue, self.queue = self.queue, []
+        self.queued = 0
+        if lost:
+            queue = [q for q in queue if q[1] is None or q[1].id not in lost]
+        transport = self.ws.transport
+        if not queue or transport.is_closing():
+            return
+        stats = self.outbox.stats
+        stats.frames += len(queue)
+        stats.writes += 1
+        transport.write(queue[0][0] if len(queue) == 1 else b"".join([q[0] for q in queue]))
 
     def close(self, code: int, reason: str, *, stop_reading: bool = False) -> None:
         """Close after the frames already sent (the close frame follows them).

@@ -2,8 +2,11 @@
 
 Writes are synchronous and small (WAL mode): an action is committed before the
 update that reflects it is sent, so nothing a client has seen can be lost when
-the process dies. `synchronous=NORMAL` survives a killed process; only a power
-cut can lose the last transactions (see docs/operations.md).
+the process dies. The actions and update numbers of one turn of the event loop
+are one transaction (`batched`), committed at the turn's end before any frame of
+the turn is written (server/outbox.py); every other write commits that batch
+first (`settle`), so it stays a transaction of its own. `synchronous=NORMAL`
+survives a killed process; only a power cut can lose the last transactions (see docs/operations.md).
 
 A write the database refuses (a full disk, a read-only file) raises `StoreError`
 and stores nothing; callers change their memory only after a write succeeded
@@ -18,9 +21,11 @@ import pathlib
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .outbox import Lost
 from .playerstore import PLAYER_SCHEMA, PlayerTables
 from .storeerror import StoreError, token_hash
 
@@ -75,8 +80,12 @@ class StoredRoom:
     actions: list[dict[str, Any]]
 
 
+# One encoder: `json.dumps` with `separators` builds a new one per call (issue 21).
+_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return _JSON.encode(value)
 
 
 class Store(PlayerTables):
@@ -84,6 +93,14 @@ class Store(PlayerTables):
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
         self._stopping = threading.Event()
+        # Group commit (`batched`): set by the hub to have the turn's end scheduled; None:
+        # every action commits at once (a store used without an event loop's outbox).
+        self.batch_opened: Callable[[], None] | None = None
+        # The open batch's rooms: (actions, seq) they had stored before it (None: no
+        # action in it yet), and rooms whose batched changes a failed commit lost.
+        self._batch: Lost = {}
+        self._batch_rows = 0
+        self._lost: Lost = {}
         try:
             data_dir.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -143,6 +160,7 @@ class Store(PlayerTables):
             db.close()
 
     def close(self) -> None:
+        self.settle()
         if self._checkpointer is not None:
             self._stopping.set()
             self._checkpointer.join()
@@ -151,10 +169,88 @@ class Store(PlayerTables):
 
     def _write(self, what: str, sql: str, params: tuple) -> None:
         """One autocommitted statement; StoreError (nothing stored) if it fails."""
+        self.settle()
         try:
             self.db.execute(sql, params)
         except sqlite3.Error as exc:
             raise StoreError(f"could not save {what}: {exc}") from None
+
+    # ---------------------------------------------------------- group commit
+
+    def batched(
+        self, room_id: str, what: str, sql: str, params: tuple, actions: int | None, seq: int
+    ) -> None:
+        """A room's action or update number, in the turn's transaction (begun by the
+        first): stored when the turn ends (`commit_batch`), before its frames are sent.
+        `actions`, `seq`: what the room had stored before this write. StoreError if the
+        statement fails (the rest of the batch stands), or if a failed commit already
+        lost this room's earlier changes in this turn (a gap must never be stored)."""
+        if self.batch_opened is None:
+            self._write(what, sql, params)
+            return
+        if room_id in self._lost:
+            raise StoreError(f"could not save {what}: the room's last changes were not saved")
+        db = self.db
+        try:
+            if not db.in_transaction:
+                db.execute("BEGIN")
+                self.batch_opened()
+            db.execute(sql, params)
+        except sqlite3.Error as exc:
+            if self._batch and not db.in_transaction:  # SQLite rolled the batch back
+                self._lose(self._batch)
+            raise StoreError(f"could not save {what}: {exc}") from None
+        before = self._batch.get(room_id)
+        if before is None:
+            self._batch[room_id] = (actions, seq)
+        elif before[0] is None and actions is not None:
+            self._batch[room_id] = (actions, before[1])
+        self._batch_rows += 1
+
+    def commit_batch(self) -> tuple[Lost, int]:
+        """Commit the turn's transaction: (the rooms whose batched changes are lost,
+        with what the store holds of them; rows committed). Never raises."""
+        rows = self._batch_rows
+        self.settle()
+        lost, self._lost = self._lost, {}
+        return lost, (0 if lost else rows)
+
+    def settle(self) -> None:
+        """Commit the open batch now (before another write, or a finished game's end);
+        a failure is logged and its rooms are lost (`commit_batch` names them)."""
+        db = self.db
+        batch, self._batch = self._batch, {}
+        self._batch_rows = 0
+        try:
+            in_transaction = db.in_transaction
+        except sqlite3.Error:  # closed (the server stopping): nothing can be committed
+            in_transaction = False
+        if not in_transaction:
+            if batch:  # rolled back by SQLite after a failing statement
+                self._lose(batch)
+            return
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            log.error("could not save the last changes of %d rooms: %s", len(batch), exc)
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error as again:
+                    log.error("could not roll them back either: %s", again)
+            self._lose(batch)
+
+    def _lose(self, batch: Lost) -> None:
+        for room_id, before in batch.items():
+            self._lost.setdefault(room_id, before)
+        batch.clear()
+
+    def saved(self, room_id: str) -> None:
+        """Commit now, for a change that must be on disk before what follows (a game's
+        last action, before its end is stored): StoreError if the room's batch is lost."""
+        self.settle()
+        if room_id in self._lost:
+            raise StoreError(f"could not save room {room_id}'s last action")
 
     # ------------------------------------------------------------ identities
 
@@ -180,6 +276,7 @@ class Store(PlayerTables):
     def import_key_tokens(self, tokens: dict[str, str]) -> None:
         """Keys kept elsewhere before (`ssh_identities.json`), in one transaction."""
         now = time.time()
+        self.settle()
         try:
             with self.db:
                 self.db.execute("BEGIN")
@@ -219,6 +316,7 @@ class Store(PlayerTables):
             (created_before, batch + len(keep)),
         ).fetchall()
         gone = [(r[0],) for r in rows if r[0] not in keep][:batch]
+        self.settle()
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
         except sqlite3.Error as exc:
@@ -259,6 +357,7 @@ class Store(PlayerTables):
         """The game starts: one transaction, which also drops any action stored under
         the room before (a database written by a server that started games it could
         not store)."""
+        self.settle()
         try:
             self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -277,20 +376,26 @@ class Store(PlayerTables):
             raise StoreError(f"could not save room {room_id}'s start: {exc}") from None
 
     def append_action(self, room_id: str, idx: int, action: dict[str, Any], seq: int) -> None:
-        """One applied action with the update number that announces it: one statement,
-        committed at once (autocommit), before that update is sent."""
-        self._write(
+        """One applied action with the update number that announces it, committed with
+        the turn (`batched`), before that update is sent."""
+        self.batched(
+            room_id,
             f"an action of room {room_id}",
             "INSERT INTO actions (room, idx, action, seq) VALUES (?, ?, ?, ?)",
             (room_id, idx, _dumps(action), seq),
+            idx,
+            seq - 1,
         )
 
     def save_seq(self, room_id: str, seq: int) -> None:
         """An update that is no action (presence, `going`) still moves the counter on."""
-        self._write(
+        self.batched(
+            room_id,
             f"room {room_id}'s update counter",
             "UPDATE rooms SET seq = ? WHERE id = ?",
             (seq, room_id),
+            None,
+            seq - 1,
         )
 
     def set_status(self, room_id: str, status: str) -> None:
@@ -348,6 +453,7 @@ class Store(PlayerTables):
 
     def backup(self, target: pathlib.Path) -> None:
         """An online copy of the database (sqlite3's backup API), safe while serving."""
+        self.settle()
         dest = sqlite3.connect(target)
         try:
             self.db.backup(dest)

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..actionlog import ActionLog
 from ..errors import Illegal, NotYourTurn, RuleError, SetupError
 from .rules import (
     BID_CARDS,
@@ -169,7 +170,7 @@ class ArtSociety:
         self.full_round = False  # A19: a wall became full this round
         self.finished = False
         self.winners: list[int] = []
-        self.actions: list[Action] = []
+        self.actions: ActionLog | list[Action] = ActionLog()  # packed (engine/actionlog.py)
 
     def _check_deck(self, deck: object) -> None:
         if not check_deck(deck):

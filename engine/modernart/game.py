@@ -15,6 +15,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ..actionlog import ActionLog
 from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
 from .cards import (
     ARTIST_OF,
@@ -155,7 +156,7 @@ class Game:
         self.tokens: dict[str, list[int]] = {a: [0] * ROUNDS for a in ARTISTS}
         self.round = 1
         self.turned: list[str] = []  # the virtual player's cards this round
-        self.actions: list[Action] = []
+        self.actions: ActionLog | list[Action] = ActionLog()  # packed (engine/actionlog.py)
         self.winners: list[int] = []
 
         # The turn and its auction.

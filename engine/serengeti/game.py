@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from ..actionlog import ActionLog
 from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
 from .cards import (
     AUCTIONS,
@@ -99,7 +100,7 @@ class SerengetiGame:
         self.chips: list[int] = [STARTING_CHIPS] * n  # S3
         self.owned: list[list[str]] = [[] for _ in range(n)]  # S12, in the order won
         self.digits: list[list[int]] = [[0] * 10 for _ in range(n)]  # cards per digit
-        self.actions: list[Action] = []
+        self.actions: ActionLog | list[Action] = ActionLog()  # packed (engine/actionlog.py)
         self.winners: list[int] = []
         self.finished = False
         self.scores: list[dict[str, Any]] | None = None

@@ -7,6 +7,7 @@ import pathlib
 
 from ..terminal import TerminalSettings
 from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER
 from .server import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
 from .startups import (
     DEFAULT_MAX_STARTUPS,
@@ -130,8 +131,16 @@ def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
         "--ssh-hang-timeout",
         type=float,
         default=DEFAULT_HANG_TIMEOUT,
-        help="restart a session whose client stops answering for this many seconds "
-        f"(default {DEFAULT_HANG_TIMEOUT:.0f}; 0: never)",
+        help="restart the sessions of a worker whose event loop stops answering for this "
+        f"many seconds (default {DEFAULT_HANG_TIMEOUT:.0f}; 0: never)",
+    )
+    ssh.add_argument(
+        "--terminal-sessions-per-worker",
+        type=int,
+        default=DEFAULT_SESSIONS_PER_WORKER,
+        metavar="K",
+        help="terminal sessions (SSH and browser) that share one worker process "
+        f"(default {DEFAULT_SESSIONS_PER_WORKER}; 1: a process per session)",
     )
 
 
@@ -146,6 +155,7 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         max_per_address=args.ssh_max_per_address,
         idle_timeout=args.ssh_idle_timeout,
         hang_timeout=args.ssh_hang_timeout,
+        sessions_per_worker=args.terminal_sessions_per_worker,
         limits=terminal_limits(args),
         startup_limits=StartupLimits(
             max_startups=args.ssh_max_startups,
@@ -164,6 +174,7 @@ def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
         port=0,
         idle_timeout=args.ssh_idle_timeout,
         hang_timeout=args.ssh_hang_timeout,
+        sessions_per_worker=args.terminal_sessions_per_worker,
         limits=terminal_limits(args),
     ).terminal_settings()
 

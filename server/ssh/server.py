@@ -27,6 +27,7 @@ import asyncssh
 from ..app import Server
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
 from ..terminal.refusals import RefusalLog
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
 from .startups import StartupLimits, Startups
@@ -35,7 +36,7 @@ log = logging.getLogger("modernart.server.ssh.server")
 
 DEFAULT_MAX_PER_ADDRESS = 4
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
-DEFAULT_HANG_TIMEOUT = 15.0  # seconds a session's event loop may stop answering
+DEFAULT_HANG_TIMEOUT = HANG_TIMEOUT  # seconds a worker's event loop may stop answering
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate
 
 
@@ -52,6 +53,7 @@ class SshSettings:
     startup_limits: StartupLimits = field(default_factory=StartupLimits)
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     hang_timeout: float = DEFAULT_HANG_TIMEOUT
+    sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER
     app: str = DEFAULT_APP
     measure_every: float = 5.0
     limits: Limits | None = field(default=None)
@@ -62,6 +64,7 @@ class SshSettings:
             limits=limits,
             idle_timeout=self.idle_timeout,
             hang_timeout=self.hang_timeout,
+            sessions_per_worker=self.sessions_per_worker,
             app=self.app,
             measure_every=self.measure_every,
         )

@@ -1,21 +1,28 @@
 """Who may start a terminal session now: a memory budget, per-address limits, start rates.
 
-The budget is what session processes may take of the machine's memory in all
-(every transport's sessions together). A session is charged what it uses (its
-proportional set size, read from /proc) but never less than a reservation, the
-most a session grows to in a whole game; a session that would take the total
-over the budget is refused with a message, never an out-of-memory kill.
+The budget is what the session workers may take of the machine's memory in all
+(every transport's sessions together). Each session reserves what a session
+grows to in a whole game (`reserve_mb`), and each worker process what it costs
+besides its sessions (`worker_mb`): a worker is charged what it uses (its
+proportional set size, read from /proc) beyond its sessions' reservations, but
+never less than `worker_mb`. A session that would take the total over the budget
+(with a new worker's reservation when no worker has room) is refused with a
+message, never an out-of-memory kill.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 FULL = "The server is full, try again in a few minutes."
 DEFAULT_PER_ADDRESS = 4
-DEFAULT_RESERVE_MB = 40.0  # a session after a whole game: 36–41 MB (docs/benchmarks.md, issue 16)
+# A session's share after a whole game, and a worker's own cost (docs/benchmarks.md, issue 16:
+# several sessions per worker).
+DEFAULT_RESERVE_MB = 12.0  # a session after a whole game, beside others in its worker
+DEFAULT_WORKER_MB = 40.0  # a worker: its copy of the pages the client code dirties
 DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minute
 DEFAULT_STARTS_TOTAL = (20, 1.0)  # and from everyone: 20 a second
 
@@ -59,7 +66,8 @@ class Limits:
 
     memory_mb: int = 0  # 0: default_budget_mb()
     per_address: int = DEFAULT_PER_ADDRESS
-    reserve_mb: float = DEFAULT_RESERVE_MB
+    reserve_mb: float = DEFAULT_RESERVE_MB  # a session, after a whole game
+    worker_mb: float = DEFAULT_WORKER_MB  # a worker process, besides its sessions
     starts_per_address: tuple[int, float] = DEFAULT_STARTS_PER_ADDRESS
     starts_total: tuple[int, float] = DEFAULT_STARTS_TOTAL
 
@@ -67,23 +75,29 @@ class Limits:
 class Admission:
     """Counts the sessions of every transport; `refusal()` says why one may not start."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, workers_mb: Callable[[], float] = lambda: 0.0) -> None:
+        """`workers_mb()`: what the workers are charged now, besides their sessions."""
         self.limits = limits
         self.budget_mb = float(limits.memory_mb or default_budget_mb())
         self.per_address: Counter[str] = Counter()
-        self.charged: dict[object, float] = {}  # session → MB it is charged
+        self.admitted: set[object] = set()
         self.overhead_mb = 0.0  # the zygote's own share
+        self.workers_mb = workers_mb
         self._address_starts: dict[str, Rate] = {}
         self._starts = Rate(*limits.starts_total)
 
     def used_mb(self) -> float:
-        return self.overhead_mb + sum(self.charged.values())
+        return self.overhead_mb + len(self.admitted) * self.limits.reserve_mb + self.workers_mb()
 
-    def refusal(self, address: str, now: float | None = None) -> str | None:
-        """Why a new session from `address` may not start now, or None."""
+    def refusal(
+        self, address: str, now: float | None = None, new_worker: bool = True
+    ) -> str | None:
+        """Why a new session from `address` may not start now, or None. `new_worker`: no
+        worker has room for it (a new one is reserved for too)."""
         now = time.monotonic() if now is None else now
         limits = self.limits
-        if self.used_mb() + limits.reserve_mb > self.budget_mb:
+        need = limits.reserve_mb + (limits.worker_mb if new_worker else 0.0)
+        if self.used_mb() + need > self.budget_mb:
             return FULL
         if limits.per_address and self.per_address[address] >= limits.per_address:
             return f"Too many sessions from your address (at most {limits.per_address})."
@@ -98,7 +112,7 @@ class Admission:
         """Count a session that `refusal()` let in."""
         now = time.monotonic() if now is None else now
         self.per_address[address] += 1
-        self.charged[session] = self.limits.reserve_mb
+        self.admitted.add(session)
         rate = self._address_starts.get(address)
         if rate is None:
             rate = self._address_starts[address] = Rate(*self.limits.starts_per_address)
@@ -110,14 +124,15 @@ class Admission:
             ]:
                 del self._address_starts[key]
 
-    def charge(self, session: object, measured_mb: float) -> None:
-        """What a running session uses now (never below the reservation)."""
-        if session in self.charged:
-            self.charged[session] = max(self.limits.reserve_mb, measured_mb)
+    def worker_charge(self, measured_mb: float, sessions: int) -> float:
+        """What a worker is charged besides its sessions' reservations: its PSS beyond
+        them, at least `worker_mb` (all of it until it is first measured)."""
+        return max(self.limits.worker_mb, measured_mb - sessions * self.limits.reserve_mb)
 
     def release(self, session: object, address: str) -> None:
-        if self.charged.pop(session, None) is None:
+        if session not in self.admitted:
             return
+        self.admitted.discard(session)
         self.per_address[address] -= 1
         if self.per_address[address] <= 0:
             del self.per_address[address]

@@ -1,14 +1,14 @@
-"""One client session on a terminal: the client app in a process of its own on a PTY
-(which sends only the cells that changed: server/terminal/child.py), watched and
-restarted.
+"""One client session on a terminal: the client app on a PTY, in a worker process
+shared with other sessions (server/terminal/pool.py, worker.py; the app's driver sends
+only the cells that changed: driver.py), watched and restarted.
 
 The transport (SSH, a browser) gives it keys (`feed`), window sizes (`resize`)
 and flow control (`pause`/`resume`), and gets back bytes for the terminal
-(`output`) and, once, why the session ended (`closed`). The process is forked by
-the zygote (server/terminal/zygote.py); a process that crashes or whose event
-loop stops beating (a hang, a runaway computation) is ended and started again
-on the same terminal: its token brings it back to its seat (or the room it
-watched), and no other session notices.
+(`output`) and, once, why the session ended (`closed`). An app that fails (an
+exception) or whose worker dies (killed when its event loop stops beating: a
+hang, a runaway computation) is started again on the same terminal, in a worker
+with room: its token brings it back to its seat (or the room it watched), and
+no other session notices, but those of a killed worker, which come back the same way.
 """
 
 from __future__ import annotations
@@ -20,22 +20,22 @@ import fcntl
 import logging
 import os
 import shlex
-import signal
 import struct
 import termios
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .workers import Zygote, ZygoteGone
+from .pool import WorkerPool, WorkerProcess
+from .workers import ZygoteGone
 
 log = logging.getLogger("modernart.server.terminal")
 
 MAX_COLS, MAX_ROWS = 500, 200  # larger terminals are drawn at this size (issue 21)
 DEFAULT_SIZE = (80, 24)
-GRACE = 2.0  # seconds between asking a process to end and killing it
+GRACE = 2.0  # seconds a closing app may take to end before its PTY is closed under it
 RESTARTS = (3, 60.0)  # at most 3 restarts in 60 s, then the session closes
-EXIT_WAIT = 1.0  # seconds to wait for the exit code once the PTY has closed
+EXIT_WAIT = 1.0  # seconds to wait for the app's exit code once the PTY has closed
 
 
 def clamp(cols: int, rows: int) -> tuple[int, int]:
@@ -58,14 +58,13 @@ def clean_term(term: str | None) -> str:
 
 class Timeouts(Protocol):
     idle_timeout: float
-    hang_timeout: float
 
 
 class SessionHost(Protocol):
     """What a session needs of the machinery that made it (`Terminals`)."""
 
     settings: Timeouts
-    zygote: Zygote
+    pool: WorkerPool
 
     def forward(self, address: str) -> tuple[str, str]: ...
 
@@ -102,7 +101,8 @@ class TerminalSession:
         self._closed = closed
         self.token: str | None = None
         self.watch: str | None = None
-        self.pid: int | None = None
+        self.worker: WorkerProcess | None = None
+        self.slot: int | None = None  # its id in the worker (a new one at each start)
         self.started = time.monotonic()
         self.last_input = self.started
         self._pending = bytearray()  # output not sent yet (within a frame)
@@ -110,19 +110,20 @@ class TerminalSession:
         self.restarts: list[float] = []
         self.secret_header: str | None = None
         self._master = -1
-        self._lifeline = -1
-        self._heartbeat = -1
         self._reading = False
         self._paused = False
         self._frame: asyncio.Handle | None = None
-        self._watchdog: asyncio.TimerHandle | None = None
         self._idle: asyncio.TimerHandle | None = None
-        self._last_beat = 0.0
         self._exit_code: asyncio.Future[int] | None = None
         self._ending: str | None = None  # why the server ends it (no restart)
         self._task: asyncio.Task[None] | None = None
         self.ended = False
         self.done = asyncio.Event()
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process the app runs in."""
+        return self.worker.pid if self.worker is not None else None
 
     # ------------------------------------------------------- transport side
 
@@ -141,6 +142,8 @@ class TerminalSession:
         self.cols, self.rows = cols, rows
         if self._master >= 0:
             set_size(self._master, cols, rows)
+        if self.worker is not None:
+            self.worker.send({"resize": self.slot, "cols": cols, "rows": rows})
 
     def pause(self) -> None:
         """The terminal cannot take more now: stop reading (the client blocks on writes)."""
@@ -172,12 +175,10 @@ class TerminalSession:
     # --------------------------------------------------------- the process
 
     async def start(self) -> None:
-        """Fork the client on a fresh PTY; raises ZygoteGone if that is impossible."""
+        """Start the client on a fresh PTY in a worker; raises ZygoteGone if impossible."""
         master, slave = os.openpty()
         set_size(master, self.cols, self.rows)
         os.set_blocking(master, False)
-        life_r, life_w = os.pipe()
-        beat_r, beat_w = os.pipe()
         env = {"TERM": self.term, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
         url, self.secret_header = self.terminals.forward(self.peer)
@@ -185,26 +186,20 @@ class TerminalSession:
         data = getattr(self.terminals.server, "data_dir", None)
         if data is not None:
             config["export"] = f"modernart-server export ROOM --data {shlex.quote(str(data))}"
+        self._exit_code = asyncio.get_running_loop().create_future()
         try:
-            pid = await self.terminals.zygote.spawn(config, env, (slave, life_r, beat_w))
+            worker, slot = await self.terminals.pool.place(self)
+            self.worker, self.slot = worker, slot
+            msg = {"open": slot, "config": config, "env": env, "cols": self.cols}
+            worker.open(slot, {**msg, "rows": self.rows}, slave)
         except BaseException:
-            for fd in (master, life_w, beat_r):
-                os.close(fd)
-            self.terminals.unforward(self.secret_header)
-            self.secret_header = None
+            os.close(master)
+            self._release_process()
             raise
         finally:
-            for fd in (slave, life_r, beat_w):
-                os.close(fd)
-        self.pid = pid
-        self._master, self._lifeline, self._heartbeat = master, life_w, beat_r
-        self._exit_code = asyncio.get_running_loop().create_future()
-        self.terminals.zygote.on_exit(pid, self._exited)
-        os.set_blocking(beat_r, False)
-        asyncio.get_running_loop().add_reader(beat_r, self._beat)
-        self._last_beat = time.monotonic()
-        self._arm_watchdog()
-        if self.ended:  # the terminal went while the process started
+            os.close(slave)
+        self._master = master
+        if self.ended:  # the terminal went while the app started
             return
         self._start_reading()
         if self._idle is None and self.terminals.settings.idle_timeout:
@@ -224,37 +219,10 @@ class TerminalSession:
             self.close(f"Closed after {minutes} min without a key press.")
         )
 
-    def _exited(self, code: int) -> None:
+    def app_ended(self, code: int) -> None:
+        """The worker says the app ended (or the worker died: KILLED)."""
         if self._exit_code is not None and not self._exit_code.done():
             self._exit_code.set_result(code)
-
-    def _beat(self) -> None:
-        try:
-            data = os.read(self._heartbeat, 256)
-        except BlockingIOError:
-            return
-        except OSError:
-            data = b""
-        if data:
-            self._last_beat = time.monotonic()
-        else:
-            asyncio.get_running_loop().remove_reader(self._heartbeat)
-
-    def _arm_watchdog(self) -> None:
-        timeout = self.terminals.settings.hang_timeout
-        if timeout:
-            self._watchdog = asyncio.get_running_loop().call_later(timeout / 4, self._watch)
-
-    def _watch(self) -> None:
-        """A process whose loop has not beaten for `hang_timeout` seconds is killed."""
-        quiet = time.monotonic() - self._last_beat
-        if quiet >= self.terminals.settings.hang_timeout and self.pid is not None:
-            log.warning(
-                "session %s (pid %s): no heartbeat for %.0f s, killed", self.name, self.pid, quiet
-            )
-            self._signal(signal.SIGKILL)
-            return
-        self._arm_watchdog()
 
     def _start_reading(self) -> None:
         if not self._reading and not self._paused and self._master >= 0:
@@ -271,7 +239,7 @@ class TerminalSession:
             data = os.read(self._master, 65536)
         except BlockingIOError:
             return
-        except OSError as exc:  # EIO: every slave side is closed, the process is gone
+        except OSError as exc:  # EIO: the slave is closed, the app (or its worker) is gone
             if exc.errno != errno.EIO:
                 raise
             data = b""
@@ -298,9 +266,9 @@ class TerminalSession:
             self._output(data)
 
     async def _process_gone(self) -> None:
-        """The PTY closed: the process ended. Restart it after a fault, else close."""
+        """The PTY closed: the app ended. Restart it after a fault, else close."""
         code = await self._wait_exit(EXIT_WAIT)
-        code = 0 if code is None else code  # the zygote died meanwhile: cannot tell
+        code = 0 if code is None else code  # no word from the worker: cannot tell
         self._release_process()
         if self._frame is not None:
             self._frame.cancel()
@@ -314,9 +282,7 @@ class TerminalSession:
         now = time.monotonic()
         count, window = RESTARTS
         self.restarts = [t for t in self.restarts if now - t < window] + [now]
-        log.warning(
-            "session %s (pid exit %s) failed; restart %d", self.name, code, len(self.restarts)
-        )
+        log.warning("session %s (exit %s) failed; restart %d", self.name, code, len(self.restarts))
         if len(self.restarts) > count:
             self._finish("The game client keeps failing; please try again later.", 1)
             return
@@ -328,7 +294,7 @@ class TerminalSession:
             self._finish("Sorry, the game could not start again; please reconnect.", 1)
 
     async def _wait_exit(self, timeout: float) -> int | None:
-        """The exit code; None if none came within `timeout` (or the zygote died since)."""
+        """The app's exit code; None if none came within `timeout`."""
         if self._exit_code is None:
             return None
         with contextlib.suppress(TimeoutError):
@@ -336,43 +302,27 @@ class TerminalSession:
         return None
 
     async def _end_process(self) -> None:
-        """End the process (and anything it started) and wait for it: no orphans."""
-        if self.pid is None:
+        """End the app and wait for it (at most GRACE: then its PTY is closed under it,
+        which ends it too, or its worker's watchdog does)."""
+        if self.worker is None:
             return
-        if self._lifeline >= 0:
-            os.close(self._lifeline)  # the process exits on EOF
-            self._lifeline = -1
-        self._signal(signal.SIGHUP)
-        if await self._wait_exit(GRACE) is None:
-            self._signal(signal.SIGKILL)
-            await self._wait_exit(GRACE)
+        self.worker.send({"close": self.slot})
+        await self._wait_exit(GRACE)
         if self._reading:  # what it wrote last
             with contextlib.suppress(OSError):
                 while data := os.read(self._master, 65536):
                     self._draw(data)
         self._release_process()
 
-    def _signal(self, sig: int) -> None:
-        if self.pid is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pid, sig)
-
     def _release_process(self) -> None:
         self._stop_reading()
-        loop = asyncio.get_running_loop()
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
-        if self._heartbeat >= 0:
-            with contextlib.suppress(ValueError, OSError):
-                loop.remove_reader(self._heartbeat)
-        for fd in (self._master, self._lifeline, self._heartbeat):
-            if fd >= 0:
-                os.close(fd)
-        self._master = self._lifeline = self._heartbeat = -1
-        if self.pid is not None:
-            self.terminals.zygote.forget(self.pid)
-            self.pid = None
+        if self._master >= 0:
+            os.close(self._master)
+            self._master = -1
+        if self.worker is not None:
+            assert self.slot is not None
+            self.worker.remove(self.slot)
+            self.worker = None
         if self.secret_header is not None:
             self.terminals.unforward(self.secret_header)
             self.secret_header = None

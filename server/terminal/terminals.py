@@ -23,12 +23,15 @@ from websockets.asyncio.client import connect
 from ..app import Server
 from ..session import Conn
 from .admission import Admission, Limits
+from .pool import WorkerPool
 from .refusals import RefusalLog
 from .session import TerminalSession
 from .workers import Zygote, ZygoteGone
 from .zygote import DEFAULT_APP
 
 log = logging.getLogger("modernart.server.terminal")
+
+DEFAULT_SESSIONS_PER_WORKER = 8  # docs/benchmarks.md (issue 16: several sessions per worker)
 
 
 class NameTaken(Exception):
@@ -55,15 +58,21 @@ class Refused(Exception):
     """A session may not start; the message says why, for the person at the terminal."""
 
 
+HANG_TIMEOUT = 5.0
+
+
 @dataclass
 class TerminalSettings:
     """What the operator sets for terminal sessions (docs/operations.md)."""
 
     limits: Limits = field(default_factory=Limits)
     idle_timeout: float = 1800.0  # seconds without a key press; 0: never
-    hang_timeout: float = 15.0  # seconds without a heartbeat from a session's loop; 0: never
+    # seconds without a heartbeat from a worker's loop (it beats every second); 0: never.
+    # A stuck worker stalls its K sessions this long before they restart elsewhere.
+    hang_timeout: float = HANG_TIMEOUT
+    sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER  # 1: a process per session
     app: str = DEFAULT_APP  # the client class the zygote serves ("module:Class")
-    measure_every: float = 5.0  # seconds between two readings of the sessions' memory; 0: never
+    measure_every: float = 5.0  # seconds between two readings of the workers' memory; 0: never
 
 
 def pss_mb(pid: int) -> float:
@@ -85,8 +94,9 @@ class Terminals:
         self.server = server
         self.settings = settings
         self.keys = keys
-        self.admission = Admission(settings.limits)
+        self.admission = Admission(settings.limits, self._workers_mb)
         self.zygote = Zygote(settings.app)
+        self.pool = WorkerPool(self.zygote, settings.sessions_per_worker, settings.hang_timeout)
         self.sessions: set[TerminalSession] = set()
         self.by_key: dict[str, TerminalSession] = {}
         self._first_use: dict[str, asyncio.Lock] = {}
@@ -108,6 +118,7 @@ class Terminals:
         if hub is not None and self.claimed in hub.claim_listeners:
             hub.claim_listeners.remove(self.claimed)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
+        await self.pool.stop()
         await self.zygote.stop()
         self.refusals.flush()
 
@@ -115,7 +126,7 @@ class Terminals:
 
     def refusal(self, peer: str) -> str | None:
         """Why a session from `peer` may not start now (checked again by `open`)."""
-        reason = self.admission.refusal(peer)
+        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room())
         if reason is not None:
             return reason
         srv = self.server
@@ -203,22 +214,27 @@ class Terminals:
         )
 
     async def _measure(self) -> None:
-        """Charge each session what it uses (its PSS), off the event loop."""
+        """Read what each worker uses (its PSS), off the event loop."""
         while True:
             await asyncio.sleep(self.settings.measure_every)
             await self.measure()
 
     async def measure(self) -> None:
-        pids = {s: s.pid for s in self.sessions if s.pid is not None}
+        workers = list(self.pool.alive)
         zygote = self.zygote.pid
 
-        def read() -> tuple[float, dict[TerminalSession, float]]:
-            return (pss_mb(zygote) if zygote else 0.0), {s: pss_mb(p) for s, p in pids.items()}
+        def read() -> tuple[float, list[float]]:
+            return (pss_mb(zygote) if zygote else 0.0), [pss_mb(w.pid) for w in workers]
 
         overhead, used = await asyncio.to_thread(read)
         self.admission.overhead_mb = overhead
-        for session, mb in used.items():
-            self.admission.charge(session, mb)
+        for worker, mb in zip(workers, used, strict=True):
+            worker.measured_mb = mb
+
+    def _workers_mb(self) -> float:
+        """What the workers are charged besides their sessions' reservations."""
+        charge = self.admission.worker_charge
+        return sum(charge(w.measured_mb, len(w)) for w in self.pool.alive)
 
     # ------------------------------------------------------------- identity
 

@@ -1,8 +1,8 @@
 """The server's side of the zygote (server/terminal/zygote.py): start it, ask it for
-session processes, hear of their exits, and start it again if it dies.
+worker processes (server/terminal/pool.py), and start it again if it dies.
 
-A session process does not depend on the zygote once forked: a zygote that
-dies takes no session with it (their exits are then seen on the PTY alone).
+A worker does not depend on the zygote once forked: a zygote that dies takes no
+session with it (a worker's end is seen on its control socket).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable
 from typing import Any
 
 from .zygote import DEFAULT_APP, MAX_PACKET
@@ -30,7 +29,7 @@ class ZygoteGone(Exception):
 
 
 class Zygote:
-    """One zygote process; `spawn()` forks a session process from it."""
+    """One zygote process; `spawn()` forks a worker process from it."""
 
     def __init__(self, app: str = DEFAULT_APP) -> None:
         self.app = app
@@ -38,8 +37,6 @@ class Zygote:
         self.sock: socket.socket | None = None
         self._ready: asyncio.Future[None] | None = None
         self._spawns: dict[int, asyncio.Future[int]] = {}
-        self._exits: dict[int, Callable[[int], None]] = {}
-        self._early_exits: dict[int, int] = {}
         self._count = 0
         self._starting: asyncio.Lock = asyncio.Lock()
         self.restarts = 0
@@ -81,10 +78,8 @@ class Zygote:
                 raise ZygoteGone("the session zygote did not start") from None
             log.info("session zygote started, pid %s", self.proc.pid)
 
-    async def spawn(
-        self, config: dict[str, Any], env: dict[str, str], fds: tuple[int, int, int]
-    ) -> int:
-        """Fork a session process on these descriptors (slave, lifeline, heartbeat): its pid."""
+    async def spawn(self, fds: tuple[int, int]) -> int:
+        """Fork a worker on these descriptors (its control socket, its lifeline): its pid."""
         if self.sock is None:
             await self.start()
         assert self.sock is not None
@@ -92,7 +87,7 @@ class Zygote:
         n = self._count
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._spawns[n] = future
-        packet = json.dumps({"spawn": n, "config": config, "env": env, "app": self.app})
+        packet = json.dumps({"spawn": n, "app": self.app})
         try:
             socket.send_fds(self.sock, [packet.encode()], list(fds))
         except OSError as exc:
@@ -103,17 +98,6 @@ class Zygote:
             return await future
         finally:
             self._spawns.pop(n, None)
-
-    def on_exit(self, pid: int, ended: Callable[[int], None]) -> None:
-        """Call `ended(code)` when the zygote reports the process's exit."""
-        if pid in self._early_exits:
-            ended(self._early_exits.pop(pid))
-        else:
-            self._exits[pid] = ended
-
-    def forget(self, pid: int) -> None:
-        self._exits.pop(pid, None)
-        self._early_exits.pop(pid, None)
 
     def _read(self) -> None:
         assert self.sock is not None
@@ -140,13 +124,8 @@ class Zygote:
             future = self._spawns.get(msg["failed"])
             if future is not None and not future.done():
                 future.set_exception(ZygoteGone(str(msg.get("error"))))
-        elif "exited" in msg:
-            pid, code = int(msg["exited"]), int(msg["code"])
-            ended = self._exits.pop(pid, None)
-            if ended is not None:
-                ended(code)
-            else:
-                self._early_exits[pid] = code
+        elif "exited" in msg:  # a worker's end is seen on its control socket: only logged
+            log.debug("worker %s exited with %s", msg["exited"], msg["code"])
 
     def _lost(self) -> None:
         """The zygote is gone (or unreachable): fail what waits; the next spawn restarts it."""
@@ -167,7 +146,6 @@ class Zygote:
                 future.set_exception(gone)
         if self._ready is not None and self._ready.done() and not self._ready.cancelled():
             self._ready.exception()  # retrieved: no "never retrieved" warning
-        self._early_exits.clear()
 
     async def stop(self) -> None:
         self._closing = True

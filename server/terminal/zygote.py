@@ -1,19 +1,20 @@
 """The zygote: `python -m modernart.server.terminal.zygote FD` imports the client once,
-freezes its objects out of the garbage collector's reach, and forks one process per
-session asked for on the control socket `FD`.
+freezes its objects out of the garbage collector's reach, and forks a worker process
+(server/terminal/worker.py, up to K sessions each) when asked on the control socket `FD`.
 
-A forked session shares every page of the imported modules (Textual, Rich, the
+A forked worker shares every page of the imported modules (Textual, Rich, the
 client, the engines) with the zygote and its siblings until it writes to them;
 `gc.freeze()` keeps the collector from touching (and so copying) those objects.
-That is most of what a session used to cost (docs/decisions.md, issue 16).
+What a worker does write to (CPython's reference counts and adaptive bytecode in
+the pages of the code it runs) it copies once for all its sessions
+(docs/decisions.md, issue 16).
 
 The control socket (a SOCK_SEQPACKET pair, one message a packet) carries JSON:
-    server → zygote: {"spawn": n, "config": {...}, "env": {...}, "app": "module:Class"}
-                     with three descriptors: the PTY's slave, the lifeline's read
-                     end and the heartbeat's write end (server/terminal/child.py)
+    server → zygote: {"spawn": n, "app": "module:Class"} with two descriptors: the
+                     worker's control socket and the lifeline's read end
     zygote → server: {"spawned": n, "pid": pid} or {"failed": n, "error": text}
                      {"exited": pid, "code": code}  (code < 0: killed by signal -code)
-The zygote ends when the server's end of the socket closes; its sessions end on
+The zygote ends when the server's end of the socket closes; its workers end on
 their lifelines (they do not depend on the zygote once forked).
 """
 
@@ -41,7 +42,7 @@ def load_app(spec: str) -> type:
 
 def preload(spec: str) -> None:
     """Import the client and what it imports lazily, so that sessions share it all."""
-    from . import child  # noqa: F401  (and the screen relay each session runs)
+    from . import worker  # noqa: F401  (and the driver and screen relay each session runs)
 
     load_app(spec)
     import textual.widgets
@@ -60,7 +61,7 @@ def warm_up(app_class: type) -> None:
     import threading
     import traceback
 
-    from .child import SessionTokens
+    from .worker import SessionTokens
 
     async def run(port: int) -> None:
         url = f"ws://127.0.0.1:{port}/"
@@ -125,8 +126,8 @@ class Zygote:
             msg = json.loads(data)
             n = msg["spawn"]
             app = self.app(msg.get("app") or DEFAULT_APP)
-            if len(fds) != 3:
-                raise ValueError("a spawn needs three descriptors")
+            if len(fds) != 2:
+                raise ValueError("a spawn needs two descriptors")
         except Exception as exc:  # a bad request is answered, never fatal
             for fd in fds:
                 os.close(fd)
@@ -136,7 +137,7 @@ class Zygote:
             return True
         pid = os.fork()
         if pid == 0:
-            self.become_session(app, msg, fds)  # never returns
+            self.become_worker(app, fds)  # never returns
         for fd in fds:
             os.close(fd)
         self.send({"spawned": n, "pid": pid})
@@ -147,16 +148,16 @@ class Zygote:
             self.apps[spec] = load_app(spec)
         return self.apps[spec]
 
-    def become_session(self, app: type, msg: dict[str, Any], fds: list[int]) -> None:
+    def become_worker(self, app: type, fds: list[int]) -> None:
         code = 70
         try:
             self.sock.close()
             os.close(self.wake)
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            from .child import run_session
+            from .worker import run_worker
 
-            code = run_session(app, msg.get("config") or {}, msg.get("env") or {}, *fds)
+            code = run_worker(app, *fds)
         except BaseException:  # whatever happens, this process ends here
             with contextlib.suppress(Exception):
                 import traceback

@@ -206,7 +206,7 @@ def test_a_record_replays_to_the_same_game(params):
     game = play(seed, n, heuristic)
     header = json.loads(json.dumps(GAME.record_header(game)))
     assert GAME.check_deck(header["deck"])
-    actions = json.loads(json.dumps(game.actions))
+    actions = json.loads(json.dumps(list(game.actions)))
     for _ in range(2):
         deck, first = header["deck"], header["first_auctioneer"]
         again = GAME.create(NAMES[:n], header["variant"], deck=deck, first=first)

@@ -4,6 +4,8 @@ gives (tests/server/test_updates.py does the same for the update frames).
 - `ws_frame`: the bytes websockets itself would write for a binary message.
 - `History`, kept packed: the events a plain list of (seq, event) pairs gives,
   with presence coalesced, and pages that add up to the whole.
+- `encode` (one reused packer): `msgpack.packb`'s bytes, for values Python calls
+  equal but msgpack tells apart too (True, 1, 1.0).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
-from modernart.server.codec import array_header, ws_frame
+from modernart.server.codec import array_header, encode, ws_frame
 from modernart.server.history import PRESENCE, SKIPPED, History
 
 
@@ -98,3 +100,17 @@ def test_packed_history_is_the_plain_history(batches, since, budget):
     assert at == len(expected)
     packed, _ = history.packed_since(since, None)
     assert msgpack.unpackb(packed, raw=False) == [e for s, e in plain if s > since]
+
+
+# Values whose msgpack forms differ though Python calls them equal (True == 1 == 1.0).
+value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-(2**40), 2**40), st.floats(), st.text()),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=12,
+)
+
+
+@given(st.dictionaries(st.text(max_size=8), value, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_encode_is_packb(message):
+    assert encode(message) == msgpack.packb(message, use_bin_type=True)

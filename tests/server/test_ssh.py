@@ -29,7 +29,7 @@ async def test_keys_create_a_room_against_bots_start_it_and_play_a_card(ssh, key
     gate = await ssh()
     term = await lobby(gate, key)
     await term.wait_text("No rooms yet")
-    assert "lobby" in term.text()
+    await term.wait_text("lobby")  # the event log's line (a frame of its own)
     term.send("c")
     await term.wait_text("Create a room")
     term.send("\x13")  # ctrl+s creates (the defaults: Modern Art, 4 seats, classic)
@@ -85,7 +85,7 @@ async def test_the_same_key_resumes_its_seat_and_another_key_is_another_player(s
     bob = await lobby(gate, other, "bob")
     assert gate.identities.get(other.get_fingerprint()) not in (None, token)
     assert seat_of(gate, other) == (None, None)
-    assert "lobby" in bob.text()
+    await bob.wait_text("lobby")  # the event log's line (a frame of its own)
 
 
 async def test_a_new_session_of_the_same_key_replaces_the_older_one(ssh, key):
@@ -282,8 +282,9 @@ async def test_stopping_the_server_ends_every_session(ssh, key):
 
 
 async def test_sessions_per_address_and_the_memory_budget_are_limited(ssh, key):
-    # Room for two sessions of 25 MB (their reservation) and no more.
-    gate = await ssh(limits=Limits(memory_mb=60, reserve_mb=25, per_address=1), measure_every=0)
+    # Room for one worker (5 MB) with two sessions of 25 MB (their reservation) and no more.
+    limits = Limits(memory_mb=60, reserve_mb=25, worker_mb=5, per_address=1)
+    gate = await ssh(limits=limits, measure_every=0)
     await lobby(gate, key)
     other = asyncssh.generate_private_key("ssh-ed25519")
     refused = await open_terminal(await ssh_connect(gate.port, "bob", other))
@@ -296,6 +297,25 @@ async def test_sessions_per_address_and_the_memory_budget_are_limited(ssh, key):
     assert "The server is full, try again in a few minutes" in full.output()
     assert full.exit_status == 1
     assert len(gate.sessions) == 2
+
+
+@pytest.mark.parametrize("per_worker", [1, 2])
+async def test_a_session_that_needs_a_new_worker_reserves_for_it_too(ssh, key, per_worker):
+    # 55 MB: a worker (10 MB) with a session (20 MB) fits; a second session fits beside
+    # it in the same worker (50 MB), but not in a worker of its own (60 MB).
+    limits = Limits(memory_mb=55, reserve_mb=20, worker_mb=10)
+    gate = await ssh(limits=limits, measure_every=0, sessions_per_worker=per_worker)
+    await lobby(gate, key)
+    other = await open_terminal(
+        await ssh_connect(gate.port, "bob", asyncssh.generate_private_key("ssh-ed25519"))
+    )
+    if per_worker == 2:
+        await other.wait_text("Rooms")
+        assert len({s.process.pid for s in gate.sessions}) == 1
+    else:
+        await other.wait_closed()
+        assert "The server is full, try again in a few minutes" in other.output()
+        assert len(gate.sessions) == 1
 
 
 async def test_a_client_process_counts_against_the_ssh_clients_address(ssh, key):
@@ -412,7 +432,8 @@ async def test_keys_identities_live_in_the_store_and_an_old_json_file_is_moved_t
         assert second.identities.get(old_key.get_fingerprint()) == old_token
         assert second.identities.get(key.get_fingerprint()) == token
         term = await lobby(second, old_key, "olga")  # the old key is still its identity
-        assert identity_of(second, old_key).name == "olga" and "lobby" in term.text()
+        assert identity_of(second, old_key).name == "olga"
+        await term.wait_text("lobby")
     finally:
         await second.stop()
 

@@ -41,47 +41,98 @@ async def host_a_room(term: Terminal) -> None:
     await term.wait_text("You host")
 
 
+def by_worker(gate, names: list[str]) -> dict[int, list[str]]:
+    """The sessions' names by the pid of the worker that holds them."""
+    workers: dict[int, list[str]] = {}
+    for session in sorted(gate.sessions, key=lambda s: names.index(s.process.name)):
+        workers.setdefault(session.process.pid, []).append(session.process.name)
+    return workers
+
+
+def session_named(gate, name: str):
+    (session,) = [s for s in gate.sessions if s.process.name == name]
+    return session.process
+
+
+async def four_in_two_workers(gate):
+    """Four sessions, two to a worker: {name: (key, terminal)} and the workers' names."""
+    names = [f"p{i}" for i in range(4)]
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in names]
+    terms = await asyncio.gather(*(lobby(gate, k, n) for k, n in zip(keys, names, strict=True)))
+    workers = by_worker(gate, names)
+    assert sorted(len(w) for w in workers.values()) == [2, 2] and None not in workers
+    return dict(zip(names, zip(keys, terms, strict=True), strict=True)), list(workers.values())
+
+
 async def test_sessions_at_once_each_see_their_own_lobby_and_act_alone(ssh):
-    gate = await ssh()
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(4)]
-    terms = await asyncio.gather(*(lobby(gate, k, f"p{i}") for i, k in enumerate(keys)))
-    pids = {s.process.pid for s in gate.sessions}
-    assert len(pids) == 4 and None not in pids
-    terms[1].send("c")
-    await terms[1].wait_text("Create a room")
-    await answers(terms[2])
-    assert all("Create a room" not in t.text() for i, t in enumerate(terms) if i != 1)
-    assert all(f"p{i}" in t.text() for i, t in enumerate(terms) if i != 1), terms[0].text()
+    gate = await ssh(sessions_per_worker=2)
+    sessions, (first, second) = await four_in_two_workers(gate)
+    # Each is an app of its own, also beside another in the same process.
+    a, b = (sessions[name][1] for name in first)
+    a.send("c")
+    await a.wait_text("Create a room")
+    await answers(b)
+    assert "Create a room" in a.text()
+    assert all("Create a room" not in t.text() for name, (_, t) in sessions.items() if t is not a)
+    assert all(name in t.text() for name, (_, t) in sessions.items() if t is not a)
+    await answers(sessions[second[0]][1])
 
 
-@pytest.mark.parametrize(
-    ("fault", "settings"),
-    [
-        (F9, {}),  # an exception in the app
-        (F10, {"hang_timeout": 2.0}),  # its event loop blocked
-        (F11, {"hang_timeout": 2.0}),  # its event loop spinning
-    ],
-    ids=["raise", "block", "spin"],
-)
-async def test_a_faulty_session_leaves_the_others_answering_and_comes_back_to_its_seat(
-    ssh, fault, settings
-):
-    gate = await ssh(app=FAULTY, **settings)
-    key, other_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
-    faulty, other = await asyncio.gather(lobby(gate, key, "faulty"), lobby(gate, other_key, "ok"))
+async def test_a_window_change_resizes_only_its_own_session(ssh):
+    gate = await ssh(sessions_per_worker=2)
+    sessions, (first, _) = await four_in_two_workers(gate)
+    a, b = (sessions[name][1] for name in first)
+    a.resize(100, 30)
+    await a.wait(lambda: "Quit" in a.screen.display[29], "the footer on row 30")
+    await answers(b)
+    assert "Quit" in b.screen.display[23] and len(b.screen.display) == 24
+
+
+async def test_an_exception_in_one_app_leaves_its_neighbour_answering_and_returns_to_its_seat(ssh):
+    gate = await ssh(app=FAULTY, sessions_per_worker=2)
+    sessions, (first, _) = await four_in_two_workers(gate)
+    faulty_name, neighbour_name = first
+    (key, faulty), (_, neighbour) = sessions[faulty_name], sessions[neighbour_name]
     await host_a_room(faulty)
     room_id, seat = seat_of(gate, key)
     assert room_id is not None and seat == 0
-    (session,) = [s for s in gate.sessions if s.process.name == "faulty"]
-    first_pid = session.process.pid
-    faulty.send(fault)
-    await answers(other)  # while the fault lasts, or right after it
-    # The faulty session's process is replaced on the same channel, back at its seat.
-    await faulty.wait(lambda: session.process.pid not in (first_pid, None), "a new process")
+    session = session_named(gate, faulty_name)
+    pid, slot = session.pid, session.slot
+    faulty.send(F9)
+    await faulty.wait(lambda: session.slot not in (slot, None), "the app started again")
     await faulty.wait(lambda: "You host" in faulty.text(), "the seat again")
     assert seat_of(gate, key) == (room_id, 0)
-    assert not faulty.closed.is_set()
-    await answers(other)
+    # Only the app ended: it starts again in the same worker, beside its neighbour.
+    assert session.pid == pid == session_named(gate, neighbour_name).pid
+    await answers(neighbour)
+    assert not faulty.closed.is_set() and not neighbour.closed.is_set()
+
+
+@pytest.mark.parametrize("fault", [F10, F11], ids=["block", "spin"])
+async def test_a_stuck_worker_leaves_the_other_workers_answering_and_its_sessions_return(
+    ssh, fault
+):
+    gate = await ssh(app=FAULTY, sessions_per_worker=2, hang_timeout=4.0)
+    sessions, (stuck, other) = await four_in_two_workers(gate)
+    for name in stuck:  # both sessions of the worker that will be stuck sit at a table
+        await host_a_room(sessions[name][1])
+    seats = {name: seat_of(gate, sessions[name][0]) for name in stuck}
+    assert all(room is not None and seat == 0 for room, seat in seats.values())
+    faulty = session_named(gate, stuck[0])
+    stuck_pid = faulty.pid
+    sessions[stuck[0]][1].send(fault)
+    # While the worker is stuck (its watchdog waits 4 s), another worker's sessions answer.
+    await asyncio.gather(*(answers(sessions[name][1]) for name in other))
+    assert session_named(gate, stuck[1]).pid == stuck_pid
+    # The stuck worker is killed; its two sessions start again in another, at their seats.
+    for name in stuck:
+        term = sessions[name][1]
+        session = session_named(gate, name)
+        await term.wait(lambda s=session: s.pid not in (stuck_pid, None), "a new worker")
+        await term.wait(lambda t=term: "You host" in t.text(), "the seat again")
+        assert seat_of(gate, sessions[name][0]) == seats[name]
+        assert not term.closed.is_set()
+    await asyncio.gather(*(answers(sessions[name][1]) for name in other))
 
 
 async def test_a_session_that_keeps_failing_is_closed_with_a_message(ssh, key):
@@ -102,7 +153,7 @@ async def test_a_session_that_keeps_failing_is_closed_with_a_message(ssh, key):
 
 
 async def test_a_killed_zygote_takes_no_session_with_it_and_is_started_again(ssh, key):
-    gate = await ssh()
+    gate = await ssh(sessions_per_worker=1)  # a new session needs a new worker
     term = await lobby(gate, key)
     zygote = gate.terminals.zygote
     os.kill(zygote.pid, signal.SIGKILL)

@@ -59,7 +59,7 @@ async def test_ssh_and_browser_sessions_count_together_per_address(doors):
 
 
 async def test_the_memory_budget_refuses_a_browser_session_with_its_message(doors):
-    _, web = await doors(Limits(memory_mb=64, reserve_mb=40))
+    _, web = await doors(Limits(memory_mb=64, reserve_mb=40, worker_mb=10))
     first = await PageClient.open(web.port)
     await first.wait_text("Rooms")
     full = await PageClient.open(web.port)

@@ -1,0 +1,258 @@
+"""Textual on one session's terminal, beside other sessions in the same process.
+
+A worker process (server/terminal/worker.py) runs several client apps in one
+event loop, each on a PTY of its own that is not the process's controlling
+terminal. So nothing here is process-wide, unlike Textual's LinuxDriver:
+- keys: read from the session's PTY by the event loop (no thread), parsed by
+  Textual's own XTermParser;
+- window size: told by the server (`TerminalDriver.resize`, a control
+  message), not SIGWINCH (which only the controlling terminal sends, once for
+  the whole process), nor the size of the process's own terminal;
+- the screen: `TerminalOutput`, a thread per session that feeds the screen
+  relay (only the changed cells go out, server/terminal/screen.py) and writes
+  to the PTY without blocking: a terminal that cannot take more (SSH flow
+  control, a slow link) holds back only its own frames, which the relay
+  merges into one difference when it can take more. Nothing it does blocks
+  the event loop the other sessions share.
+- no signal handlers (suspend and resume are for a process's own terminal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import select
+import termios
+import threading
+import time
+import tty
+from codecs import getincrementaldecoder
+from typing import Any
+
+from textual import constants, events
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
+from textual.geometry import Size
+
+from .output import SgrFilter
+from .screen import ScreenRelay
+
+CLOSE_WAIT = 2.0  # seconds a closing session's last frame may wait for its terminal
+ESCAPE_TICK = 0.1  # seconds: how long a lone ESC waits for the rest of a sequence (as Textual)
+
+
+class TerminalOutput:
+    """One session's screen: Textual's text in, the changed cells out to the PTY (`fd`).
+
+    It owns `fd` and closes it when finished (`finish()`), which the server sees as
+    the session's end (EIO on its side of the PTY)."""
+
+    def __init__(self, fd: int, cols: int, rows: int) -> None:
+        self.fd = fd
+        self.relay = ScreenRelay(cols, rows)
+        self.sgr = SgrFilter()
+        self._queue: list[str | tuple[int, int]] = []  # text, or a new size, in order
+        self._lock = threading.Lock()
+        self._finishing = False
+        self._wake_r, self._wake_w = os.pipe()
+        for end in (fd, self._wake_r, self._wake_w):
+            os.set_blocking(end, False)
+        self._thread = threading.Thread(target=self._run, daemon=True, name="session-output")
+        self._thread.start()
+
+    def write(self, text: str) -> None:
+        self._put(text)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self._put((cols, rows))
+
+    def finish(self) -> None:
+        """Send what is left (waiting at most CLOSE_WAIT for the terminal), then close."""
+        with self._lock:
+            self._finishing = True
+        self._wake()
+
+    def _put(self, item: str | tuple[int, int]) -> None:
+        with self._lock:
+            if self._finishing:
+                return
+            self._queue.append(item)
+        self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self._wake_w, b".")
+
+    def _run(self) -> None:
+        unsent = b""
+        deadline: float | None = None
+        alive = True  # False once the terminal is gone: drop what comes
+        try:
+            while True:
+                with self._lock:
+                    queue, self._queue = self._queue, []
+                    finishing = self._finishing
+                for item in queue:
+                    if isinstance(item, tuple):
+                        self.relay.resize(*item)
+                    else:
+                        self.relay.feed(item.encode("utf-8", "replace"))
+                if finishing and deadline is None:
+                    deadline = time.monotonic() + CLOSE_WAIT
+                if alive and not unsent:
+                    unsent = self.sgr.feed(self.relay.take())
+                    if finishing:
+                        unsent += self.sgr.finish()
+                if alive and unsent:
+                    unsent, alive = self._write(unsent)
+                if finishing and (not alive or not unsent or time.monotonic() >= deadline):
+                    return
+                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                writers = [self.fd] if alive and unsent else []
+                readable, _, _ = select.select([self._wake_r], writers, [], wait)
+                if readable:
+                    with contextlib.suppress(BlockingIOError, OSError):
+                        os.read(self._wake_r, 4096)
+        finally:
+            for end in (self.fd, self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(end)
+
+    def _write(self, data: bytes) -> tuple[bytes, bool]:
+        """Write what the terminal takes now: (what is left, whether it is still there)."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.fd, view) :]
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                return b"", False
+        return bytes(view), True
+
+
+class SessionTerminal:
+    """What a session's driver needs: its PTY's output and the size the server says."""
+
+    def __init__(self, fd: int, cols: int, rows: int) -> None:
+        self.fd = fd
+        self.size = (cols, rows)
+        self.output = TerminalOutput(fd, cols, rows)
+        self.driver: TerminalDriver | None = None
+
+    def resize(self, cols: int, rows: int) -> None:
+        if (cols, rows) == self.size:
+            return
+        self.size = (cols, rows)
+        self.output.resize(cols, rows)
+        if self.driver is not None:
+            self.driver.resized()
+
+
+class TerminalDriver(Driver):
+    """The driver of one session's app (its `terminal` given by the worker)."""
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        terminal: SessionTerminal,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self.terminal = terminal
+        self._parser = XTermParser(debug)
+        self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._tick: asyncio.TimerHandle | None = None
+        self._reading = False
+        terminal.driver = self
+
+    def write(self, data: str) -> None:
+        self.terminal.output.write(data)
+
+    def start_application_mode(self) -> None:
+        fd = self.terminal.fd
+        with contextlib.suppress(termios.error):  # raw keys, as LinuxDriver sets them
+            attrs = termios.tcgetattr(fd)
+            attrs[tty.LFLAG] = LinuxDriver._patch_lflag(attrs[tty.LFLAG])
+            attrs[tty.IFLAG] = LinuxDriver._patch_iflag(attrs[tty.IFLAG])
+            attrs[tty.CC][termios.VMIN] = 1
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
+        self.resized()
+        write = self.write
+        write("\x1b[?1049h")  # the alternate screen
+        self._mouse_modes("h")
+        write("\x1b[?25l")  # hide the cursor
+        write("\x1b[?1004h")  # focus in/out
+        if not constants.DISABLE_KITTY_KEY:
+            write("\x1b[>25u")  # the kitty keyboard protocol, LinuxDriver's flags (1|8|16)
+        write("\x1b[?2026$p")  # does the terminal synchronise output?
+        write("\x1b[?2004h")  # bracketed paste
+        write("\x1b[?7l")  # no line wrap
+        self._loop.add_reader(fd, self._read)
+        self._reading = True
+
+    def _mouse_modes(self, on_off: str) -> None:
+        if self._mouse:
+            for mode in (1000, 1003, 1015, 1006):
+                self.write(f"\x1b[?{mode}{on_off}")
+
+    def resized(self) -> None:
+        """The terminal's size changed (or is first known): tell the app."""
+        size = Size(*self.terminal.size)
+        self.send_message(events.Resize(size, size))
+
+    def send_message(self, message: Any) -> None:
+        # In the loop's own thread (not from an input thread as Textual's drivers).
+        self._app.post_message(message)
+
+    def _read(self) -> None:
+        try:
+            data = os.read(self.terminal.fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:  # the server closed its side: the session is over
+            self.disable_input()
+            self._app.exit()
+            return
+        for event in self._parser.feed(self._decode(data)):
+            self.process_message(event)
+        self._arm_tick()
+
+    def _arm_tick(self) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+        self._tick = self._loop.call_later(ESCAPE_TICK, self._on_tick)
+
+    def _on_tick(self) -> None:
+        """A lone ESC (the Escape key) is told from a sequence's start by a timeout."""
+        self._tick = None
+        for event in self._parser.tick():
+            self.process_message(event)
+        if getattr(self._parser, "_timeout_time", None) is not None:
+            self._arm_tick()
+
+    def disable_input(self) -> None:
+        if self._reading:
+            self._reading = False
+            with contextlib.suppress(ValueError, OSError):
+                self._loop.remove_reader(self.terminal.fd)
+            self._mouse_modes("l")
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+
+    def stop_application_mode(self) -> None:
+        self.write("\x1b[?2004l")
+        self.write("\x1b[?7h")
+        self.disable_input()
+        self.write("\x1b[<u")  # the kitty keyboard protocol off, before leaving the screen
+        self.write("\x1b[?1049l")
+        self.write("\x1b[?25h")
+        self.write("\x1b[?1004l")
