@@ -237,9 +237,12 @@ class Server:
         assert self.hub is not None
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
+        # A terminal session's client, known by its loopback secret (server/terminal/).
+        ticket = ws.request.headers.get("Authorization") if ws.request else None
         self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)
+        conn.ticket = ticket
         assert isinstance(ws, GuardedConnection)  # `serve` below makes only these
 
         def before_write() -> None:

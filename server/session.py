@@ -73,6 +73,7 @@ class Conn:
         self.closed = False
         self.dropped = False  # for not reading its messages
         self.bye = False  # the client said `bye`: it quits on purpose
+        self.ticket: str | None = None  # its Authorization header (a terminal session's)
         self.closing: asyncio.Task | None = None
 
     @property

@@ -281,8 +281,7 @@ class Terminals:
         """A session's client took another identity over with a code (`claim`): the
         session's key now leads to that identity (the next login with the key lands
         there; the identity the key had is left as it is: docs/decisions.md, issue 17)."""
-        request = conn.ws.request
-        header = request.headers.get("Authorization") if request is not None else None
+        header = conn.ticket
         session = next((s for s in self.sessions if header and s.secret_header == header), None)
         if session is None:
             return
