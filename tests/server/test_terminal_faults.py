@@ -85,7 +85,9 @@ async def test_a_window_change_resizes_only_its_own_session(ssh):
     a.resize(100, 30)
     await a.wait(lambda: "Quit" in a.screen.display[29], "the footer on row 30")
     await answers(b)
-    assert "Quit" in b.screen.display[23] and len(b.screen.display) == 24
+    # b's redraw after the dialog may come in more than one frame: wait for its footer.
+    await b.wait(lambda: "Quit" in b.screen.display[23], "b's footer on row 24")
+    assert len(b.screen.display) == 24 and b.screen.columns == 80
 
 
 async def test_an_exception_in_one_app_leaves_its_neighbour_answering_and_returns_to_its_seat(ssh):
