@@ -357,23 +357,17 @@ class Store(PlayerTables):
         """The game starts: one transaction, which also drops any action stored under
         the room before (a database written by a server that started games it could
         not store)."""
-        self.settle()
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                self.db.execute("DELETE FROM actions WHERE room = ?", (room_id,))
-                self.db.execute(
+        self._transaction(
+            f"room {room_id}'s start",
+            [
+                ("DELETE FROM actions WHERE room = ?", (room_id,)),
+                (
                     "UPDATE rooms SET status = 'playing', members = ?, header = ?, seq = ?"
                     " WHERE id = ?",
                     (_dumps(members), _dumps(header), seq, room_id),
-                )
-                self.db.execute("COMMIT")
-            except sqlite3.Error:
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not save room {room_id}'s start: {exc}") from None
+                ),
+            ],
+        )
 
     def append_action(self, room_id: str, idx: int, action: dict[str, Any], seq: int) -> None:
         """One applied action with the update number that announces it, committed with
