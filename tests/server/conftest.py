@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import asyncssh
 import pytest
 
 from modernart.engine.modernart.cards import FULL_DECK
+from modernart.server.app import Server
+from modernart.server.limits import Limits
 
 from .sshgate import MakeGate, gates
 from .wsclient import Client
@@ -49,3 +52,24 @@ async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
 @pytest.fixture
 def key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
+
+
+Public = Callable[..., Awaitable[tuple[Server, str]]]
+
+
+@pytest.fixture
+async def public(tmp_path: pathlib.Path) -> AsyncIterator[Public]:
+    """`await public(**limits)`: a server without --dev behind a (pretend) proxy."""
+    servers: list[Server] = []
+
+    async def make(**limits: Any) -> tuple[Server, str]:
+        server = Server(
+            tmp_path / f"public-{len(servers)}", port=0, trust_proxy=True, limits=Limits(**limits)
+        )
+        await server.start()
+        servers.append(server)
+        return server, f"ws://127.0.0.1:{server.port}/"
+
+    yield make
+    for server in servers:
+        await server.stop()

@@ -9,47 +9,23 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import logging
-import pathlib
 import socket
 import struct
 import termios
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgpack
-import pytest
 from websockets.asyncio.client import connect
 from websockets.sync.client import connect as connect_sync
 
 from modernart.server import hub, listing
 from modernart.server.app import Server
-from modernart.server.limits import Limits
 from modernart.server.store import token_hash
 
 from .test_hardening import eventually, start_with_bots
 from .wsclient import Client
-
-Public = Callable[..., Awaitable[tuple[Server, str]]]
-
-
-@pytest.fixture
-async def public(tmp_path: pathlib.Path) -> AsyncIterator[Public]:
-    """`await public(**limits)`: a server without --dev behind a (pretend) proxy."""
-    servers: list[Server] = []
-
-    async def make(**limits: Any) -> tuple[Server, str]:
-        server = Server(
-            tmp_path / f"public-{len(servers)}", port=0, trust_proxy=True, limits=Limits(**limits)
-        )
-        await server.start()
-        servers.append(server)
-        return server, f"ws://127.0.0.1:{server.port}/"
-
-    yield make
-    for server in servers:
-        await server.stop()
 
 
 def conn_of(server: Server, client: Client) -> Any:

@@ -15,7 +15,7 @@ import pathlib
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgpack
@@ -25,34 +25,10 @@ from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
 
 from modernart.server import listing
-from modernart.server.app import Server
 from modernart.server.limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Limits
 from modernart.server.room import Room
 
 from .wsclient import Client
-
-Public = Callable[..., Awaitable[tuple[Server, str]]]
-
-
-@pytest.fixture
-async def public(tmp_path: pathlib.Path) -> AsyncIterator[Public]:
-    """`await public(**limits)`: a server without --dev behind a (pretend) proxy."""
-    servers: list[Server] = []
-
-    async def make(**limits: Any) -> tuple[Server, str]:
-        server = Server(
-            tmp_path / f"public-{len(servers)}",
-            port=0,
-            trust_proxy=True,
-            limits=Limits(**limits),
-        )
-        await server.start()
-        servers.append(server)
-        return server, f"ws://127.0.0.1:{server.port}/"
-
-    yield make
-    for server in servers:
-        await server.stop()
 
 
 async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
