@@ -35,23 +35,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from modernart.server.app import Server
 from modernart.server.ssh.server import SshGate, SshSettings
 from modernart.server.terminal import Limits
+from modernart.server.terminal.terminals import pss_mb
 from modernart.server.web.gate import WebGate, WebSettings
 from tests.server.browser import available
 from tests.server.pageclient import PageClient
 from tests.server.sshterm import KeyboardPlayer, open_terminal, ssh_connect
 
 WAIT = 120.0
-
-
-def pss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def sessions_pss(web: WebGate) -> float:
