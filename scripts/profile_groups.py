@@ -29,7 +29,7 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("clocks and timers", ("hammer", "_turn_clock", "call_later", "call_at", "TimerHandle")),
     (
         "reading: `recv`, WebSocket parsing, decoding",
-        ("_read_ready", "websockets/", "codec.py:", "decode ("),
+        ("_read_ready", "websockets/", "codec.py:", "decode (", "GuardedConnection.data_received"),
     ),
     ("pacing and rates (`Inbox`, buckets)", ("server/pacing.py", "server/limits.py")),
     (
@@ -41,6 +41,9 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
         "handling messages: the hub's and rooms' own code",
         ("server/hub.py", "server/room.py", "server/app.py", "server/session.py", "actions.py"),
     ),
+    # uvloop's loop is C: a sample with no Python frame below `Runner.run` is in it
+    # (polling, reading sockets, running callbacks, its own timers).
+    ("uvloop's own loop (C: polling, reads, callbacks)", ("Runner.run (",)),
 ]
 
 

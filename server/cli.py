@@ -174,6 +174,7 @@ async def serve_until_signalled(
         print(f"browser play on http://{web.host}:{page.port}/", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    logging.getLogger("modernart.server").info("event loop: %s", type(loop).__module__)
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
@@ -204,6 +205,19 @@ def ratings_command(data: pathlib.Path, args: argparse.Namespace) -> int:
     if not board:
         print(f"nobody is rated in {args.game} yet", file=sys.stderr)
     return 0
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    """The server process's event loop: uvloop's where it is installed (issue 21: the
+    same acts for less CPU), else asyncio's own. Only `modernart-server`'s process
+    runs on it; an in-process server (a local game) stays on its caller's loop, and
+    the terminal zygote and the bot workers are processes of their own (started by
+    exec and spawn, not forked from this one), on asyncio's loop or none."""
+    try:
+        import uvloop
+    except ImportError:  # a platform without it (Windows)
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -241,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         bot_worlds=args.bot_worlds,
     )
     try:
-        asyncio.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))
+        with asyncio.Runner(loop_factory=new_loop) as runner:
+            runner.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))
     except (OSError, ValueError) as exc:  # ValueError: a bad --ssh-authorized-keys file
         print(f"modernart-server: {exc}", file=sys.stderr)
         return 1

@@ -11,10 +11,19 @@ import pytest
 
 from modernart.engine.modernart.cards import FULL_DECK
 from modernart.server.app import Server
+from modernart.server.cli import new_loop
 from modernart.server.limits import Limits
 
 from .sshgate import MakeGate, gates
 from .wsclient import Client
+
+
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict:
+    """The server's tests run on the loop `modernart-server` runs on (uvloop, issue 21):
+    its doors (WebSocket, SSH, browser), its bots and its terminal sessions are tested
+    where they serve. The client's tests (tests/tui) keep asyncio's loop, as a local
+    game's in-process server does."""
+    return {"server_loop": new_loop}
 
 
 @pytest.fixture

@@ -124,20 +124,31 @@ async def test_an_update_is_written_only_after_its_action_is_committed(server, p
     deck = deck_with(["krypto.open", "yoko.sealed"])
     (ann, bob, _), room_id, _ = await three_players(player, deck)
     room = server.hub.rooms[room_id]
-    transport = server.hub.identities[bob.you].conn.ws.transport
+    ws = server.hub.identities[bob.you].conn.ws
     seen: list[tuple[int, int]] = []  # (actions in memory, actions committed) at each write
-    real_write = transport.write
 
-    def write(data: bytes) -> None:
-        seen.append((len(room.game.actions), stored_actions(server, room_id)))
-        real_write(data)
+    class Watched:
+        """Bob's transport, noting each write (uvloop's own cannot be patched)."""
 
-    transport.write = write
-    await ann.act(type="play", card="krypto.open")
-    await bob.next_update()
-    await bob.act(type="bid", amount=5)  # the open auction (R12)
-    await bob.until(lambda u: any(e["type"] == "bid" for e in u["events"]))
-    transport.write = real_write
+        def __init__(self, real: Any) -> None:
+            self.real = real
+
+        def write(self, data: bytes) -> None:
+            seen.append((len(room.game.actions), stored_actions(server, room_id)))
+            self.real.write(data)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.real, name)
+
+    real = ws.transport
+    ws.transport = Watched(real)
+    try:
+        await ann.act(type="play", card="krypto.open")
+        await bob.next_update()
+        await bob.act(type="bid", amount=5)  # the open auction (R12)
+        await bob.until(lambda u: any(e["type"] == "bid" for e in u["events"]))
+    finally:
+        ws.transport = real
     assert seen and all(memory == stored for memory, stored in seen), seen
 
 
