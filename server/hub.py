@@ -530,6 +530,7 @@ class Hub:
         everyone; a client that leaves its output unread gets none."""
         if not conn.backlogged:
             conn.send_now(ws_frame(self.listing.message(status, page, rid, game)))
+            conn.rooms_pushed = None
 
     def rooms_changed(self) -> None:
         self.listing.changed()
@@ -546,7 +547,11 @@ class Hub:
             if lobby:
                 frame = ws_frame(self.listing.message(None, 0, None))
                 for conn in lobby:
-                    conn.send_now(frame)
+                    # A change the first page does not show (a room further down, a
+                    # finished game's clean-up) makes the same page: not sent again.
+                    if conn.rooms_pushed != frame:
+                        conn.send_now(frame)
+                        conn.rooms_pushed = frame
         except Exception:
             log.exception("pushing the rooms list failed")
 
