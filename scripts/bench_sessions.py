@@ -10,7 +10,7 @@ that a busy client does not delay the others' measures (their CPU is reported):
 - the crowd (a subprocess): the N − probes lobby sessions that only count bytes
   (no terminal emulation);
 - this process: the `--probes` sessions (pyte screens), which time a key ('c', then
-  Escape) → the first bytes of its answer, `--rounds` times each;
+  Escape) → the first bytes of its answer, `--rounds` times each, one key at a time;
 - the players (a subprocess, with `--playing M`): M more sessions each create a 4-seat
   room, add three bots and play a game with keys (a WebSocket spectator of the room
   says when the seat must act and what), each decision key timed to the first bytes
@@ -121,8 +121,10 @@ class Result:
     game_seconds: list[float] = field(default_factory=list)
     first_alone: list[float] = field(default_factory=list)  # one session opening at a time
     first_screen: list[float] = field(default_factory=list)  # a wave opening at once
-    keys: list[float] = field(default_factory=list)
-    keys_playing: list[float] = field(default_factory=list)  # the probes', while games run
+    keys: list[float] = field(default_factory=list)  # the probes' 'c'
+    escapes: list[float] = field(default_factory=list)  # the probes' Escape
+    keys_playing: list[float] = field(default_factory=list)  # the probes' 'c' while games run
+    escapes_playing: list[float] = field(default_factory=list)
     keys_players: list[float] = field(default_factory=list)  # the players' decisions
     refused: int = 0
     # CPU, % of one core, while the probes type: (server, bench) in the lobby, with games
@@ -251,17 +253,17 @@ async def key_to_screen(term: Terminal, key: str, timeout: float = 60) -> float:
     return time.monotonic() - t0
 
 
-async def probe(terms: list[Terminal], rounds: int, into: list[float]) -> None:
-    """Each probe session types 'c' (the create dialog) then Escape, `rounds` times."""
-
-    async def one(term: Terminal) -> None:
-        for _ in range(rounds):
-            into.append(await key_to_screen(term, "c"))
+async def probe(terms: list[Terminal], rounds: int, opens: list[float], closes: list[float]):
+    """The probe sessions in turn, one key at a time: 'c' (the create dialog opens) then
+    Escape (it closes; a lone ESC waits ESCAPE_TICK, 0.1 s, for the rest of a sequence
+    first), `rounds` times each. One key at a time: each measures a key against the
+    load of the others (the crowd, the games), not of other probes in its worker."""
+    for _ in range(rounds):
+        for term in terms:
+            opens.append(await key_to_screen(term, "c"))
             await term.wait_text("Create a room", timeout=60)
-            into.append(await key_to_screen(term, "\x1b"))
-            await term.wait(lambda: "Create a room" not in term.text(), "closed", timeout=60)
-
-    await asyncio.gather(*(one(t) for t in terms))
+            closes.append(await key_to_screen(term, "\x1b"))
+            await term.wait(lambda t=term: "Create a room" not in t.text(), "closed", timeout=60)
 
 
 ACT_KEYS = {  # a quick player's keys for the phase that waits on its seat
@@ -491,7 +493,7 @@ async def run_design(
         bench_pids = [os.getpid(), crowd.proc.pid]
         result.load.append(os.getloadavg()[0])
         clock = Clock(proc.pid, bench_pids)
-        await probe(probes, args.rounds, result.keys)
+        await probe(probes, args.rounds, result.keys, result.escapes)
         result.cpu_lobby = clock.percent()
         if args.playing:
             players = await Helper.start(
@@ -507,7 +509,7 @@ async def run_design(
             await asyncio.sleep(5)  # the games under way: a measure over time
             result.load.append(os.getloadavg()[0])
             clock = Clock(proc.pid, [*bench_pids, players.proc.pid])
-            await probe(probes, args.rounds, result.keys_playing)
+            await probe(probes, args.rounds, result.keys_playing, result.escapes_playing)
             result.cpu_games = clock.percent()
             over = await players.answer("over", args.game_timeout + 300)
             result.games, result.started = over["games"], over["started"]
@@ -564,17 +566,18 @@ def report(results: list[Result], args) -> None:
     print(
         "| design | load (start, lobby, games, end) | idle server | per lobby session | "
         "per session after a game | total | first screen alone p50 / max | in a wave p50 / "
-        "max | key→first bytes p50 / p99 (n): lobby | lobby while games run | players' "
-        "decisions | CPU server / bench: lobby | while games run | games ended of started "
-        "(p50 / max) | refused |"
+        "max | key→first bytes p50 / p99 (n): lobby 'c' | lobby Escape | lobby 'c' while "
+        "games run | Escape while games run | players' decisions | CPU server / bench: "
+        "lobby | while games run | games ended of started (p50 / max) | refused |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         game = f"{r.game_mb:.1f} MB" if args.playing else "–"
         print(
             f"| {r.design} | {', '.join(f'{x:.1f}' for x in r.load)} | {r.idle_mb:.1f} MB | "
             f"{r.lobby_mb:.1f} MB | {game} | {r.total_mb:.0f} MB | {seconds(r.first_alone)} | "
-            f"{seconds(r.first_screen)} | {ms(r.keys)} | {ms(r.keys_playing)} | "
+            f"{seconds(r.first_screen)} | {ms(r.keys)} | {ms(r.escapes)} | {ms(r.keys_playing)} | "
+            f"{ms(r.escapes_playing)} | "
             f"{ms(r.keys_players)} | {cpu(r.cpu_lobby)} | {cpu(r.cpu_games)} | "
             f"{r.games} of {r.started} in {seconds(r.game_seconds)} | {r.refused} |"
         )
