@@ -131,6 +131,7 @@ class Result:
     cpu_lobby: tuple[float, float] = (0.0, 0.0)
     cpu_games: tuple[float, float] = (0.0, 0.0)
     load: list[float] = field(default_factory=list)  # 1-minute load average, per phase
+    failed: str = ""  # what stopped the run of this design before its end
 
 
 async def start_server(
@@ -520,6 +521,9 @@ async def run_design(
             result.game_mb = grown / max(1, ready["ready"]) + result.lobby_mb
         result.total_mb = tree_pss_mb(proc.pid)
         result.load.append(os.getloadavg()[0])
+    except (AssertionError, OSError, asyncssh.Error, TimeoutError) as exc:
+        result.failed = repr(exc).splitlines()[0][:160]  # the figures so far are reported
+        print(f"{design} failed: {exc}"[:3000], file=sys.stderr)
     finally:
         for term in probes:
             term.chan.close()
@@ -580,6 +584,7 @@ def report(results: list[Result], args) -> None:
             f"{ms(r.escapes_playing)} | "
             f"{ms(r.keys_players)} | {cpu(r.cpu_lobby)} | {cpu(r.cpu_games)} | "
             f"{r.games} of {r.started} in {seconds(r.game_seconds)} | {r.refused} |"
+            + (f" failed: {r.failed} |" if r.failed else "")
         )
     base = results[0]
     for r in results[1:]:
@@ -588,6 +593,7 @@ def report(results: list[Result], args) -> None:
             if base.game_mb:
                 line += f", after a game {r.game_mb / base.game_mb:.2f}"
             print(line)
+    sys.stdout.flush()
 
 
 async def bench(args) -> None:
@@ -596,11 +602,10 @@ async def bench(args) -> None:
         if args.baseline:
             src = baseline_tree(args.baseline, pathlib.Path(tmp))
             results.append(await run_design(args.baseline, src, args))
-            print(f"{args.baseline} done: {results[-1].lobby_mb:.1f} MB a session", flush=True)
+            report(results, args)  # each design's figures as soon as they are in
         for k in args.per_worker:
             results.append(await run_design(f"K={k}", None, args, k))
-            print(f"K={k} done: {results[-1].lobby_mb:.1f} MB a session", flush=True)
-    report(results, args)
+            report(results, args)
 
 
 if __name__ == "__main__":  # a client-side helper process of `run_design`
