@@ -14,8 +14,9 @@ that a busy client does not delay the others' measures (their CPU is reported):
 - the players (a subprocess, with `--playing M`): M more sessions each create a 4-seat
   room, add three bots and play a game with keys (a WebSocket spectator of the room
   says when the seat must act and what), each decision key timed to the first bytes
-  of its answer; the games stop after `--game-timeout` seconds. Meanwhile the probes
-  time their keys again.
+  of its answer; the bots pause `--bot-delay-ms` (jittered ±50 %) before each act, and
+  the games stop after `--game-timeout` seconds. Meanwhile the probes time their keys
+  again.
 Measured besides: memory, the PSS of the server and every process under it
 (smaps_rollup), idle, then with N sessions in the lobby: (with − idle) / N per
 session; after the games, (PSS − PSS with the lobby sessions only) / M; first
@@ -131,14 +132,36 @@ class Result:
     cpu_lobby: tuple[float, float] = (0.0, 0.0)
     cpu_games: tuple[float, float] = (0.0, 0.0)
     load: list[float] = field(default_factory=list)  # 1-minute load average, per phase
+    lost: int = 0  # probes that stopped answering (their keys after that not measured)
     failed: str = ""  # what stopped the run of this design before its end
 
 
+# `modernart-server --dev` whose rooms' bots pause `argv[1]` ms (jittered) unless a room
+# says otherwise: --dev's 0 lets a game go as fast as its one player types, many
+# updates a second, far from the pace of people playing.
+WITH_BOT_DELAY = """
+import runpy, sys
+from modernart.server import options
+delay, real = int(sys.argv.pop(1)), options.parse_options
+def parse_options(raw, seats, **kw):
+    chosen = real(raw, seats, **kw)
+    if not (isinstance(raw, dict) and "bot_delay_ms" in raw):
+        chosen.bot_delay_ms = delay
+    return chosen
+options.parse_options = parse_options
+runpy.run_module("modernart.server.cli", run_name="__main__")
+"""
+
+
 async def start_server(
-    design: str, src: pathlib.Path | None, data: pathlib.Path, per_worker: int | None
+    design: str,
+    src: pathlib.Path | None,
+    data: pathlib.Path,
+    per_worker: int | None,
+    bot_delay_ms: int,
 ) -> tuple:
     port, ssh_port = free_port(), free_port()
-    cmd = [sys.executable, "-m", "modernart.server.cli", "--dev", "--port", str(port)]
+    cmd = [sys.executable, "-c", WITH_BOT_DELAY, str(bot_delay_ms), "--dev", "--port", str(port)]
     cmd += ["--data", str(data), "--ssh-port", str(ssh_port), "--ssh-guests"]
     cmd += ["--ssh-max-per-address", "0", "--log-level", "warning"]
     if design == "e42ddb0":  # before the zygote
@@ -254,17 +277,25 @@ async def key_to_screen(term: Terminal, key: str, timeout: float = 60) -> float:
     return time.monotonic() - t0
 
 
-async def probe(terms: list[Terminal], rounds: int, opens: list[float], closes: list[float]):
+async def probe(terms: list[Terminal], rounds: int, opens: list[float], closes: list[float]) -> int:
     """The probe sessions in turn, one key at a time: 'c' (the create dialog opens) then
     Escape (it closes; a lone ESC waits ESCAPE_TICK, 0.1 s, for the rest of a sequence
     first), `rounds` times each. One key at a time: each measures a key against the
     load of the others (the crowd, the games), not of other probes in its worker."""
+    lost: list[Terminal] = []
     for _ in range(rounds):
         for term in terms:
-            opens.append(await key_to_screen(term, "c"))
-            await term.wait_text("Create a room", timeout=60)
-            closes.append(await key_to_screen(term, "\x1b"))
-            await term.wait(lambda t=term: "Create a room" not in t.text(), "closed", timeout=60)
+            if term in lost:
+                continue
+            try:
+                opens.append(await key_to_screen(term, "c", timeout=30))
+                await term.wait_text("Create a room", timeout=30)
+                closes.append(await key_to_screen(term, "\x1b", timeout=30))
+                await term.wait(lambda t=term: "Create a room" not in t.text(), "closed", 30)
+            except AssertionError as exc:  # e.g. its session restarted: not a probe any more
+                print(f"a probe lost: {str(exc)[:900]}", file=sys.stderr)
+                lost.append(term)
+    return len(lost)
 
 
 ACT_KEYS = {  # a quick player's keys for the phase that waits on its seat
@@ -458,7 +489,7 @@ async def run_design(
 ) -> Result:
     result = Result(design)
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-sessions-{design}-"))
-    proc, port, ssh_port = await start_server(design, src, data, per_worker)
+    proc, port, ssh_port = await start_server(design, src, data, per_worker, args.bot_delay_ms)
     helpers: list[Helper] = []
     probes: list[Terminal] = []
     try:
@@ -494,7 +525,7 @@ async def run_design(
         bench_pids = [os.getpid(), crowd.proc.pid]
         result.load.append(os.getloadavg()[0])
         clock = Clock(proc.pid, bench_pids)
-        await probe(probes, args.rounds, result.keys, result.escapes)
+        result.lost += await probe(probes, args.rounds, result.keys, result.escapes)
         result.cpu_lobby = clock.percent()
         if args.playing:
             players = await Helper.start(
@@ -510,7 +541,9 @@ async def run_design(
             await asyncio.sleep(5)  # the games under way: a measure over time
             result.load.append(os.getloadavg()[0])
             clock = Clock(proc.pid, [*bench_pids, players.proc.pid])
-            await probe(probes, args.rounds, result.keys_playing, result.escapes_playing)
+            result.lost += await probe(
+                probes, args.rounds, result.keys_playing, result.escapes_playing
+            )
             result.cpu_games = clock.percent()
             over = await players.answer("over", args.game_timeout + 300)
             result.games, result.started = over["games"], over["started"]
@@ -534,8 +567,13 @@ async def run_design(
             proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log = (data / "server.log").read_text(errors="replace")
         if result.refused:
-            print((data / "server.log").read_text()[-2000:], file=sys.stderr)
+            print(log[-2000:], file=sys.stderr)
+        kills = [line for line in log.splitlines() if "no heartbeat" in line]
+        if kills:  # a worker whose loop stalled for --ssh-hang-timeout: its sessions restart
+            result.failed += f" ({len(kills)} workers killed by the watchdog)"
+            print(f"{design}: {len(kills)} workers killed: {kills[0]}", file=sys.stderr)
         shutil.rmtree(data, ignore_errors=True)
     return result
 
@@ -565,7 +603,8 @@ def report(results: list[Result], args) -> None:
     print(
         f"sessions {args.sessions} in the lobby, probes {args.probes} x {args.rounds} rounds "
         f"x 2 keys, playing {args.playing} (games bound {args.game_timeout:.0f} s), waves of "
-        f"{args.wave}; load average now {os.getloadavg()[0]:.1f}"
+        f"{args.wave}, bots' delay {args.bot_delay_ms} ms; load average now "
+        f"{os.getloadavg()[0]:.1f}"
     )
     print(
         "| design | load (start, lobby, games, end) | idle server | per lobby session | "
@@ -584,6 +623,7 @@ def report(results: list[Result], args) -> None:
             f"{ms(r.escapes_playing)} | "
             f"{ms(r.keys_players)} | {cpu(r.cpu_lobby)} | {cpu(r.cpu_games)} | "
             f"{r.games} of {r.started} in {seconds(r.game_seconds)} | {r.refused} |"
+            + (f" probes lost: {r.lost} |" if r.lost else "")
             + (f" failed: {r.failed} |" if r.failed else "")
         )
     base = results[0]

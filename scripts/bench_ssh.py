@@ -2,7 +2,8 @@
 
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
        python scripts/bench_ssh.py --sessions 100 [--playing 20] [--per-worker 1,8]
-           [--probes 10 --rounds 5 --wave 10 --game-timeout 300] [--baseline REV]
+           [--probes 10 --rounds 5 --wave 10 --game-timeout 300 --bot-delay-ms 500]
+           [--baseline REV]
            (sessions at scale, designs side by side: bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
