@@ -107,6 +107,9 @@ class Hub:
         # Told of every redeemed `claim` (conn, token): a terminal session's key moves
         # to the claimed identity (server/terminal/terminals.py).
         self.claim_listeners: list[Callable[[Conn, str], None]] = []
+        # Told of every `welcome` (conn, token): a guest's terminal session learns the
+        # identity its client was given, to come back as it after a restart.
+        self.welcome_listeners: list[Callable[[Conn, str], None]] = []
 
         self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
@@ -498,6 +501,8 @@ class Hub:
         if identity.watching is not None and identity.watching in self.rooms:
             welcome["watching"] = identity.watching  # the room this identity watched last
         conn.send(_reply(welcome, rid))
+        for listener in self.welcome_listeners:
+            listener(conn, token)
         room, seat = identity.room, identity.seat
         if (
             room is not None
