@@ -2,7 +2,9 @@
 
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
        python scripts/bench_ssh.py --sessions 100 [--playing 20] [--per-worker 1,8]
-           [--baseline REV]   (sessions at scale, designs side by side: bench_sessions.py)
+           [--probes 10 --rounds 5 --wave 10 --game-timeout 300 --bot-delay-ms 500]
+           [--baseline REV]
+           (sessions at scale, designs side by side: bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
 80×24 (pyte reads their screens). A player session creates a 4-seat room with
@@ -80,7 +82,10 @@ async def main() -> None:
         default=[1, 8],
         help="the sessions per worker of each design of this tree (default 1,8)",
     )
-    parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds for the games")
+    parser.add_argument(
+        "--game-timeout", type=float, default=300.0, help="seconds the games may run (then stop)"
+    )
+    parser.add_argument("--wave", type=int, default=10, help="sessions opening at once")
     parser.add_argument(
         "--baseline",
         default="",

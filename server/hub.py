@@ -107,6 +107,9 @@ class Hub:
         # Told of every redeemed `claim` (conn, token): a terminal session's key moves
         # to the claimed identity (server/terminal/terminals.py).
         self.claim_listeners: list[Callable[[Conn, str], None]] = []
+        # Told of every `welcome` (conn, token): a guest's terminal session learns the
+        # identity its client was given, to come back as it after a restart.
+        self.welcome_listeners: list[Callable[[Conn, str], None]] = []
 
         self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
@@ -498,6 +501,8 @@ class Hub:
         if identity.watching is not None and identity.watching in self.rooms:
             welcome["watching"] = identity.watching  # the room this identity watched last
         conn.send(_reply(welcome, rid))
+        for listener in self.welcome_listeners:
+            listener(conn, token)
         room, seat = identity.room, identity.seat
         if (
             room is not None
@@ -530,6 +535,7 @@ class Hub:
         everyone; a client that leaves its output unread gets none."""
         if not conn.backlogged:
             conn.send_now(ws_frame(self.listing.message(status, page, rid, game)))
+            conn.rooms_pushed = None
 
     def rooms_changed(self) -> None:
         self.listing.changed()
@@ -546,7 +552,11 @@ class Hub:
             if lobby:
                 frame = ws_frame(self.listing.message(None, 0, None))
                 for conn in lobby:
-                    conn.send_now(frame)
+                    # A change the first page does not show (a room further down, a
+                    # finished game's clean-up) makes the same page: not sent again.
+                    if conn.rooms_pushed != frame:
+                        conn.send_now(frame)
+                        conn.rooms_pushed = frame
         except Exception:
             log.exception("pushing the rooms list failed")
 

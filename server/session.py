@@ -61,6 +61,9 @@ class Conn:
         # client that asks without reading holds one list at most (it can ask again).
         self.max_backlog = limits.max_unread_kib * 1024 or float("inf")
         self.lobby_backlog = 0
+        # The last `rooms` push it was sent (None: a list it asked for came since): a
+        # push the same as the last one changes nothing it shows and is not sent again.
+        self.rooms_pushed: bytes | None = None
         self.identity: Identity | None = None
         self.token: str | None = None  # the identity's secret, as this client said hello with it
         self.room: Room | None = None

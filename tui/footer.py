@@ -9,9 +9,17 @@ of its growth (docs/decisions.md, issue 16). And while a modal (a round's
 summary) covers the table, its screen keeps every widget that asked to be
 redrawn in a set that only a visible screen empties: the removed keys again.
 Both are dropped after each recomposition.
+
+And it composes its keys again on every `refresh_bindings()`, which a game's table
+calls on every update: most change nothing the footer shows, yet rebuilding it (a
+dozen widgets, their styles and layout) was the largest cost of a playing session
+(issue 16, third session: 38% of a worker's time). A recomposition that would show
+the same keys is skipped.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual.dom import NoScreen
 from textual.widgets import Footer as TextualFooter
@@ -21,8 +29,29 @@ class Footer(TextualFooter):
     def __init__(self, *children, **kwargs) -> None:  # type: ignore[no-untyped-def]
         kwargs.setdefault("compact", True)
         super().__init__(*children, **kwargs)
+        self._shown: tuple[Any, ...] | None = None  # what the keys composed last show
+
+    def shown(self) -> tuple[Any, ...] | None:
+        """What `compose` would show now: each shown binding, whether it is enabled, its
+        tooltip, and the footer's own settings (None: nothing to show yet)."""
+        if not self._bindings_ready:
+            return None
+        try:
+            active = self.screen.active_bindings
+        except NoScreen:
+            return None
+        keys = tuple(
+            (binding, enabled, tooltip)
+            for (_, binding, enabled, tooltip) in active.values()
+            if binding.show
+        )
+        return (keys, self.compact, self.show_command_palette, self.combine_groups)
 
     async def recompose(self) -> None:
+        shown = self.shown()
+        if shown is not None and shown == self._shown and self.is_attached:
+            return  # the same keys: nothing to rebuild
+        self._shown = shown
         await super().recompose()
         self.drop_dead_watchers()
 

@@ -84,6 +84,7 @@ class LobbyScreen(Screen[None]):
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
         self._narrow = False  # the columns shown are those of a narrow screen
+        self._drawn: dict[str, list[Any]] = {}  # the table's rows: cells by room id
 
     def send(self, msg: dict[str, Any]) -> None:
         self.post_message(SendToServer(msg))
@@ -197,41 +198,57 @@ class LobbyScreen(Screen[None]):
         if self.narrow != self._narrow:
             table.clear(columns=True)
             self._columns(table)
+            self._drawn = {}
             self.show_rooms(self.rooms)
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        """The room list, drawn: only the cells that changed when the same rooms are shown
+        in the same order (the server pushes the list up to once a second, mostly with a
+        count changed; rebuilding every row each time was a lobby session's largest cost
+        while games run), every row again otherwise."""
         if not self.query(DataTable):
             return  # a list that came while the app quits: the screen is being taken down
         table = self.query_one(DataTable)
         selected = self.selected_room()
         self.rooms = [r for r in rooms if isinstance(r, dict) and "id" in r]
-        table.clear()
-        for room in self.rooms:
-            seated = room.get("seated") or []
-            taken = sum(1 for s in seated if s)
-            info = game_info(room.get("game"))
-            variant = variant_label(room.get("variant"), room.get("game"))
-            if not hints_allowed(room):
-                variant += ", no hints"
-            # What players typed (room and player names) is text, never markup (issue
-            # 21): a DataTable parses markup in plain strings.
-            cells = [
-                Text(str(room.get("name") or room["id"])),
-                game_choice(info) if info else Text(str(room.get("game"))),
-                f"{taken}/{room.get('seats', len(seated))}",
-                Text(fit_names([s for s in seated if s], 14 if self._narrow else 30)),
-                Text(str(room.get("status", "?"))),
-                variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
-                "yes" if room.get("locked") else "",
-            ]
-            if not self._narrow:
-                cells.append(str(room.get("spectators", 0)))
-            table.add_row(*cells, key=str(room["id"]))
-        if selected is not None:
-            ids = [str(r["id"]) for r in self.rooms]
-            if str(selected["id"]) in ids:
-                table.move_cursor(row=ids.index(str(selected["id"])))
+        rows = {str(room["id"]): self._cells(room) for room in self.rooms}
+        if list(rows) == list(self._drawn) and table.row_count == len(rows):
+            columns = list(table.columns)
+            for key, cells in rows.items():
+                for column, old, new in zip(columns, self._drawn[key], cells, strict=True):
+                    if old != new:
+                        table.update_cell(key, column, new, update_width=True)
+        else:
+            table.clear()
+            for key, cells in rows.items():
+                table.add_row(*cells, key=key)
+            if selected is not None and str(selected["id"]) in rows:
+                table.move_cursor(row=list(rows).index(str(selected["id"])))
+        self._drawn = rows
         self._draw_hint()
+
+    def _cells(self, room: dict[str, Any]) -> list[Any]:
+        """A room's row: the table's cells, in its columns' order."""
+        seated = room.get("seated") or []
+        taken = sum(1 for s in seated if s)
+        info = game_info(room.get("game"))
+        variant = variant_label(room.get("variant"), room.get("game"))
+        if not hints_allowed(room):
+            variant += ", no hints"
+        # What players typed (room and player names) is text, never markup (issue
+        # 21): a DataTable parses markup in plain strings.
+        cells = [
+            Text(str(room.get("name") or room["id"])),
+            game_choice(info) if info else Text(str(room.get("game"))),
+            f"{taken}/{room.get('seats', len(seated))}",
+            Text(fit_names([s for s in seated if s], 14 if self._narrow else 30)),
+            Text(str(room.get("status", "?"))),
+            variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
+            "yes" if room.get("locked") else "",
+        ]
+        if not self._narrow:
+            cells.append(str(room.get("spectators", 0)))
+        return cells
 
     def selected_room(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)

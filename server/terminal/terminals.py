@@ -107,6 +107,7 @@ class Terminals:
         await self.zygote.start()
         if self.server.hub is not None:
             self.server.hub.claim_listeners.append(self.claimed)
+            self.server.hub.welcome_listeners.append(self.welcomed)
         if self.settings.measure_every:
             self._measuring = asyncio.get_running_loop().create_task(self._measure())
 
@@ -117,6 +118,8 @@ class Terminals:
         hub = self.server.hub
         if hub is not None and self.claimed in hub.claim_listeners:
             hub.claim_listeners.remove(self.claimed)
+        if hub is not None and self.welcomed in hub.welcome_listeners:
+            hub.welcome_listeners.remove(self.welcomed)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.pool.stop()
         await self.zygote.stop()
@@ -289,6 +292,17 @@ class Terminals:
         if session.key is not None:
             self.keys.put(session.key, token)
             log.info("key %s now plays another identity (a hand-off code)", session.key)
+
+    def welcomed(self, conn: Conn, token: str) -> None:
+        """A session's client was welcomed: a guest's session keeps the token (a key's
+        session has its key's), so that its client, started again after a fault, says
+        hello as the same identity instead of finding its own name taken."""
+        header = conn.ticket
+        if not header:
+            return
+        session = next((s for s in self.sessions if s.secret_header == header), None)
+        if session is not None and session.key is None:
+            session.token = token
 
     async def _hello(self, name: str, address: str) -> str:
         """Say hello for a new key (counted, like the client after it, for its address).

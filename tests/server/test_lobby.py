@@ -238,3 +238,44 @@ async def test_sweeper_forgets_idle_identities_but_their_tokens_still_work(serve
     assert again.you == ann_id
     await again.send("join", room=room)
     assert (await again.expect("joined"))["seat"] == 1
+
+
+async def test_a_push_that_shows_the_same_page_again_is_not_sent(server, player, monkeypatch):
+    """`rooms` is pushed when the list changes (docs/protocol.md): a change the first page
+    does not show makes the same page, which a client that had it is not sent again; a
+    client whose last list was an answer to its request gets it; a changed page goes."""
+    hub = server.hub
+    pushed = asyncio.Event()
+    push = hub._push_rooms
+
+    def push_and_tell() -> None:
+        push()
+        pushed.set()
+
+    monkeypatch.setattr(hub, "_push_rooms", push_and_tell)
+    watcher = await player("Wat")
+    ann = await player("Ann")
+
+    async def push_now() -> None:
+        pushed.clear()
+        hub.rooms_changed()  # nothing the page shows changed
+        await pushed.wait()
+
+    await ann.send("create", seats=4, name="first")
+    await ann.expect("joined")
+    while hub._push is not None:  # the create's push still to come: let it go
+        pushed.clear()
+        await pushed.wait()
+    rid = await watcher.send("rooms")
+    while (await watcher.expect("rooms")).get("re") != rid:  # every list so far, read
+        pass
+    await push_now()  # the same page, but its last list was an answer: sent
+    again = await watcher.expect("rooms")
+    assert "re" not in again and [r["name"] for r in again["rooms"]] == ["first"]
+    await push_now()  # the same page as its last push: not sent
+    bob = await player("Bob")
+    await bob.send("create", seats=3, name="second")
+    await bob.expect("joined")
+    changed = await watcher.expect("rooms")  # the next list it gets is the changed page
+    assert "re" not in changed
+    assert sorted(r["name"] for r in changed["rooms"]) == ["first", "second"]

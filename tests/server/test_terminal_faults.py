@@ -164,3 +164,21 @@ async def test_a_killed_zygote_takes_no_session_with_it_and_is_started_again(ssh
     other = await lobby(gate, asyncssh.generate_private_key("ssh-ed25519"), "bob")
     await answers(other)  # and a new one starts from a new zygote
     assert zygote.restarts == 1 and zygote.pid is not None
+
+
+async def test_a_guest_whose_app_failed_comes_back_as_itself_at_its_seat(ssh):
+    """A guest has no key: its identity is the one its client's `hello` was given, which
+    the session keeps (Terminals.welcomed), so the app started again after a fault says
+    hello with that token: back at its seat, not asked for another name (its own is
+    taken, by itself)."""
+    gate = await ssh(app=FAULTY, guests=True)
+    guest = await lobby(gate, None, "gus")
+    await host_a_room(guest)
+    (session,) = [s.process for s in gate.sessions]
+    assert session.token is not None  # learnt from the client's welcome
+    slot = session.slot
+    guest.send(F9)
+    await guest.wait(lambda: session.slot not in (slot, None), "the app started again")
+    await guest.wait(lambda: "You host" in guest.text(), "the seat again")
+    assert "another player's name" not in guest.text()
+    assert not guest.closed.is_set()
