@@ -570,10 +570,17 @@ async def run_design(
         log = (data / "server.log").read_text(errors="replace")
         if result.refused:
             print(log[-2000:], file=sys.stderr)
-        kills = [line for line in log.splitlines() if "no heartbeat" in line]
-        if kills:  # a worker whose loop stalled for --ssh-hang-timeout: its sessions restart
+        lines = log.splitlines()
+        # A worker whose loop stalled for --ssh-hang-timeout: killed, its sessions restart
+        # (before the watchdog told starvation apart, every such stall was a kill) ...
+        kills = [line for line in lines if "no heartbeat" in line and "waiting for CPU" not in line]
+        if kills:
             result.failed += f" ({len(kills)} workers killed by the watchdog)"
             print(f"{design}: {len(kills)} workers killed: {kills[0]}", file=sys.stderr)
+        # ... or, only waiting for a core, spared (server/terminal/pool.py `stuck`).
+        spared = [line for line in lines if "waiting for CPU" in line]
+        if spared:
+            print(f"{design}: {len(spared)} starved workers spared: {spared[0]}", file=sys.stderr)
         shutil.rmtree(data, ignore_errors=True)
     return result
 
