@@ -425,7 +425,7 @@ class NameDialog(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.prompt)
+            yield Static(self.prompt, markup=False)  # wrapped: it may say why a name was refused
             yield Input(self.current, id="player-name", max_length=24)
 
     def on_mount(self) -> None:

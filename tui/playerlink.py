@@ -164,7 +164,8 @@ class PlayerReplies(App[None]):
             elif name != self.player_name:
                 self.send({"t": "rename", "name": name})
 
-        self.push_screen(NameDialog(offer, prompt=f"{why} Your name (1–24 characters):"), chosen)
+        prompt = f"{why} Your name (1–24 characters), Enter to play under it:"
+        self.push_screen(NameDialog(offer, prompt=prompt), chosen)
 
     def welcomed_as(self, name: Any) -> None:
         """The server holds another name for us than we asked (ours was taken)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pathlib
 
 from textual import events
+from textual.widgets import Static
 from tui_keys import text_of, until
 
 from modernart.tui.app import ClientApp
@@ -123,3 +124,13 @@ async def test_enters_in_a_burst_seat_one_bot_and_keep_the_table(url, tmp_path):
             "LobbyScreen",
             type(app.table).__name__,
         ]
+
+
+async def test_a_taken_name_that_looks_like_markup_is_shown_as_typed(url, raw, tmp_path):
+    await raw("[/b]")
+    app = make_app(url, tmp_path, name="[/b]")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        assert "[/b] is another player's name" in text_of(app.screen.query_one(Static))
+        await pilot.press("enter")
+        await until(pilot, lambda: in_lobby_as(app, "[/b]2"))
