@@ -132,7 +132,8 @@ def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
         type=float,
         default=DEFAULT_HANG_TIMEOUT,
         help="restart the sessions of a worker whose event loop stops answering for this "
-        f"many seconds (default {DEFAULT_HANG_TIMEOUT:.0f}; 0: never)",
+        f"many seconds, blocked or computing (default {DEFAULT_HANG_TIMEOUT:.0f}; 0: never); "
+        "one only waiting for CPU is spared until six times as long",
     )
     ssh.add_argument(
         "--terminal-sessions-per-worker",

@@ -3,10 +3,13 @@ zygote (server/terminal/worker.py runs in them), watched by their heartbeat.
 
 A session takes a free place in a running worker, or a new worker is forked
 for it; a worker whose last session ends is let go (it exits). A worker whose
-event loop stops beating for `hang_timeout` seconds (one app blocked it, or
-computes without yielding) is killed: every session it held sees its PTY close
-and starts again in another worker (server/terminal/session.py). An exception
-in one app ends only that app: the worker says so ("ended") and carries on.
+event loop stops beating for `hang_timeout` seconds because one app blocked it,
+or computes without yielding, is killed (`stuck`): every session it held sees
+its PTY close and starts again in another worker (server/terminal/session.py).
+A worker that is only starved of CPU (a machine under load: its loop is ready
+to run but waits for a core) is not: killing it would end its sessions' screens
+for nothing and cost the machine a restart on top. An exception in one app
+ends only that app: the worker says so ("ended") and carries on.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import contextlib
 import json
 import logging
 import os
+import pathlib
 import signal
 import socket
 import time
@@ -27,6 +31,46 @@ from .zygote import MAX_PACKET
 log = logging.getLogger("modernart.server.terminal")
 
 KILLED = -signal.SIGKILL  # the exit code a session is given when its worker died
+# A loop that has computed for this share of `hang_timeout` without beating runs away:
+# no app's legitimate step (a frame, a screen's compose) takes a second of CPU.
+RUNAWAY_SHARE = 0.25
+# A loop asleep (not runnable) that used less CPU than this since its beat is blocked.
+BLOCKED_CPU_S = 0.05
+# A loop starved of CPU is killed after this many `hang_timeout`s all the same.
+STARVED_FACTOR = 6
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def main_thread(pid: int) -> tuple[str, float] | None:
+    """The state letter (R runnable, S asleep, D in I/O, T stopped, ...) and the CPU
+    seconds of a process's main thread (the one its event loop runs in; an app's
+    other threads are not counted), or None where /proc cannot tell."""
+    try:
+        stat = pathlib.Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
+    return fields[0], (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def stuck(
+    quiet: float, timeout: float, now: tuple[str, float] | None, at_beat: float | None
+) -> str | None:
+    """Why a worker whose loop has not beaten for `quiet` ≥ `timeout` seconds is killed,
+    or None while it is only starved of CPU. `now`: its main thread's state and CPU
+    seconds (`main_thread`); `at_beat`: that CPU at its last beat. Without them (no
+    /proc), the wall clock alone decides, as it did before."""
+    if now is None or at_beat is None:
+        return "no heartbeat"
+    state, cpu = now
+    used = cpu - at_beat
+    if used >= timeout * RUNAWAY_SHARE:
+        return f"computing without yielding ({used:.1f} s of CPU)"
+    if state != "R" and used < BLOCKED_CPU_S:
+        return "blocked"
+    if quiet >= timeout * STARVED_FACTOR:
+        return "no heartbeat"
+    return None  # ready to run, waiting for a core: the machine is busy, not the worker
 
 
 class Placed(Protocol):
@@ -47,6 +91,8 @@ class WorkerProcess:
         self.lifeline = lifeline
         self.sessions: dict[int, Placed] = {}
         self.last_beat = time.monotonic()
+        self.beat_cpu = self._cpu()  # its main thread's CPU seconds at the last beat
+        self.starved = False  # a quiet spell already logged as starvation
         self.measured_mb = 0.0  # its PSS when last read (Terminals.measure); 0: not yet
         self.retiring = False
         self.gone = asyncio.Event()
@@ -108,6 +154,8 @@ class WorkerProcess:
             msg = json.loads(data)
             if "beat" in msg:
                 self.last_beat = time.monotonic()
+                self.beat_cpu = self._cpu()
+                self.starved = False
             elif "ended" in msg:
                 session = self.sessions.get(int(msg["ended"]))
                 if session is not None:
@@ -134,16 +182,42 @@ class WorkerProcess:
         if timeout:
             self._watchdog = asyncio.get_running_loop().call_later(timeout / 4, self._watch)
 
+    def _cpu(self) -> float | None:
+        state = main_thread(self.pid)
+        return state[1] if state is not None else None
+
     def _watch(self) -> None:
-        """A worker whose loop has not beaten for `hang_timeout` seconds is killed."""
-        quiet = time.monotonic() - self.last_beat
-        if quiet >= self.pool.hang_timeout:
-            names = ", ".join(s.name for s in self.sessions.values())
-            log.warning(
-                "worker %s: no heartbeat for %.0f s, killed (sessions %s)", self.pid, quiet, names
-            )
-            self.kill()
+        """A worker whose loop has not beaten for `hang_timeout` seconds is killed if it
+        is stuck (`stuck`), not if it only waits for a core."""
+        # Beats already in the socket count: a loop that was itself busy may run this
+        # timer before it reads them (uvloop runs due timers before it polls).
+        self._read()
+        if self.gone.is_set() or self.sock.fileno() < 0:
             return
+        quiet = time.monotonic() - self.last_beat
+        timeout = self.pool.hang_timeout
+        if quiet >= timeout:
+            why = stuck(quiet, timeout, main_thread(self.pid), self.beat_cpu)
+            if why is not None:
+                names = ", ".join(s.name for s in self.sessions.values())
+                log.warning(
+                    "worker %s: %s, no heartbeat for %.0f s, killed (sessions %s)",
+                    self.pid,
+                    why,
+                    quiet,
+                    names,
+                )
+                self.kill()
+                return
+            if not self.starved:
+                self.starved = True
+                log.warning(
+                    "worker %s: no heartbeat for %.0f s, waiting for CPU (the machine is "
+                    "busy): not killed before %.0f s",
+                    self.pid,
+                    quiet,
+                    timeout * STARVED_FACTOR,
+                )
         self._arm_watchdog()
 
 
