@@ -395,8 +395,7 @@ class ClientApp(PlayerReplies):
         if self.history_pending and msg.get("re") == self._history_id:
             self.history_pending = False  # a server without `history`: live events only
             return
-        if msg.get("code") == "name_taken" and self.you is None:
-            self.name_taken(msg)
+        if self.you is None and self.name_refused(msg):
             return
         if msg.get("re") is not None and msg.get("re") == self._claim_id:
             self._claim_id = None

@@ -8,11 +8,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from modernart.engine.games import GameInfo
+
+from .dialog import Dialog
 
 
 def bot_choices(info: GameInfo) -> list[tuple[str, str]]:
@@ -27,7 +28,7 @@ def bot_choices(info: GameInfo) -> list[tuple[str, str]]:
     ]
 
 
-class BotLevelDialog(ModalScreen[str]):
+class BotLevelDialog(Dialog[str]):
     """Which bot to seat: Enter takes the highlighted level, Escape none."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]

@@ -8,11 +8,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .dialog import Dialog
 
-class Confirm(ModalScreen[bool]):
+
+class Confirm(Dialog[bool]):
     """`y` confirms; `n`, Escape (or anything bound to no) keeps playing."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -7,11 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from .dialog import Dialog
 
-class HelpScreen(ModalScreen[None]):
+
+class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,q", "close", "Close help"),
         Binding("down,j", "scroll(1)", show=False),

@@ -8,11 +8,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .dialog import Dialog
 from .footer import Footer
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
@@ -302,7 +303,7 @@ class LobbyScreen(Screen[None]):
         self.send({"t": "rooms"})
 
 
-class PasswordDialog(ModalScreen[str]):
+class PasswordDialog(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
@@ -320,7 +321,7 @@ class PasswordDialog(ModalScreen[str]):
         self.dismiss("")
 
 
-class HandoffDialog(ModalScreen[None]):
+class HandoffDialog(Dialog[None]):
     """The code of "play this identity elsewhere": shown until a key is pressed."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,k", "close", "Close")]
@@ -363,7 +364,7 @@ def code_letters(code: str) -> str:
     return "".join(ch for ch in code if ch not in "- ")
 
 
-class ClaimDialog(ModalScreen[None]):
+class ClaimDialog(Dialog[None]):
     """ "Play an identity from another device": the code that device's `k` shows. The
     app sends `claim`; a refusal stays in this dialog (`show_error`), a `claimed`
     closes it and the client goes on as that identity (ClientApp._on_claimed)."""
@@ -412,7 +413,7 @@ class ClaimDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
-class NameDialog(ModalScreen[str]):
+class NameDialog(Dialog[str]):
     """Your player name, changed in the lobby (a seat keeps the name it was taken with)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
@@ -424,7 +425,7 @@ class NameDialog(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Label(self.prompt)
+            yield Static(self.prompt, markup=False)  # wrapped: it may say why a name was refused
             yield Input(self.current, id="player-name", max_length=24)
 
     def on_mount(self) -> None:
@@ -463,7 +464,7 @@ def caveats() -> str:
 DEFAULT_TURN_CLOCK_S = 90
 
 
-class CreateRoomDialog(ModalScreen[dict[str, Any] | None]):
+class CreateRoomDialog(Dialog[dict[str, Any] | None]):
     """Game, name, seats and variant preset (the game's, each with its one-line help),
     password, and Modern Art's shout window."""
 

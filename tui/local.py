@@ -14,13 +14,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from modernart.engine import Record
 from modernart.engine.games import get_game
 from modernart.server.export import record_of_room
 from modernart.server.store import DB_NAME
+
+from .dialog import Dialog
 
 KEPT = "game.json"  # beside the kept store: who the player is, and at which table
 
@@ -131,7 +132,7 @@ class LocalGame:
         return {"t": "add_bot", "level": self.bot_level} if self.bot_level else {"t": "add_bot"}
 
 
-class KeepGame(ModalScreen[str | None]):
+class KeepGame(Dialog[str | None]):
     """Ctrl+Q in a game against bots: keep it for `modernart --resume`, end it, or go on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

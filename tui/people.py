@@ -14,11 +14,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 
+from .dialog import Dialog
 from .messages import SendToServer
 
 WHERE = {"lobby": "in the lobby", "playing": "playing in", "watching": "watching"}
@@ -28,7 +28,7 @@ def game_title(name: Any) -> str:
     return get_game(name).title if name in GAME_NAMES else str(name)
 
 
-class PeopleScreen(ModalScreen[None]):
+class PeopleScreen(Dialog[None]):
     """A list from the server in a table; Escape closes, r asks again."""
 
     TITLE_TEXT = ""

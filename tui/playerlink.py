@@ -33,6 +33,11 @@ def short_path(path: Path, width: int = 60) -> str:
     return "/".join([parts[0], "…", *parts[-2:]])
 
 
+# How the server's refusals of a `hello`'s name begin (server/players.py `check`,
+# server/fields.py `get_name`): "`name`: a name may not …", "`name` may not be blank".
+NAME_REFUSAL = "`name`"
+
+
 class PlayerReplies(App[None]):
     """The app's part about players; `ClientApp` provides what is declared here."""
 
@@ -126,14 +131,24 @@ class PlayerReplies(App[None]):
 
     # ------------------------------------------------------------------- names
 
-    def name_taken(self, msg: dict[str, Any]) -> None:
-        """`hello` refused our name: hold the connection and ask for another."""
-        suggestion = str(msg.get("suggestion") or "")
+    def name_refused(self, msg: dict[str, Any]) -> bool:
+        """An error before `welcome`: if it refuses our name (another player's, or not a
+        name the server takes, e.g. one ending like a bot's mark), hold the connection
+        (no hello with that name again) and ask for another; True if it did."""
+        code, text = msg.get("code"), str(msg.get("message") or "")
+        if code == "name_taken":
+            why, offer = f"{self.player_name} is another player's name here.", msg.get("suggestion")
+        elif code == "bad_message" and text.startswith(NAME_REFUSAL):
+            reason = text[len(NAME_REFUSAL) :].lstrip(": ").rstrip(".")
+            why = f"{self.player_name!r} cannot be a name here: {reason}."
+            offer = self.player_name  # to be corrected
+        else:
+            return False
         if self.connection is not None:
             self.connection.hold()
-        if self._asking_name:
-            return
-        self.ask_name(f"{self.player_name} is another player's name here.", suggestion)
+        if not self._asking_name:
+            self.ask_name(why, str(offer or self.player_name))
+        return True
 
     def ask_name(self, why: str, offer: str) -> None:
         self._asking_name = True
@@ -149,7 +164,8 @@ class PlayerReplies(App[None]):
             elif name != self.player_name:
                 self.send({"t": "rename", "name": name})
 
-        self.push_screen(NameDialog(offer, prompt=f"{why} Your name (1–24 characters):"), chosen)
+        prompt = f"{why} Your name (1–24 characters), Enter to play under it:"
+        self.push_screen(NameDialog(offer, prompt=prompt), chosen)
 
     def welcomed_as(self, name: Any) -> None:
         """The server holds another name for us than we asked (ours was taken)."""

@@ -12,11 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from modernart.engine.artsociety.rules import House
 
+from ..dialog import Dialog
 from . import values
 from .look import GENRES, genre_text
 
@@ -127,7 +127,7 @@ def table_width(table: Table) -> int:
     return Measurement.get(console, console.options, table).maximum
 
 
-class ArtSocietyEnd(ModalScreen[str | None]):
+class ArtSocietyEnd(Dialog[str | None]):
     DEFAULT_CSS = """
     ArtSocietyEnd {
         align: center middle;

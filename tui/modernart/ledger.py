@@ -11,9 +11,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..dialog import Dialog
 from .style import paintings
 
 
@@ -68,7 +68,7 @@ class Ledger:
         return table
 
 
-class LedgerScreen(ModalScreen[None]):
+class LedgerScreen(Dialog[None]):
     """Purchases by round (`+n`: what the bank paid for them at the round's end)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -10,11 +10,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from modernart.engine.modernart.cards import ARTISTS
 
+from ..dialog import Dialog
 from .style import artist_text, paintings
 
 
@@ -97,7 +97,7 @@ def values_line(last_round: dict[str, Any]) -> Text:
     return text
 
 
-class RoundSummary(ModalScreen[None]):
+class RoundSummary(Dialog[None]):
     """What the round scored; Enter or Escape returns to the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "dismiss", "Continue")]
@@ -137,7 +137,7 @@ class RoundSummary(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameOver(ModalScreen[str]):
+class GameOver(Dialog[str]):
     """All money revealed (R27), the winners (R26), the last round's scoring (R20–R24: its
     summary may have gone by with a key press), and the offer to save the record."""
 

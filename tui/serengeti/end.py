@@ -9,11 +9,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from modernart.engine.serengeti.cards import TRIBES
 
+from ..dialog import Dialog
 from ..words import short_name
 from .words import TIEBREAK_WORDS, TRIBE_SHORT, TRIBE_STYLE
 
@@ -48,7 +48,7 @@ def score_table(event: dict[str, Any], names: list[str]) -> Table:
     return table
 
 
-class SerengetiOver(ModalScreen[str]):
+class SerengetiOver(Dialog[str]):
     """The scoring broken down (S15–S17), the winners and how a tie was broken."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -1,0 +1,27 @@
+"""The client's modal screens: dismissed once, and only from the top of the stack.
+
+A terminal delivers keys typed ahead in one burst (an SSH session under load, a
+player pressing Enter twice): the keys all reach the screen that was on top when the
+app read them, so a dialog can get a second Enter after its first one dismissed it.
+`ModalScreen.dismiss` pops whatever screen is on top, so that second Enter popped
+the lobby under the dialog and a third raised `ScreenStackError` ("Can't pop screen")
+on the last screen left. Here a dismiss of a screen that is not on top does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.await_complete import AwaitComplete
+from textual.screen import ModalScreen
+
+ResultType = TypeVar("ResultType")
+
+
+class Dialog(ModalScreen[ResultType]):
+    """A modal screen whose `dismiss` is ignored unless it is the active screen."""
+
+    def dismiss(self, result: ResultType | None = None) -> AwaitComplete:
+        if not self.is_active:  # dismissed already, or under another screen
+            return AwaitComplete.nothing()
+        return super().dismiss(result)
