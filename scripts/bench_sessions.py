@@ -50,7 +50,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.loadtest import free_port  # noqa: E402
-from tests.server.sshterm import UP, Guest, Terminal, open_terminal, ssh_connect  # noqa: E402
+from tests.server.sshterm import UP, Terminal, open_terminal, ssh_connect  # noqa: E402
 from tests.server.wsclient import Client  # noqa: E402
 
 
@@ -214,18 +214,7 @@ class Counter(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 
 
 async def open_counter(port: int, name: str) -> Counter:
-    conn = await asyncssh.connect(
-        "127.0.0.1",
-        port,
-        username=name,
-        known_hosts=None,
-        agent_path=None,
-        config=None,
-        password=None,
-        kbdint_auth=True,
-        client_factory=Guest,
-        client_keys=None,
-    )
+    conn = await ssh_connect(port, name)  # a guest
     _, counter = await conn.create_session(
         Counter, term_type="xterm-256color", term_size=(80, 24), encoding=None
     )

@@ -284,8 +284,7 @@ class Terminals:
         """A session's client took another identity over with a code (`claim`): the
         session's key now leads to that identity (the next login with the key lands
         there; the identity the key had is left as it is: docs/decisions.md, issue 17)."""
-        header = conn.ticket
-        session = next((s for s in self.sessions if header and s.secret_header == header), None)
+        session = self._session_of(conn)
         if session is None:
             return
         session.token = token  # a restarted client comes back as the claimed identity
@@ -297,12 +296,16 @@ class Terminals:
         """A session's client was welcomed: a guest's session keeps the token (a key's
         session has its key's), so that its client, started again after a fault, says
         hello as the same identity instead of finding its own name taken."""
-        header = conn.ticket
-        if not header:
-            return
-        session = next((s for s in self.sessions if s.secret_header == header), None)
+        session = self._session_of(conn)
         if session is not None and session.key is None:
             session.token = token
+
+    def _session_of(self, conn: Conn) -> TerminalSession | None:
+        """The terminal session whose client `conn` is (known by its loopback secret)."""
+        header = conn.ticket
+        if not header:
+            return None
+        return next((s for s in self.sessions if s.secret_header == header), None)
 
     async def _hello(self, name: str, address: str) -> str:
         """Say hello for a new key (counted, like the client after it, for its address).
