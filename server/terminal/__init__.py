@@ -1,8 +1,9 @@
 """A client session on a terminal, for any transport (SSH: server/ssh; a browser next).
 
-The game client (the Textual app) runs in a process of its own per session,
-forked from a zygote that imported it once (server/terminal/zygote.py), on a
-PTY whose screen the server keeps (pyte) so that only changed cells are sent.
+The game clients (Textual apps) run in worker processes forked from a zygote
+that imported them once (server/terminal/zygote.py), each on a PTY of its own;
+each session's screen is kept as cells drawn from Textual's own updates
+(server/terminal/screen.py) so that only changed cells are sent.
 Faults stay in their process: a session that crashes or stops answering is
 killed and started again on the same terminal, back at its seat.
 

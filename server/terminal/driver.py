@@ -8,9 +8,11 @@ terminal. So nothing here is process-wide, unlike Textual's LinuxDriver:
 - window size: told by the server (`TerminalDriver.resize`, a control
   message), not SIGWINCH (which only the controlling terminal sends, once for
   the whole process), nor the size of the process's own terminal;
-- the screen: `TerminalOutput`, a thread per session that feeds the screen
-  relay (only the changed cells go out, server/terminal/screen.py) and writes
-  to the PTY without blocking: a terminal that cannot take more (SSH flow
+- the screen: the app hands its screen updates (Textual's strips, not the
+  escape sequences it would write for them: `TerminalApp`) and its other
+  output to `TerminalOutput`, a thread per session that draws them into the
+  screen relay (only the changed cells go out, server/terminal/screen.py) and
+  writes to the PTY without blocking: a terminal that cannot take more (SSH flow
   control, a slow link) holds back only its own frames, which the relay
   merges into one difference when it can take more. Nothing it does blocks
   the event loop the other sessions share.
@@ -28,16 +30,20 @@ import threading
 import time
 import tty
 from codecs import getincrementaldecoder
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from rich.color import ColorSystem
+from rich.console import RenderableType
 from textual import constants, events
+from textual._compositor import CompositorUpdate
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
-from textual.geometry import Size
+from textual.geometry import Offset, Size
 
-from .output import SgrFilter
-from .screen import ScreenRelay
+from .screen import ScreenRelay, pieces
 
 CLOSE_WAIT = 2.0  # seconds a closing session's last frame may wait for its terminal
 ESCAPE_TICK = 0.1  # seconds: how long a lone ESC waits for the rest of a sequence (as Textual)
@@ -52,8 +58,7 @@ class TerminalOutput:
     def __init__(self, fd: int, cols: int, rows: int) -> None:
         self.fd = fd
         self.relay = ScreenRelay(cols, rows)
-        self.sgr = SgrFilter()
-        self._queue: list[str | tuple[int, int]] = []  # text, or a new size, in order
+        self._queue: list[Callable[[ScreenRelay], None]] = []  # for the relay, in order
         self._lock = threading.Lock()
         self._finishing = False
         self._wake_r, self._wake_w = os.pipe()
@@ -63,10 +68,15 @@ class TerminalOutput:
         self._thread.start()
 
     def write(self, text: str) -> None:
-        self._put(text)
+        data = text.encode("utf-8", "replace")
+        self._put(lambda relay: relay.feed(data))
+
+    def draw(self, update: CompositorUpdate, cursor: Offset, colours: ColorSystem) -> None:
+        drawn = pieces(update)  # now: the chops' mappings are the compositor's
+        self._put(lambda relay: relay.draw(drawn, (cursor.x, cursor.y), colours))
 
     def resize(self, cols: int, rows: int) -> None:
-        self._put((cols, rows))
+        self._put(lambda relay: relay.resize(cols, rows))
 
     def finish(self) -> None:
         """Send what is left (waiting at most CLOSE_WAIT for the terminal), then close."""
@@ -74,7 +84,7 @@ class TerminalOutput:
             self._finishing = True
         self._wake()
 
-    def _put(self, item: str | tuple[int, int]) -> None:
+    def _put(self, item: Callable[[ScreenRelay], None]) -> None:
         with self._lock:
             if self._finishing:
                 return
@@ -95,16 +105,11 @@ class TerminalOutput:
                     queue, self._queue = self._queue, []
                     finishing = self._finishing
                 for item in queue:
-                    if isinstance(item, tuple):
-                        self.relay.resize(*item)
-                    else:
-                        self.relay.feed(item.encode("utf-8", "replace"))
+                    item(self.relay)
                 if finishing and deadline is None:
                     deadline = time.monotonic() + CLOSE_WAIT
                 if alive and not unsent:
-                    unsent = self.sgr.feed(self.relay.take())
-                    if finishing:
-                        unsent += self.sgr.finish()
+                    unsent = self.relay.take()
                 if alive and unsent:
                     unsent, alive = self._write(unsent)
                 if finishing and (not alive or not unsent or time.monotonic() >= deadline):
@@ -173,6 +178,10 @@ class TerminalDriver(Driver):
 
     def write(self, data: str) -> None:
         self.terminal.output.write(data)
+
+    def draw(self, update: CompositorUpdate, cursor: Offset) -> None:
+        colours = self._app.console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
+        self.terminal.output.draw(update, cursor, colours)
 
     def start_application_mode(self) -> None:
         fd = self.terminal.fd
@@ -256,3 +265,36 @@ class TerminalDriver(Driver):
         self.write("\x1b[?1049l")
         self.write("\x1b[?25h")
         self.write("\x1b[?1004l")
+
+
+class TerminalApp:
+    """Mixed into a session's app: its screen updates go to the relay as Textual's strips.
+
+    Textual's `App._display` writes an update as escape sequences, which the relay
+    would have to parse back into cells; this hands it the cells' strips instead
+    (docs/decisions.md, "Issue 16 (fifth session)"). Anything else is displayed as
+    Textual does."""
+
+    _driver: Driver | None
+
+    def _display(self, screen: Any, renderable: RenderableType | None) -> None:
+        driver = self._driver
+        if not isinstance(renderable, CompositorUpdate) or not isinstance(driver, TerminalDriver):
+            super()._display(screen, renderable)  # type: ignore[misc]
+            return
+        app: Any = self
+        try:
+            if not app._batch_count and app._running and not app._closed:
+                try:
+                    cursor = app.screen.outer_size.clamp_offset(app.cursor_position)
+                    driver.draw(renderable, cursor)
+                except Exception as error:
+                    app._handle_exception(error)
+        finally:
+            app.post_display_hook()
+
+
+@cache
+def terminal_app(app_class: type) -> type:
+    """`app_class` drawing through `TerminalApp` (one subclass per class, made once)."""
+    return type(app_class.__name__, (TerminalApp, app_class), {"__module__": app_class.__module__})

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from .driver import SessionTerminal, TerminalDriver
+from .driver import SessionTerminal, TerminalDriver, terminal_app
 
 log = logging.getLogger("modernart.server.terminal.worker")
 
@@ -160,7 +160,7 @@ class Worker:
             with environment(msg.get("env") or {}):
                 # The client runs on the server, not on the player's machine (issue 18): a
                 # record it is asked to save opens in the viewer, beside the export command.
-                app = self.app_class(
+                app = terminal_app(self.app_class)(
                     config["url"],
                     name=config["name"],
                     tokens=SessionTokens(config.get("token")),
