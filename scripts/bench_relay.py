@@ -3,14 +3,16 @@ Textual's escape sequences back with pyte (the design before), in the same run.
 
 Usage: python scripts/bench_relay.py [--baseline REV] [--repeat 5]
 
-A real `ClientApp` at 80×24 (under Textual's `run_test`) watches a whole 3-player game
-of two server bots (100 ms a move) and a random player (a WebSocket client here) on an in-process
-server, and keeps every screen update Textual makes. Each update is then relayed as a
-session's terminal would get it, one frame an update (the worst case: no two merged):
+A real `ClientApp` at 80×24 (under Textual's `run_test`) watches a whole 3-player
+game of two server bots (100 ms a move) and a random player (a WebSocket client here)
+on an in-process server, and keeps every screen update Textual makes. Each update is
+then relayed as a session's terminal would get it, one frame an update (the worst
+case: no two merged):
 - new: `pieces(update)` → `ScreenRelay.draw` → `take()` (this tree);
 - old: `update.render_segments(console)` → the old `ScreenRelay.feed` (pyte) → `take()`
-  → `SgrFilter` (REV's server/terminal, default main), with Textual's per-strip
-  rendering cache emptied first, as each new strip is rendered once in a session.
+  → `SgrFilter` (REV's server/terminal; default bcbe95c, the last with pyte), with
+  Textual's per-strip rendering cache emptied first, as each new strip is rendered once
+  in a session.
 It prints the CPU time per update of each (the best of `--repeat` passes), their ratio,
 and the bytes each sends for the game.
 """
@@ -28,23 +30,23 @@ import time
 import types
 from typing import Any
 
-import msgpack
 from rich.color import ColorSystem
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from textual._compositor import CompositorUpdate  # noqa: E402
 
-from modernart.engine.modernart.bots import make_bot  # noqa: E402
 from modernart.server.app import Server  # noqa: E402
 from modernart.server.terminal.screen import ScreenRelay, pieces  # noqa: E402
 from modernart.server.terminal.worker import SessionTokens  # noqa: E402
 from modernart.tui.app import ClientApp  # noqa: E402
+from scripts.bench_client import expect, play, send  # noqa: E402
 
 ALT_ON = "\x1b[?1049h\x1b[?25l"
 BOT_DELAY_MS = 100  # each act on a screen of its own, as at the bots' pace of play
+PYTE_RELAY = "bcbe95c"  # the last commit whose relay parsed escape sequences with pyte
 
 
 class Watcher(ClientApp):
@@ -58,27 +60,6 @@ class Watcher(ClientApp):
         if isinstance(renderable, CompositorUpdate):
             self.updates.append(renderable)
         super()._display(screen, renderable)
-
-
-async def send(ws: ClientConnection, t: str, **fields: Any) -> None:
-    await ws.send(msgpack.packb({"t": t, **fields}))
-
-
-async def expect(ws: ClientConnection, t: str) -> dict[str, Any]:
-    while (msg := msgpack.unpackb(await ws.recv()))["t"] != t:
-        pass
-    return msg
-
-
-async def play(host: ClientConnection) -> None:
-    bot = make_bot("random", 1)
-    while True:
-        view = (await expect(host, "update"))["view"]
-        if view.get("finished"):
-            return
-        action = bot.choose(view) if view.get("legal") else None
-        if action is not None:
-            await send(host, "act", action=action)
 
 
 async def capture() -> tuple[list[CompositorUpdate], Any]:
@@ -142,7 +123,7 @@ def run_old(updates: list[CompositorUpdate], console: Any, old: Any) -> tuple[fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default="main")
+    parser.add_argument("--baseline", default=PYTE_RELAY)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     old = old_modules(args.baseline)
