@@ -539,6 +539,8 @@ class Room:
         game = self.game
         if game is None or game.finished or self.paused:
             return
+        if all(s is None or s.brain() is None for s in self.seats):
+            return  # no bot to plan for (the usual room: every act comes here)
         human = self._human_shouts()
         delay_ms = self.options.bot_delay_ms
         for seat in game.to_act():
