@@ -37,6 +37,7 @@ from .refusal import Refused
 from .rematch import on_rematch
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .roomends import RoomEnds
+from .running import RunningGames
 from .session import Conn, Identity
 from .store import Store, StoreError
 
@@ -93,6 +94,7 @@ class Hub:
         self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
+        self.running = RunningGames()  # running games per address and identity
         self.listing = RoomList(self.rooms.values)
         self.new_identities = Buckets(
             NEW_IDENTITIES_BURST, self.limits.new_identities_per_hour / 3600
@@ -617,18 +619,24 @@ class Hub:
     def _check_game_limits(self, conn: Conn, identity: Identity) -> None:
         """Running games per identity and per address (`Limits`): `limit_reached`."""
         limits = self.limits
-        playing = [r for r in self.rooms.values() if r.status == PLAYING]
-        mine = sum(1 for r in playing if r.seat_of(identity) is not None)
+        mine = self.running.of_identity(identity.id)
         if limits.games_per_identity and mine >= limits.games_per_identity:
             raise Refused(
                 "limit_reached", f"you already play in {mine} running games; finish one first"
             )
-        from_here = sum(1 for r in playing if r.address == conn.address)
+        from_here = self.running.from_address(conn.address)
         if limits.games_per_address and from_here >= limits.games_per_address:
             raise Refused(
                 "limit_reached",
                 f"{from_here} games started from your address are running; try again later",
             )
+
+    def status_changed(self, room: Room, was: str) -> None:
+        """RoomHost: a room turned `playing`, or stopped being so."""
+        if room.status == PLAYING:
+            self.running.started(room)
+        elif was == PLAYING:
+            self.running.ended(room)
 
     def _mark_seated(self, identity: Identity) -> None:
         """An identity that takes a seat is kept for good (stored before it sits)."""

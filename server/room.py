@@ -48,6 +48,9 @@ class RoomHost(Protocol):
     def attendance_changed(self, room: Room) -> None:
         """A seated human connected or went (a running game nobody attends ends)."""
 
+    def status_changed(self, room: Room, was: str) -> None:
+        """The room's status changed from `was` (running games are counted)."""
+
 
 class Member(Protocol):
     """A connection in a room, as the room sees it (server/session.py's `Conn`)."""
@@ -136,7 +139,7 @@ class Room:
         self.variant = settings.variant
         self.options: RoomOptions = settings.options
         self.password = password  # None or {"salt", "hash"}; never sent anywhere
-        self.status = WAITING
+        self._status = WAITING
         self.seats: list[Seat | None] = [None] * self.size
         self.host: int | None = 0
         self.spectators: set[Any] = set()  # `Member`s
@@ -210,6 +213,17 @@ class Room:
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s and s.identity is not None]
+
+    @property
+    def status(self) -> str:
+        return self._status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        """Every change is reported to the hub (server/running.py counts running games)."""
+        was, self._status = self._status, value
+        if was != value:
+            self.hub.status_changed(self, was)
 
     def seat_of(self, identity: Player) -> int | None:
         for i, s in enumerate(self.seats):
@@ -539,6 +553,8 @@ class Room:
         game = self.game
         if game is None or game.finished or self.paused:
             return
+        if all(s is None or s.brain() is None for s in self.seats):
+            return  # no bot to plan for (the usual room: every act comes here)
         human = self._human_shouts()
         delay_ms = self.options.bot_delay_ms
         for seat in game.to_act():

@@ -6,10 +6,12 @@ gives (tests/server/test_updates.py does the same for the update frames).
   with presence coalesced, and pages that add up to the whole.
 - `encode` (one reused packer): `msgpack.packb`'s bytes, for values Python calls
   equal but msgpack tells apart too (True, 1, 1.0).
+- The store's `_dumps` (json's C encoder, built once): `json.dumps`'s text.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgpack
@@ -19,6 +21,7 @@ from websockets.frames import Frame, Opcode
 
 from modernart.server.codec import array_header, encode, ws_frame
 from modernart.server.history import PRESENCE, SKIPPED, History
+from modernart.server.store import _dumps
 
 
 @given(st.integers(0, 70_000))
@@ -114,3 +117,16 @@ value = st.recursive(
 @settings(max_examples=200, deadline=None)
 def test_encode_is_packb(message):
     assert encode(message) == msgpack.packb(message, use_bin_type=True)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES)
+@settings(max_examples=150, deadline=None)
+def test_the_stores_json_is_json_dumps(value):
+    assert _dumps(value) == json.dumps(value, separators=(",", ":"))
