@@ -111,11 +111,11 @@ if trace:  # what each update makes Textual do: refreshes by widget and kind, la
         setattr(cls, name, wrapper)
 
     def refresh_label(widget, args, kwargs):
-        kind = "recompose" if kwargs.get("recompose") else "layout" if kwargs.get("layout") else "repaint"
-        caller = next(
-            (f"{f.filename.split('/tui/')[-1]}:{f.name}" for f in reversed(traceback.extract_stack(limit=12)) if "/tui/" in f.filename),
-            "textual",
-        )
+        kind = "layout" if kwargs.get("layout") else "repaint"
+        kind = "recompose" if kwargs.get("recompose") else kind
+        stack = reversed(traceback.extract_stack(limit=12))
+        ours = (f"{f.filename.split('/tui/')[-1]}:{f.name}" for f in stack if "/tui/" in f.filename)
+        caller = next(ours, "textual")
         return f"refresh {kind}: {type(widget).__name__}#{widget.id} from {caller}"
 
     counting(Widget, "refresh", refresh_label)
@@ -223,7 +223,8 @@ def summary(prof: pathlib.Path, top: int) -> str:
     lines.append("    top functions by own time:")
     for (file, line, name), (_, calls, tt, cum, _) in ranked:
         where = "/".join(pathlib.Path(file).parts[-2:])
-        lines.append(f"      {tt / total:5.1%} own {cum / total:5.1%} cum {calls:7d}  {where}:{line} {name}")
+        shares = f"{tt / total:5.1%} own {cum / total:5.1%} cum {calls:7d}"
+        lines.append(f"      {shares}  {where}:{line} {name}")
     return "\n".join(lines)
 
 
