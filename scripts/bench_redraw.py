@@ -245,6 +245,7 @@ async def main() -> None:
     url = f"ws://127.0.0.1:{server.port}/"
     trees: list[tuple[str, pathlib.Path | None]] = []
     if args.baseline:
+        (tmp / "baseline").mkdir()
         trees.append((args.baseline, baseline_tree(args.baseline, tmp / "baseline")))
     trees.append(("this tree", None))
     print(f"load before: {os.getloadavg()[0]:.2f}")
