@@ -146,7 +146,7 @@ def joined(self, msg):
 
 
 ClientApp._on_rooms, ClientApp._on_joined = first_rooms, joined
-ClientApp(url, name="bench", tokens=SessionTokens(None)).run()
+ClientApp(url, name=f"bench{__import__('os').getpid()}", tokens=SessionTokens(None)).run()
 """
 
 
@@ -170,6 +170,7 @@ async def run_client(
         stderr=slave,
         start_new_session=True,
         env=env,
+        cwd=tmp,  # not this tree's folder, which `-c` would put first on the path
     )
     os.close(slave)
     os.set_blocking(master, False)
