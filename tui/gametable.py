@@ -410,7 +410,9 @@ class GameTable(Screen[None]):
             text = Text.assemble(text[:name_end], room, text[name_end:])
         quiet_update(self.query_one("#status", Static), text)
         facts = table_facts(view, self.room_info)
-        self.query_one("#log").border_title = " · ".join(["Events", *facts])
+        log, title = self.query_one("#log"), " · ".join(["Events", *facts])
+        if log.border_title != title:  # setting it redraws the whole log, even unchanged
+            log.border_title = title
 
     def on_resize(self) -> None:
         fit_size(self)
