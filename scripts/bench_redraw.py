@@ -71,7 +71,7 @@ def finish(app):
 
 def counted_show(self, view, events, logged=True):
     show(self, view, events, logged)
-    if state["done"] or view.get("status") != "playing":
+    if state["done"] or view.get("status") not in ("playing", "finished"):
         return
     if state["cpu0"] is None:  # the game's first update: the measure starts
         state["cpu0"] = time.process_time()
