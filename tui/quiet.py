@@ -50,19 +50,23 @@ def quiet_update(widget: Static, content: Any) -> None:
 def needs_layout(widget: Static, old_visual: Any) -> bool:
     """Whether `widget`, now showing its new visual, may take another size than with
     `old_visual`: never laid out yet, or its width or height follows its content and the
-    new content measures differently."""
+    new content measures differently. The old content's measure is the size it was laid
+    out at (measuring a table renders it), unless a minimum or maximum bounded it."""
     size, styles = widget._size, widget.styles  # the size of its last layout (Textual's)
     if not widget.is_mounted or not size.width or not widget.display:
         return True
-    gutter = styles.gutter.totals
-    width = size.width - gutter[0]
+    gutter_width, gutter_height = styles.gutter.totals
+    width, height = size.width - gutter_width, size.height - gutter_height
+    visual = widget.visual
     if styles.width is not None and styles.width.is_auto:
         container = widget._container_size.width
-        new_visual = widget.visual
-        if old_visual.get_optimal_width(styles, container) != new_visual.get_optimal_width(
-            styles, container
-        ):
+        laid_out = width
+        if styles.min_width is not None or styles.max_width is not None:
+            laid_out = old_visual.get_optimal_width(styles, container)
+        if visual.get_optimal_width(styles, container) != laid_out:
             return True
     if styles.height is not None and styles.height.is_auto:
-        return old_visual.get_height(styles, width) != widget.visual.get_height(styles, width)
+        if styles.min_height is not None or styles.max_height is not None:
+            height = old_visual.get_height(styles, width)
+        return visual.get_height(styles, width) != height
     return False

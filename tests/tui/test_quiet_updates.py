@@ -16,6 +16,7 @@ from textual.widgets._footer import FooterKey
 
 from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
+from modernart.tui.eventlog import EventLog
 from modernart.tui.footer import Footer
 from modernart.tui.games import client_game
 from modernart.tui.quiet import quiet_update, same
@@ -171,3 +172,27 @@ async def test_every_game_shown_the_same_view_again_lays_no_line_out():
             assert "layout" not in calls, game
             await pilot.pause()
             assert screen_text(app) == shown, game
+
+
+class Log(App[None]):
+    CSS = "EventLog { height: 6; border: round white; }"
+
+    def compose(self) -> ComposeResult:
+        yield EventLog()
+
+
+async def test_a_line_written_into_a_scrolling_log_lays_nothing_out_and_shows():
+    app = Log()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(EventLog)
+        for i in range(6):  # more than its four rows
+            log.add_note(f"line {i}")
+        await pilot.pause()
+        assert log.show_vertical_scrollbar and log.max_scroll_y == 2
+        layouts = log._layout_updates
+        log.add_note("the newest line")  # it scrolls already: no layout
+        assert log._layout_updates == layouts
+        await pilot.pause()
+        await pilot.pause()
+        assert "the newest line" in screen_text(app)
+        assert log.is_vertical_scroll_end and log.vertical_scrollbar.window_virtual_size == 7
