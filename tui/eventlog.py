@@ -5,10 +5,11 @@ from __future__ import annotations
 import contextlib
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Self
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.widgets import RichLog
 
 SCROLL_HINT = "PgUp/PgDn scroll"
@@ -23,6 +24,8 @@ class EventLog(RichLog):
 
     While the player has scrolled back, new lines do not yank the view to the end.
     """
+
+    _writing = False  # inside `write`: see `refresh`
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(wrap=True, markup=False, max_lines=None, min_width=20, **kwargs)
@@ -63,10 +66,36 @@ class EventLog(RichLog):
 
     def _write(self, line: Text) -> None:
         before = len(self.lines)
-        self.write(line, scroll_end=self.following)
+        self._writing = True
+        try:
+            self.write(line, scroll_end=self.following)
+        finally:
+            self._writing = False
         self._last_rows = len(self.lines) - before if self._size_known else 0
         if self._size_known:
             self._wrapped_at = self.scrollable_content_region.width
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        """A line written into a log that scrolls already changes only its scroll bar: its
+        own lines and scroll bar are redrawn, and the screen is not laid out again
+        (`RichLog.write` sets `virtual_size`, which asks for a layout of the whole screen
+        on every line: issue 16, fourth session)."""
+        if layout and not recompose and self._writing and self._scrolls_on():
+            super().refresh(*regions, repaint=repaint)
+            self._scroll_update(self.virtual_size)
+            return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _scrolls_on(self) -> bool:
+        """The log shows its vertical scroll bar and keeps it with its new lines, and needs
+        no horizontal one: its place on the screen stays."""
+        if not self.show_vertical_scrollbar or self.show_horizontal_scrollbar:
+            return False
+        room = self.container_size  # its size less its border and padding (Textual's)
+        width = room.width - self.scrollbar_size_vertical
+        return self.virtual_size.height > room.height and self.virtual_size.width <= width
 
     def replace_last(self, line: Text) -> None:
         """Redraw the last entry as `line` (a run of shouts growing)."""

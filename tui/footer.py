@@ -15,14 +15,20 @@ calls on every update: most change nothing the footer shows, yet rebuilding it (
 dozen widgets, their styles and layout) was the largest cost of a playing session
 (issue 16, third session: 38% of a worker's time). A recomposition that would show
 the same keys is skipped.
+
+A recomposition that shows other keys (most decisions change them) made each new key
+update its styles a second time: its `compact` watcher adds the `-compact` class after
+the key was mounted and styled. Keys are born with the class (issue 16, fourth session).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.dom import NoScreen
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
@@ -46,6 +52,12 @@ class Footer(TextualFooter):
             if binding.show
         )
         return (keys, self.compact, self.show_command_palette, self.combine_groups)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and self.compact:
+                widget.add_class("-compact", update=False)  # its watcher finds it: no restyle
+            yield widget
 
     async def recompose(self) -> None:
         shown = self.shown()

@@ -54,6 +54,7 @@ from .presence import (
     stand_in_names,
     table_facts,
 )
+from .quiet import quiet_update
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -187,7 +188,7 @@ class TurnClock(Static):
     def _draw(self) -> None:
         line = self.line()
         self.display = line is not None
-        self.update(line or "")
+        quiet_update(self, line or "")
 
 
 class GameTable(Screen[None]):
@@ -407,9 +408,11 @@ class GameTable(Screen[None]):
         if room and len(text) + len(room) <= self.size.width:  # the name only where it fits
             name_end = len(title) + 1 + len(self.player)
             text = Text.assemble(text[:name_end], room, text[name_end:])
-        self.query_one("#status", Static).update(text)
+        quiet_update(self.query_one("#status", Static), text)
         facts = table_facts(view, self.room_info)
-        self.query_one("#log").border_title = " · ".join(["Events", *facts])
+        log, title = self.query_one("#log"), " · ".join(["Events", *facts])
+        if log.border_title != title:  # setting it redraws the whole log, even unchanged
+            log.border_title = title
 
     def on_resize(self) -> None:
         fit_size(self)

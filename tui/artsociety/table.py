@@ -28,6 +28,7 @@ from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
+from ..quiet import quiet_update
 from ..words import short_name
 from .end import ArtSocietyEnd
 from .look import (
@@ -257,9 +258,9 @@ class ArtSocietyTable(GameTable):
     def _draw_waiting(self) -> None:
         """Before the game: an empty wall and who sits at the table."""
         layout = {"cols": 10, "rows": 10, "eyeline": [5, 6], "stars": ["E5", "F6"]}
-        self.query_one("#as-wall", Static).update(wall_text(layout, []))
-        self.query_one("#as-others", Static).update("")
-        self.query_one("#as-museum", Static).update("")
+        quiet_update(self.query_one("#as-wall", Static), wall_text(layout, []))
+        quiet_update(self.query_one("#as-others", Static), "")
+        quiet_update(self.query_one("#as-museum", Static), "")
         self.query_one("#as-you").display = False
         seats = self.view.get("seats") or []
         text = Text("Waiting room\n", style="bold")
@@ -269,14 +270,14 @@ class ArtSocietyTable(GameTable):
             text.append("b: add a bot (B: its level) · s: start", style="yellow")
         panel = self.query_one("#as-panel", Static)
         panel.border_title = "Table"
-        panel.update(text)
+        quiet_update(panel, text)
 
     def _draw_wall(self) -> None:
         widget = self.query_one("#as-wall", Static)
         view = self.view
         seats = view.get("seats") or []
         if not seats:
-            widget.update("")
+            quiet_update(widget, "")
             return
         you = view.get("you")
         shown = self.watching if self.watching is not None else (you if you is not None else 0)
@@ -288,7 +289,7 @@ class ArtSocietyTable(GameTable):
             if option is not None:
                 ok = problem(view, option, *self.cursor) is None
                 the_ghost = ghost(option, *self.cursor, ok)
-        widget.update(wall_text(layout, seat.get("wall") or [], the_ghost))
+        quiet_update(widget, wall_text(layout, seat.get("wall") or [], the_ghost))
         title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
         widget.border_title = f"{title} · {seat['score']['total']} pts"
         widget.border_subtitle = "> eyeline  * star" if shown == you else "w: next wall"
@@ -330,7 +331,7 @@ class ArtSocietyTable(GameTable):
             grid.add_column()
         if cells:
             grid.add_row(*cells)
-        widget.update(grid)
+        quiet_update(widget, grid)
 
     def _draw_museum(self) -> None:
         view = self.view
@@ -348,7 +349,7 @@ class ArtSocietyTable(GameTable):
             text.append(f"+{size}", style="bold magenta")
             text.append(f":{count} ")
         text.append(f"· in museum {len(view.get('museum') or [])}", style="dim")
-        self.query_one("#as-museum", Static).update(text)
+        quiet_update(self.query_one("#as-museum", Static), text)
 
     def _who(self, seat: object) -> str:
         names = self.names
@@ -410,7 +411,7 @@ class ArtSocietyTable(GameTable):
         text.append_text(self._prompt())
         if self.error:
             text.append("\n" + self.error, style="bold red")
-        widget.update(text)
+        quiet_update(widget, text)
 
     def _fits(self, painting: dict[str, Any]) -> bool:
         """Whether a painting has a spot on your wall (A13), by the engine's own wall."""
@@ -535,7 +536,7 @@ class ArtSocietyTable(GameTable):
         assistant = me.get("assistant")
         text.append_text(chip(assistant) if assistant else Text("empty", style="dim"))
         text.append(f" · excess {me.get('excess', 0)}")
-        widget.update(text)
+        quiet_update(widget, text)
         widget.border_subtitle = FRAME_LEGEND
         stack = view.get("stack") or []
         # A8: the white card at the bottom of your stack breaks tied bids

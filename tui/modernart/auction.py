@@ -16,6 +16,7 @@ from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from ..amount import AmountInput
 from ..gametable import WARN_AT_S, ClockWarning
+from ..quiet import quiet_update
 from ..words import capital
 from .style import ARTIST_COLOUR, TYPE_NAME, lot_name
 
@@ -210,14 +211,14 @@ class AuctionPanel(Vertical):
             elif event.get("type") in ("bid", "sold", "free", "played", "added"):
                 self._going = 0
             if event.get("type") in ("bid", "pass", "sealed_in", "price", "buy", "sold", "free"):
-                self.query_one("#error", Static).update("")
+                quiet_update(self.query_one("#error", Static), "")
         self._set_clock(view.get("deadline_ms"))
         key = repr({k: v for k, v in view.items() if k != "deadline_ms"})
         if key != self._key:
             self._key = key
-            self.query_one("#error", Static).update("")  # errors are about the last state
-            self.query_one("#lot", Static).update(lot_title(view))
-            self.query_one("#state", Static).update(describe(view))
+            quiet_update(self.query_one("#error", Static), "")  # errors are about the last state
+            quiet_update(self.query_one("#lot", Static), lot_title(view))
+            quiet_update(self.query_one("#state", Static), describe(view))
             self._set_mode(view.get("legal") or {})
         self._draw_clock()
 
@@ -236,7 +237,7 @@ class AuctionPanel(Vertical):
         # No brackets and no space before the ✗ note: "✗ max 100" keeps its number beside
         # the entry at 80 columns.
         prompt = Text(f"{label} {low}–{high}: ", style="bold")
-        self.query_one("#entry-label", Static).update(prompt)
+        quiet_update(self.query_one("#entry-label", Static), prompt)
         entry.placeholder = "amount"
         if mode == "bid":
             # What the player typed is never replaced (a shout may arrive between two key
@@ -265,14 +266,14 @@ class AuctionPanel(Vertical):
                 note = f"✗ min {low}"  # short: the entry is narrow at 80 columns
             elif amount > high:
                 note = f"✗ max {high}"
-        self.query_one("#amount-note", Static).update(Text(note, style="bold red"))
+        quiet_update(self.query_one("#amount-note", Static), Text(note, style="bold red"))
 
     def sent(self) -> None:
         """The amount went out: the next minimum may be suggested again."""
         self.amount_input.value = self._suggested = ""
 
     def show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(Text(message, style="bold red"))
+        quiet_update(self.query_one("#error", Static), Text(message, style="bold red"))
 
     # ------------------------------------------------------------ the clock
 
@@ -323,4 +324,4 @@ class AuctionPanel(Vertical):
         clock = self.query_one("#clock", Static)
         line = self.clock_line()
         clock.display = line is not None
-        clock.update(line or "")
+        quiet_update(clock, line or "")

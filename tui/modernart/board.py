@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from modernart.engine.modernart.cards import ARTISTS, CARDS_TO_END_ROUND, ROUNDS
 
+from ..quiet import quiet_update
 from .style import artist_text
 
 
@@ -57,4 +58,4 @@ class ValueBoard(Static):
         if key == self._key:
             return
         self._key = key
-        self.update(board_table(view))
+        quiet_update(self, board_table(view))

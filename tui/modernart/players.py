@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..gametable import seat_status
+from ..quiet import quiet_update
 from ..words import short_name
 from .style import paintings
 
@@ -98,7 +99,7 @@ class Players(Static):
 
     def _draw(self) -> None:
         # Names get what the fixed columns leave, so wide terminals show them whole.
-        self.update(players_table(self._view, self.name_width))
+        quiet_update(self, players_table(self._view, self.name_width))
 
     @property
     def name_width(self) -> int:

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from modernart.engine.modernart.cards import ARTISTS
 
 from ..dialog import Dialog
+from ..quiet import quiet_update
 from .style import artist_text, paintings
 
 
@@ -131,7 +132,7 @@ class RoundSummary(Dialog[None]):
         line = self.clock("Your turn next: ") if self.clock is not None else None
         clock = self.query_one("#summary-clock", Static)
         clock.display = line is not None
-        clock.update(line or "")
+        quiet_update(clock, line or "")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

@@ -14,6 +14,7 @@ from modernart.engine.serengeti.cards import AUCTIONS
 
 from ..amount import AmountInput
 from ..gametable import TurnClock
+from ..quiet import quiet_update
 from .payout import payout_grid
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
 
@@ -109,13 +110,15 @@ class AuctionBox(Vertical):
                 else "the host"
             )
             lot.append(f"Waiting for {who} to start the game.", style="dim")
-        self.query_one("#sg-lot", Static).update(lot)
-        self.query_one("#sg-turn", Static).update(self._turn_line(view, names) if running else "")
+        quiet_update(self.query_one("#sg-lot", Static), lot)
+        quiet_update(
+            self.query_one("#sg-turn", Static), self._turn_line(view, names) if running else ""
+        )
         self.query_one(TurnClock).show(view)
         grid = self.query_one("#sg-grid", Static)
         grid.display = running and bool(view.get("payout_preview"))
         if grid.display:
-            grid.update(payout_grid(view, self.content_size.width or 76))
+            quiet_update(grid, payout_grid(view, self.content_size.width or 76))
         amounts = list((view.get("legal") or {}).get("bid") or [])
         entry = self.entry
         entry.amounts = amounts
@@ -179,7 +182,7 @@ class AuctionBox(Vertical):
                 note = Text(head + payout_words(amount, self.view, max(room, 20)))
         elif not self.entry.amounts:
             note = Text(" no amount is legal (S7): pass", style="dim")
-        self.query_one("#sg-note", Static).update(note)
+        quiet_update(self.query_one("#sg-note", Static), note)
 
     def show_error(self, message: str) -> None:
         self.query_one("#sg-note", Static).update(Text(f" {message}", style="bold red"))

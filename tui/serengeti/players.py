@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from ..gametable import seat_status
+from ..quiet import quiet_update
 from ..words import short_name
 from .words import by_tribe, digit_list
 
@@ -67,7 +68,7 @@ class SerengetiPlayers(Static):
     def _draw(self) -> None:
         width = self.content_size.width
         # Names get what the cards leave: a player may own a dozen cards in six tribes.
-        self.update(players_table(self.view, max(8, min(20, width - 66)) if width else 10))
+        quiet_update(self, players_table(self.view, max(8, min(20, width - 66)) if width else 10))
 
     def on_resize(self) -> None:
         if self.view:

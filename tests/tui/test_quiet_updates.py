@@ -1,0 +1,198 @@
+"""A table's lines take new content without laying the screen out when their size stays
+(issue 16, fourth session: `tui/quiet.py`); what they show is still the new content, a
+line that needs more rows still gets them, and footer keys are born compact."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widget import Widget
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+
+from modernart.engine.games import get_game
+from modernart.tui.app import ClientApp
+from modernart.tui.eventlog import EventLog
+from modernart.tui.footer import Footer
+from modernart.tui.games import client_game
+from modernart.tui.quiet import quiet_update, same
+
+
+class Lines(App[None]):
+    CSS = "#narrow { width: auto; } #wide { width: 30; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("first line", id="wide")
+        with Horizontal():
+            yield Static("abc", id="narrow")
+
+
+def spy(widget: Widget, calls: list[str]) -> None:
+    """Note each refresh of `widget`: "layout" or "repaint" (and do it)."""
+    refresh = widget.refresh
+
+    def noted(*regions: Any, **kwargs: Any) -> Any:
+        calls.append("layout" if kwargs.get("layout") else "repaint")
+        return refresh(*regions, **kwargs)
+
+    widget.refresh = noted  # type: ignore[method-assign]
+
+
+def screen_text(app: App[Any]) -> str:
+    return "\n".join(
+        "".join(seg.text for seg in app.screen._compositor.render_strips()[y])  # type: ignore[attr-defined]
+        for y in range(app.screen.size.height)
+    )
+
+
+def test_same_tells_texts_apart_by_their_style_too():
+    assert same("a", "a") and not same("a", "b") and not same("a", Text("a"))
+    assert same(Text("a", style="bold"), Text("a", style="bold"))
+    assert not same(Text("a", style="bold"), Text("a", style="dim"))  # Rich's == says equal
+    assert not same(Text.assemble(("a", "red"), "b"), Text.assemble(("a", "blue"), "b"))
+
+
+async def test_a_line_of_the_same_size_is_repainted_and_a_longer_one_laid_out():
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        wide = app.query_one("#wide", Static)
+        calls: list[str] = []
+        spy(wide, calls)
+        quiet_update(wide, "first line")  # what it shows already: nothing at all
+        assert calls == []
+        quiet_update(wide, Text("other line", style="bold"))  # one row still: a repaint
+        assert calls == ["repaint"]
+        await pilot.pause()
+        assert "other line" in screen_text(app) and wide.size.height == 1
+        calls.clear()
+        quiet_update(wide, "a line much longer than thirty cells, wrapped on two rows")
+        assert calls == ["repaint", "layout"]
+        await pilot.pause()
+        assert wide.size.height == 2 and "wrapped on two rows" in screen_text(app)
+
+
+async def test_a_line_as_wide_as_its_content_is_laid_out_when_its_width_changes():
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        narrow = app.query_one("#narrow", Static)
+        calls: list[str] = []
+        spy(narrow, calls)
+        quiet_update(narrow, "xyz")  # as wide: a repaint
+        assert calls == ["repaint"]
+        quiet_update(narrow, "wider text")
+        assert calls == ["repaint", "repaint", "layout"]
+        await pilot.pause()
+        assert narrow.size.width == len("wider text") and "wider text" in screen_text(app)
+
+
+class Keys(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "first", "First"),
+        Binding("b", "second", "Second"),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+    more = False
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.more if action == "second" else True
+
+    def action_first(self) -> None:
+        pass
+
+    def action_second(self) -> None:
+        pass
+
+
+async def test_new_footer_keys_are_not_restyled_after_their_mount():
+    app = Keys()
+    async with app.run_test(size=(80, 10)) as pilot:
+        while not list(app.query(FooterKey)):
+            await pilot.pause()
+        restyled: list[Any] = []
+        update_styles = app.update_styles
+        app.update_styles = lambda node=None, **k: (
+            restyled.append(node),
+            update_styles(node, **k),
+        )[1]  # type: ignore[method-assign]
+        app.more = True
+        app.refresh_bindings()  # a key more: the footer composed again
+        while [k.key for k in app.query(FooterKey)] != ["a", "b"]:
+            await pilot.pause()
+        await pilot.pause()
+        keys = list(app.query(FooterKey))
+        assert all(k.has_class("-compact") for k in keys)
+        assert not [node for node in restyled if isinstance(node, FooterKey)]
+
+
+def playing_view(game: str) -> dict[str, Any]:
+    """Seat 0's view of a fresh game, as the server sends it."""
+    info = get_game(game)
+    state = info.create(["Ann", "Bob", "Cy"], seed=3)
+    view = {**state.view(0), "room": "r1", "status": "playing", "deadline_ms": 60_000}
+    view["seats"] = [
+        {**s, "connected": True, "bot": False, "autopilot": False} for s in view["seats"]
+    ]
+    return view
+
+
+class TableApp(App[None]):
+    CSS_PATH = ClientApp.CSS_PATH
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def on_mount(self) -> None:
+        table = client_game(self.game).table()
+        self.push_screen(table("r1", 0, player="Ann"))
+
+
+async def test_every_game_shown_the_same_view_again_lays_no_line_out():
+    for game in ("modernart", "serengeti", "artsociety"):
+        app = TableApp(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = app.screen
+            view = playing_view(game)
+            table.show(view, [])  # type: ignore[attr-defined]
+            await pilot.pause()
+            shown = screen_text(app)
+            assert "Ann" in shown and "Bob" in shown, game
+            calls: list[str] = []
+            for widget in table.query(Static):
+                spy(widget, calls)
+            table.show(dict(view), [])  # type: ignore[attr-defined]
+            assert "layout" not in calls, game
+            await pilot.pause()
+            assert screen_text(app) == shown, game
+
+
+class Log(App[None]):
+    CSS = "EventLog { height: 6; border: round white; }"
+
+    def compose(self) -> ComposeResult:
+        yield EventLog()
+
+
+async def test_a_line_written_into_a_scrolling_log_lays_nothing_out_and_shows():
+    app = Log()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(EventLog)
+        for i in range(6):  # more than its four rows
+            log.add_note(f"line {i}")
+        await pilot.pause()
+        assert log.show_vertical_scrollbar and log.max_scroll_y == 2
+        layouts = log._layout_updates
+        log.add_note("the newest line")  # it scrolls already: no layout
+        assert log._layout_updates == layouts
+        await pilot.pause()
+        await pilot.pause()
+        assert "the newest line" in screen_text(app)
+        assert log.is_vertical_scroll_end and log.vertical_scrollbar.window_virtual_size == 7
