@@ -188,10 +188,10 @@ async def run_client(
             if proc.poll() is not None:
                 break
             await asyncio.sleep(0.2)  # the client's own pace: a measure over time
-        else:
+    finally:  # ended, out of time, or the bench interrupted: never a client left behind
+        if proc.poll() is None:
             proc.kill()
             proc.wait()
-    finally:
         loop.remove_reader(master)
         os.close(master)
     if not out.exists():
