@@ -4,11 +4,11 @@ line that needs more rows still gets them, and footer keys are born compact."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.text import Text
+from test_quiet_redraws import Keys  # a footer with two keys, the second shown while `more`
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
@@ -17,7 +17,6 @@ from textual.widgets._footer import FooterKey
 from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.eventlog import EventLog
-from modernart.tui.footer import Footer
 from modernart.tui.games import client_game
 from modernart.tui.quiet import quiet_update, same
 
@@ -87,27 +86,6 @@ async def test_a_line_as_wide_as_its_content_is_laid_out_when_its_width_changes(
         assert calls == ["repaint", "repaint", "layout"]
         await pilot.pause()
         assert narrow.size.width == len("wider text") and "wider text" in screen_text(app)
-
-
-class Keys(App[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "first", "First"),
-        Binding("b", "second", "Second"),
-    ]
-    ENABLE_COMMAND_PALETTE = False
-    more = False
-
-    def compose(self) -> ComposeResult:
-        yield Footer()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.more if action == "second" else True
-
-    def action_first(self) -> None:
-        pass
-
-    def action_second(self) -> None:
-        pass
 
 
 async def test_new_footer_keys_are_not_restyled_after_their_mount():
