@@ -75,18 +75,21 @@ def uss_mb(proc: subprocess.Popen) -> float:
     return psutil.Process(proc.pid).memory_full_info().uss / MB
 
 
-def start_client(url: str, name: str, room: str, trace: pathlib.Path | None) -> tuple:
+def pty_client(
+    code: str, argv: list[str], env: dict[str, str] | None = None, cwd: pathlib.Path | None = None
+) -> tuple[subprocess.Popen, int, bytearray]:
+    """`python -c code argv…` on a PTY of its own at 80×24: the process, the PTY's master
+    (read by the loop) and the last 64 KiB it showed."""
     master, slave = os.openpty()
     fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    args = [url, name, room, "1" if trace else "0", str(trace or "")]
-    env = dict(os.environ, TERM="xterm-256color")
     proc = subprocess.Popen(
-        [sys.executable, "-c", CLIENT, *args],
+        [sys.executable, "-c", code, *argv],
         stdin=slave,
         stdout=slave,
         stderr=slave,
         start_new_session=True,
-        env=env,
+        env=dict(os.environ, TERM="xterm-256color", **(env or {})),
+        cwd=cwd,
     )
     os.close(slave)
     os.set_blocking(master, False)
@@ -99,6 +102,10 @@ def start_client(url: str, name: str, room: str, trace: pathlib.Path | None) -> 
 
     asyncio.get_running_loop().add_reader(master, drain)
     return proc, master, shown
+
+
+def start_client(url: str, name: str, room: str, trace: pathlib.Path | None) -> tuple:
+    return pty_client(CLIENT, [url, name, room, "1" if trace else "0", str(trace or "")])
 
 
 async def quiet(shown: bytearray, seconds: float = 2.0, limit: float = 30.0) -> None:

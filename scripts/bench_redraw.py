@@ -22,22 +22,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import fcntl
 import json
 import os
 import pathlib
 import pstats
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from bench_client import pty_client  # noqa: E402
 from bench_sessions import baseline_tree  # noqa: E402
 
 from modernart.server.app import Server  # noqa: E402
@@ -156,33 +152,12 @@ async def run_client(
     """One client process on a PTY of its own through one game: its figures (and profile)."""
     out = tmp / f"{game}-{os.getpid()}-{id(src)}.json"
     prof = tmp / f"{game}-{id(src)}.prof" if args.profile else None
-    master, slave = os.openpty()
-    fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = dict(os.environ, TERM="xterm-256color")
-    if src is not None:
-        env["PYTHONPATH"] = str(src)
     argv = [url, game, str(args.updates), str(args.bot_delay), str(out), str(prof or "")]
     argv.append("1" if args.trace else "")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CLIENT, *argv],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        start_new_session=True,
-        env=env,
-        cwd=tmp,  # not this tree's folder, which `-c` would put first on the path
-    )
-    os.close(slave)
-    os.set_blocking(master, False)
-    shown = bytearray()
-
-    def drain() -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
-            shown.extend(os.read(master, 65536))
-            del shown[:-65536]
-
+    # Not run in this tree's folder, which `-c` would put first on the path.
+    env = {"PYTHONPATH": str(src)} if src is not None else None
+    proc, master, shown = pty_client(CLIENT, argv, env, cwd=tmp)
     loop = asyncio.get_running_loop()
-    loop.add_reader(master, drain)
     try:
         for _ in range(int(args.timeout / 0.2)):
             if proc.poll() is not None:
