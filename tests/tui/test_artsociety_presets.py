@@ -7,7 +7,7 @@ from __future__ import annotations
 import pathlib
 
 from textual.widgets import Select
-from tui_keys import text_of, until
+from tui_keys import shown, text_of, until
 
 from modernart.engine.artsociety.rules import PRESETS
 from modernart.engine.games import get_game
@@ -20,7 +20,7 @@ from modernart.tui.tokens import TokenStore
 
 async def help_text(pilot, app: ClientApp) -> str:
     await pilot.press("f1")
-    await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    await until(pilot, lambda: shown(app, HelpScreen))
     text = app.screen.text
     await pilot.press("escape")
     return text

@@ -9,7 +9,7 @@ import time
 
 from conftest import RawClient
 from textual.widgets import Input
-from tui_keys import text_of
+from tui_keys import shown, text_of
 from tui_keys import until as until_within
 from websockets.asyncio.client import connect
 
@@ -123,7 +123,7 @@ async def test_the_code_shown_by_k_closes_once_another_device_used_it(url, raw, 
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.connection == "connected")
         await pilot.press("k")
-        await until(pilot, lambda: isinstance(app.screen, HandoffDialog))
+        await until(pilot, lambda: shown(app, HandoffDialog))
         code = text_of(app.screen.query_one("#handoff-code"))
         assert any("press i in the lobby" in text_of(w) for w in app.screen.query("Static"))
         phone = await raw("Phone")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from tui_keys import until
+from tui_keys import shown, until
 
 from modernart.tui.app import ClientApp
 from modernart.tui.local import KeepGame, LocalGame
@@ -25,7 +25,7 @@ async def test_a_kept_game_resumes_at_the_same_table_and_ending_it_forgets_it(
         await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
         hand, room = list(app.table.view["hand"]), app.room
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, KeepGame))
+        await until(pilot, lambda: shown(app, KeepGame))
         await pilot.press("escape")  # play on
         await until(pilot, lambda: not isinstance(app.screen, KeepGame))
         assert app.is_running

@@ -11,7 +11,7 @@ import pathlib
 
 from textual import events
 from textual.widgets import Static
-from tui_keys import text_of, until
+from tui_keys import shown, text_of, until
 
 from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
@@ -47,7 +47,7 @@ async def test_enters_in_a_burst_take_the_offered_name_and_keep_the_lobby(url, r
     await raw("Ann")
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         burst(app, "enter", "enter", "enter")
         await until(pilot, lambda: in_lobby_as(app, "Ann2"))
         assert screens(app) == ["Screen", "LobbyScreen"]
@@ -60,10 +60,10 @@ async def test_a_taken_name_again_asks_again_and_escape_takes_the_offer(url, raw
     await raw("Bob")
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         first = app.screen
         await pilot.press("ctrl+u", *"bob", "enter")  # Bob's, whatever its case
-        await until(pilot, lambda: isinstance(app.screen, NameDialog) and app.screen is not first)
+        await until(pilot, lambda: shown(app, NameDialog) and app.screen is not first)
         assert "bob is another player's name" in app.screen.prompt
         assert app.screen.current == "bob2"
         burst(app, "escape", "escape")
@@ -75,7 +75,7 @@ async def test_an_empty_name_takes_the_offer(url, raw, tmp_path):
     await raw("Ann")
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         await pilot.press("ctrl+u", "enter")
         await until(pilot, lambda: in_lobby_as(app, "Ann2"))
 
@@ -86,10 +86,10 @@ async def test_a_name_the_server_refuses_is_asked_again_with_why(url, raw, tmp_p
     await raw("Ann")
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         first = app.screen
         await pilot.press("ctrl+u", *"Ann (R)", "enter")
-        await until(pilot, lambda: isinstance(app.screen, NameDialog) and app.screen is not first)
+        await until(pilot, lambda: shown(app, NameDialog) and app.screen is not first)
         assert "bot's mark" in app.screen.prompt and app.connection.held
         await pilot.press("ctrl+u", *"Annie", "enter")
         await until(pilot, lambda: in_lobby_as(app, "Annie"))
@@ -130,7 +130,7 @@ async def test_a_taken_name_that_looks_like_markup_is_shown_as_typed(url, raw, t
     await raw("[/b]")
     app = make_app(url, tmp_path, name="[/b]")
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         assert "[/b] is another player's name" in text_of(app.screen.query_one(Static))
         await pilot.press("enter")
         await until(pilot, lambda: in_lobby_as(app, "[/b]2"))

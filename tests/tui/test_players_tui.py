@@ -10,7 +10,7 @@ from typing import Any
 from replays import bot_record
 from textual.app import App
 from textual.widgets import DataTable
-from tui_keys import until
+from tui_keys import shown, until
 
 from modernart.engine.records import load_record, replay
 from modernart.server import ratings
@@ -69,7 +69,7 @@ async def test_online_list_and_leaderboard_from_the_lobby(server, url, raw, tmp_
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.press("o")
-        await until(pilot, lambda: isinstance(app.screen, OnlineScreen))
+        await until(pilot, lambda: shown(app, OnlineScreen))
         table = app.screen.query_one(DataTable)
         await until(pilot, lambda: table.row_count == 2)
         rows = [table.get_row_at(i) for i in range(2)]
@@ -80,7 +80,7 @@ async def test_online_list_and_leaderboard_from_the_lobby(server, url, raw, tmp_
             "x1", "serengeti", "finished", [], [Rating("bot:heuristic", "heuristic bot", 30, 2, 4)]
         )
         await pilot.press("g")
-        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await until(pilot, lambda: shown(app, LeaderboardScreen))
         await pilot.press("right")  # Modern Art → Serengeti
         table = app.screen.query_one(DataTable)
         await until(pilot, lambda: table.row_count == 1)
@@ -94,7 +94,7 @@ async def test_past_games_open_the_replay_viewer(server, url, tmp_path):
         await until(pilot, lambda: app.lobby is not None and app.you is not None)
         room = store_finished_game(server, app.you, "Ann")
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
+        await until(pilot, lambda: shown(app, PastGamesScreen))
         await until(pilot, lambda: app.screen.games)
         row = app.screen.query_one(DataTable).get_row_at(0)
         assert row[1] == "Serengeti" and row[3] == "1 of 3" and row[4] == "+120"
@@ -104,7 +104,7 @@ async def test_past_games_open_the_replay_viewer(server, url, tmp_path):
         await pilot.press("right", "right")
         await until(pilot, lambda: app.screen.step == 2)
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, PastGamesScreen))
+        await until(pilot, lambda: shown(app, PastGamesScreen))
 
 
 async def test_save_record_fetches_it_from_the_server(server, url, tmp_path):
@@ -140,7 +140,7 @@ async def test_a_taken_name_is_asked_again_before_hello(url, raw, tmp_path):
     await raw("Ann")
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, NameDialog))
+        await until(pilot, lambda: shown(app, NameDialog))
         assert "Ann is another player's name" in app.screen.prompt
         assert app.screen.current == "Ann2"
         await pilot.press("enter")

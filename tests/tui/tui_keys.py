@@ -16,6 +16,12 @@ async def until(pilot: Pilot[Any], cond: Callable[[], object], timeout: float = 
             await pilot.pause(0.02)
 
 
+def shown(app: Any, screen_class: type) -> bool:
+    """Whether `app` shows a `screen_class` whose widgets are composed: a pushed screen
+    is `app.screen` at once, its children only once it has mounted."""
+    return isinstance(app.screen, screen_class) and app.screen.is_mounted
+
+
 def digits(amount: int) -> list[str]:
     return list(str(amount))
 
