@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets.data_table import CellKey
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
@@ -21,6 +22,21 @@ from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
 from .words import short_name
+
+
+class RoomTable(DataTable[Any]):
+    """The room list's table, its rows redrawn when a column widens.
+
+    Textual's `DataTable` widens a column for an updated cell (`update_cell(...,
+    update_width=True)`) when it is next idle, but keeps the rows it rendered before at
+    the old width: its caches are keyed by an update count that widening does not
+    change. A frame drawn between the update and that idle moment (a busy session) kept
+    showing "playin" for "playing" until the next change (tests/tui/test_lobby.py)."""
+
+    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
+        super()._update_column_widths(updated_cells)
+        self._clear_caches()
+        self.refresh()
 
 
 def game_info(name: Any) -> GameInfo | None:
@@ -92,7 +108,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        table: DataTable[Any] = DataTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        table = RoomTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
         yield Static(id="error")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pathlib
 
+from textual.app import App, ComposeResult
 from textual.widgets import DataTable, OptionList, Select
 from tui_keys import text_of, until
 
 from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
-from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
+from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog, RoomTable
 from modernart.tui.tokens import TokenStore
 
 
@@ -199,3 +200,24 @@ async def test_B_seats_a_bot_of_the_level_picked_from_the_games_list(url, tmp_pa
         await pilot.pause()
         seated = [s["name"] for s in app.table.view["seats"] if s["name"] != "(free)"]
         assert len(seated) == 2
+
+
+class OneTable(App[None]):
+    def compose(self) -> ComposeResult:
+        yield RoomTable()
+
+
+async def test_a_cell_that_widens_its_column_is_shown_whole_after_an_early_frame():
+    """Textual's DataTable kept a row drawn between `update_cell` and its next idle
+    moment at the column's old width: "playin" for "playing" (a flaky lobby test)."""
+    app = OneTable()
+    async with app.run_test(size=(40, 6)) as pilot:
+        table = app.query_one(RoomTable)
+        (status,) = table.add_columns("Status")
+        table.add_row("open", key="room")
+        await pilot.pause()
+        assert table.render_line(1).text.split() == ["open"]
+        table.update_cell("room", status, "playing", update_width=True)
+        table.render_line(1)  # a frame drawn before the table widens the column
+        await until(pilot, lambda: table.columns[status].content_width == len("playing"))
+        assert table.render_line(1).text.split() == ["playing"]
