@@ -4,6 +4,7 @@ line that needs more rows still gets them, and footer keys are born compact."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -120,6 +121,10 @@ def playing_view(game: str) -> dict[str, Any]:
     return view
 
 
+def without_clock(text: str) -> str:
+    return re.sub(r"\d+ s left", "N s left", text)
+
+
 class TableApp(App[None]):
     CSS_PATH = ClientApp.CSS_PATH
     ENABLE_COMMAND_PALETTE = False
@@ -149,7 +154,9 @@ async def test_every_game_shown_the_same_view_again_lays_no_line_out():
             table.show(dict(view), [])  # type: ignore[attr-defined]
             assert "layout" not in calls, game
             await pilot.pause()
-            assert screen_text(app) == shown, game
+            # The same screen, but for the clock, which counted down meanwhile (a loaded
+            # machine can take seconds between the two) and started again from the view.
+            assert without_clock(screen_text(app)) == without_clock(shown), game
 
 
 class Log(App[None]):
