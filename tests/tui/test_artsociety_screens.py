@@ -285,7 +285,7 @@ async def test_the_turn_clock_says_what_happens_when_it_runs_out() -> None:
     app = offline()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        view = {**app.table.view, "deadline_ms": 42_000}
+        view = {**app.table.view, "deadline_ms": 48_500}  # "You: 49 s" (rounded up): 8 s of slack
         app._on_update({"t": "update", "seq": 99, "events": [], "view": view})
         await pilot.pause()
         clock = str(app.table.query_one("#as-clock").render())
