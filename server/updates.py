@@ -29,6 +29,7 @@ from .codec import encode, encode_entries, map_header, ws_frame
 # The room's own fields in each seat's entry of `view.seats` (Room.view_for).
 SEAT_FLAGS = ("connected", "bot", "autopilot")
 DEADLINE = "deadline_ms"
+_INTRO = map_header(4) + encode_entries({"t": "update"})
 _VIEW = encode("view")
 _DEADLINE = encode(DEADLINE)
 
@@ -89,6 +90,8 @@ class PackedViews:
             assert self.seat_keys is not None
             if seat is None:
                 mine = {k: self.public[k] for k in self.seat_keys}
+            elif self.info.seat_view is not None:
+                mine = self.info.seat_view(self.game, seat, self.public)
             else:
                 mine = self.secrets(seat)
             own = self._own[seat] = encode_entries(mine)
@@ -119,12 +122,13 @@ class UpdateFrames:
         views = self.views = views or PackedViews(game, public, info)
         self.public = public
         self._deadline = public.get(DEADLINE)
-        intro = map_header(4) + encode_entries({"t": "update", "seq": seq, "events": events})
-        self._head = intro + _VIEW  # and the shared entries, with this update's deadline
+        # The frames' first bytes: `t`, `seq`, `events` and the shared entries of the view.
+        head = [_INTRO, encode_entries({"seq": seq, "events": events}), _VIEW]
         if views.seat_keys is not None:
-            self._head += views.before
+            head.append(views.before)
             if views.after is not None:
-                self._head += _DEADLINE + encode(self._deadline) + views.after
+                head += (_DEADLINE, encode(self._deadline), views.after)
+        self._head = b"".join(head)
 
     def for_seat(self, seat: int) -> bytes:
         """The seat's frame."""
