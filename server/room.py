@@ -451,10 +451,8 @@ class Room:
         if views is not None and views.game is game and views.key == key:
             public = {**views.public, "deadline_ms": self._deadline_ms(now)}
             return UpdateFrames(game, self.seq, events, public, views=views)
-        frames = UpdateFrames(game, self.seq, events, self.view_for(None, now, flags))
-        frames.views.key = key
-        self._views = frames.views
-        return frames
+        views = self._views = PackedViews(game, self.view_for(None, now, flags), key=key)
+        return UpdateFrames(game, self.seq, events, views.public, views=views)
 
     def _fanout(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
         self.seq += 1
