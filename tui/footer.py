@@ -20,9 +20,10 @@ keys is skipped.
 Most decisions do change the keys shown (about every other update of a game), and
 composing them again mounted, styled and laid out 3–5 new keys each time. The keys are
 updated in place instead (issue 16, fifth session): the key widget at each place takes
-the binding shown there now (its key, label, action, enabled or not, tooltip), keys are
-mounted or removed only for the difference in number, and the screen is laid out only
-when a key's width changed. Keys in groups (`Binding.Group`) or the command palette's
+the binding shown there now (its key, label, action, enabled or not, tooltip), the keys
+not needed now are hidden (and kept for later: most decisions come back), keys are
+mounted only when more are shown than ever before, and a key is laid out only when its
+width changed. Keys in groups (`Binding.Group`) or the command palette's
 key, which our tables do not show, are composed again as Textual does.
 """
 
@@ -107,13 +108,16 @@ class Footer(TextualFooter):
         self.drop_dead_watchers()
 
     async def update_keys(self, current: list[FooterKey], keys: list[Key]) -> None:
-        """Show `keys` with the key widgets there are, mounting or removing the difference."""
+        """Show `keys` with the key widgets there are: the ones not needed now are hidden
+        and kept for the next keys, and new ones mounted only when more keys are shown
+        than ever before."""
         self.styles.grid_size_columns = len(keys)  # as `compose` does
         for widget, key in zip(current, keys, strict=False):
             set_key(widget, key)
-        if len(current) > len(keys):
-            await self.remove_children(current[len(keys) :])
-        elif len(keys) > len(current):
+            widget.display = True
+        for widget in current[len(keys) :]:
+            widget.display = False
+        if len(keys) > len(current):
             await self.mount_all([self.new_key(key) for key in keys[len(current) :]])
 
     def new_key(self, key: Key) -> FooterKey:
