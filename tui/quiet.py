@@ -16,12 +16,16 @@ widget was laid out at, and kept as its lines (`Drawn`; issue 16, fifth session)
 otherwise renders it to measure its height and again to draw it, and a table built anew
 for every update was never taken as the same. Its lines are compared with the lines
 shown: the same lines do nothing, and when as many lines come, only the rows that
-changed are repainted (a players table whose one row changed repaints that row).
+changed are repainted (a players table whose one row changed repaints that row). And
+its cells (texts) are drawn from a cache of the cells drawn before (`Cell`): most of a
+table's cells are the same from one update to the next, and drawing them was most of
+the cost of drawing the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -51,6 +55,73 @@ def same(old: Any, new: Any) -> bool:
     return False
 
 
+MAX_CELLS = 4096  # cells drawn remembered per console (the cache starts again when full)
+_drawn_cells: WeakKeyDictionary[Console, dict[tuple[Any, ...], Any]] = WeakKeyDictionary()
+
+
+class Cell:
+    """A table's cell (a Rich text or a string) whose drawing and measure are taken from
+    the cells drawn before with the same content and options, by the same console."""
+
+    __slots__ = ("content", "key")
+
+    def __init__(self, content: Text | str) -> None:
+        self.content = content
+        if isinstance(content, str):
+            self.key: tuple[Any, ...] = ("str", content)
+        else:
+            fields = (getattr(content, f) for f in _TEXT_FIELDS if f != "_spans")
+            self.key = (*fields, tuple(content._spans))
+
+    def _cached(self, console: Console, options: ConsoleOptions, kind: str, make: Any) -> Any:
+        cache = _drawn_cells.setdefault(console, {})
+        key = (kind, self.key, options_key(options))
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= MAX_CELLS:
+                cache.clear()
+            found = cache[key] = make()
+        return found
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        return self._cached(
+            console, options, "lines", lambda: list(console.render(self.content, options))
+        )
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return self._cached(
+            console, options, "measure", lambda: Measurement.get(console, options, self.content)
+        )
+
+
+def options_key(options: ConsoleOptions) -> tuple[Any, ...]:
+    """Everything in `options` that may change how a cell is drawn."""
+    return (
+        options.size,
+        options.min_width,
+        options.max_width,
+        options.max_height,
+        options.height,
+        options.justify,
+        options.overflow,
+        options.no_wrap,
+        options.highlight,
+        options.markup,
+        options.is_terminal,
+        options.encoding,
+        options.legacy_windows,
+    )
+
+
+def cached_cells(table: Table) -> Table:
+    """`table` with its text cells drawn through the cache (`Cell`)."""
+    for column in table.columns:
+        column._cells[:] = [
+            Cell(cell) if isinstance(cell, (Text, str)) else cell for cell in column._cells
+        ]
+    return table
+
+
 class Drawn:
     """A Rich table drawn once at `width`: its lines, given back whenever it is drawn at
     that width (measured too: a height is a count of lines); at another width (the widget
@@ -60,7 +131,7 @@ class Drawn:
         app = active_app.get()
         # What Textual's `RichVisual` asks for (its height too, which tables ignore).
         options = app.console_options.update(highlight=False, width=width)
-        segments = app.console.render(table, options)
+        segments = app.console.render(cached_cells(table), options)
         self.table, self.width = table, width
         self.lines = list(
             Segment.split_and_crop_lines(segments, width, include_new_lines=False, pad=False)

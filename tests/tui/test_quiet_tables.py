@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
+from test_quiet_updates import TableApp
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Static
 
-from modernart.tui.quiet import Drawn, quiet_update
+from modernart.engine.games import get_game
+from modernart.tui.quiet import Cell, Drawn, cached_cells, quiet_update
 
 
 def table(rows: list[tuple[str, str]]) -> Table:
@@ -110,3 +114,52 @@ async def test_a_table_drawn_at_another_width_is_drawn_anew():
             other.query_one(Static).update(table([("Ann", "13"), ("Bob", "7")]))
             await other_pilot.pause()
             assert screen(app) == screen(other)
+
+
+def unwrapped(table: Table) -> Table:
+    """`table` with its cells as they were given (not through the cells' cache)."""
+    for column in table.columns:
+        column._cells[:] = [c.content if isinstance(c, Cell) else c for c in column._cells]
+    return table
+
+
+async def test_every_games_tables_drawn_through_the_caches_are_drawn_as_rich_draws_them():
+    """A played game's views shown one after the other (seat 0's; the others' moves by
+    random bots): after each, every table on the screen holds the lines Rich draws for
+    it without the cells' cache, and the rows shown are those lines."""
+    for game in ("modernart", "serengeti", "artsociety"):
+        info = get_game(game)
+        state = info.create(["Ann", "Bob", "Cy"], seed=11)
+        bots = [info.make_bot("random", seat) for seat in range(3)]
+        app = TableApp(game)
+        async with app.run_test(size=(80, 24)) as pilot:
+            table, drawn = app.screen, 0
+            for _ in range(40):
+                if state.finished:
+                    break
+                view = {**state.view(0), "room": "r1", "status": "playing"}
+                view["seats"] = [{**s, "connected": True} for s in view["seats"]]
+                table.show(view, [])  # type: ignore[attr-defined]
+                await pilot.pause()
+                console, options = app.console, app.console_options.update(highlight=False)
+                for widget in table.query(Static):
+                    content = widget.content
+                    if not isinstance(content, Drawn) or not widget.display:
+                        continue
+                    drawn += 1
+                    width = content.width
+                    rich = console.render(unwrapped(content.table), options.update(width=width))
+                    split = Segment.split_and_crop_lines
+                    lines = list(split(rich, width, include_new_lines=False, pad=False))
+                    assert content.lines == lines, (game, widget.id)
+                    assert widget.size.width == width, (game, widget.id)
+                    shown = widget._render_cache.lines  # type: ignore[attr-defined]
+                    rows = [Strip(x).text for x in lines][: widget.size.height]  # 1fr: cropped
+                    assert [s.text for s in shown] == rows, (game, widget.id)
+                    cached_cells(content.table)  # as it was
+                to_act = state.to_act()
+                action = bots[to_act[0]].choose(state.view(to_act[0])) if to_act else None
+                if action is None:
+                    break
+                state.apply({**action, "seat": to_act[0]})
+            assert drawn >= 30, game  # the tables were drawn through the caches
