@@ -42,8 +42,9 @@ _TEXT_FIELDS = ("plain", "_spans", "style", "justify", "overflow", "no_wrap", "e
 
 def same(old: Any, new: Any) -> bool:
     """Whether `old` and `new` show the same: equal strings, or Rich texts equal in their
-    characters, styles and wrapping (Rich's own `==` ignores the whole text's style).
-    Other renderables (tables) are never taken as the same."""
+    characters, styles and wrapping (Rich's own `==` ignores the whole text's style), or
+    tables drawn at one width into the same lines. Other renderables are never taken as
+    the same."""
     if isinstance(old, str) or isinstance(new, str):
         return type(old) is type(new) and old == new
     if isinstance(old, Text) and isinstance(new, Text):
