@@ -111,7 +111,8 @@ class Footer(TextualFooter):
         """Show `keys` with the key widgets there are: the ones not needed now are hidden
         and kept for the next keys, and new ones mounted only when more keys are shown
         than ever before."""
-        self.styles.grid_size_columns = len(keys)  # as `compose` does
+        # Not `styles.grid_size_columns = len(keys)` as `compose` does: the footer's layout
+        # is horizontal, and setting it lays out every key again.
         for widget, key in zip(current, keys, strict=False):
             set_key(widget, key)
             widget.display = True
