@@ -120,12 +120,12 @@ async def test_a_stuck_worker_leaves_the_other_workers_answering_and_its_session
         await host_a_room(sessions[name][1])
     seats = {name: seat_of(gate, sessions[name][0]) for name in stuck}
     assert all(room is not None and seat == 0 for room, seat in seats.values())
-    faulty = session_named(gate, stuck[0])
-    stuck_pid = faulty.pid
+    stuck_pid = session_named(gate, stuck[0]).pid
+    assert session_named(gate, stuck[1]).pid == stuck_pid  # the fault stops both
     sessions[stuck[0]][1].send(fault)
-    # While the worker is stuck (its watchdog waits 4 s), another worker's sessions answer.
+    # While the worker is stuck (its watchdog waits 4 s), another worker's sessions answer
+    # (on a loaded machine their answers may come after it was killed: both are fine).
     await asyncio.gather(*(answers(sessions[name][1]) for name in other))
-    assert session_named(gate, stuck[1]).pid == stuck_pid
     # The stuck worker is killed; its two sessions start again in another, at their seats.
     for name in stuck:
         term = sessions[name][1]
