@@ -41,6 +41,11 @@ def screen_text(app: ClientApp) -> str:
     return html.unescape("".join(lines)).replace("\xa0", " ")
 
 
+def shows(app: ClientApp, *texts: str) -> bool:
+    shown = screen_text(app)
+    return all(text in shown for text in texts)
+
+
 @pytest.mark.parametrize("game", ["modernart", "serengeti", "artsociety"])
 async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathlib.Path, game):
     bob = await raw(BOB)
@@ -55,16 +60,15 @@ async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathl
         await pilot.pause()
         row = app.lobby.query_one(DataTable).get_row_at(0)
         assert ROOM in str(row[0])
-        shown = screen_text(app)
-        assert ROOM in shown and BOB in shown
+        # The table widens its columns for new rows when it is next idle: wait for it.
+        await until(pilot, lambda: shows(app, ROOM, BOB), timeout=30)
         await pilot.press("enter")  # join: the waiting room
         await until(pilot, lambda: app.table is not None and app.seat == 2)
-        await pilot.pause()
-        assert BOB in screen_text(app) and CY in screen_text(app)
+        await until(pilot, lambda: shows(app, BOB, CY), timeout=30)
         await bob.send("start")
         await until(pilot, lambda: (app.table.view or {}).get("status") == "playing")
         await cy.send("chat", text=CHAT)
-        await pilot.pause(0.3)
+        await until(pilot, lambda: shows(app, CHAT) or shows(app, CHAT[:30]), timeout=30)
         shown = screen_text(app)
         assert BOB in shown and CY in shown
         assert CHAT in shown or CHAT[:30] in shown
