@@ -67,8 +67,7 @@ def encode_entries(message: dict[str, Any]) -> bytes:
     """A map's entries as msgpack without the map header: entries packed apart can be
     joined under one `map_header` of their total count (each update's shared part is
     packed once and reused for every member)."""
-    size = len(message)
-    return _PACK(message)[1 if size <= 15 else 3 if size <= 0xFFFF else 5 :]  # after its header
+    return encode(message)[len(map_header(len(message))) :]
 
 
 def ws_frame(payload: bytes) -> bytes:

@@ -21,11 +21,11 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
-from .codec import encode
+from .codec import encode, ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
-from .updates import PackedViews, UpdateFrames
+from .updates import UpdateFrames
 
 log = logging.getLogger("modernart.server")
 
@@ -160,7 +160,6 @@ class Room:
         self.rematch: dict[int, bool] = {}  # seat -> accepted (server/rematch.py)
         self.rematch_room: str | None = None  # the rematch's room once it started
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._views: PackedViews | None = None  # the last update's (`update_frames`)
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:
@@ -407,52 +406,29 @@ class Room:
         self._changed_at = self.loop.time()
         self._schedule_bots(changed=True)
 
-    def _seat_flags(self) -> list[tuple[bool, bool, bool, bool]]:
-        """Each seat's (connected, bot, autopilot, left): the room's fields of `view.seats`."""
-        flags = []
-        for s in self.seats:
-            assert s is not None
-            flags.append((s.connected, s.brain() is not None, s.autopilot is not None, s.left))
-        return flags
-
-    def view_for(
-        self, seat: int | None, now: float, flags: list[tuple[bool, ...]] | None = None
-    ) -> dict[str, Any]:
-        """The engine's view for that seat plus the room's own facts (PROTOCOL.md);
-        `flags`: `_seat_flags()`, if already at hand."""
+    def view_for(self, seat: int | None, now: float) -> dict[str, Any]:
+        """The engine's view for that seat plus the room's own facts (PROTOCOL.md)."""
         assert self.game is not None
         view = self.game.view(seat)
         view["room"] = self.id
         view["status"] = self.status
         view["deadline_ms"] = self._deadline_ms(now)
         view["spectators"] = len(self.spectators)
-        for info, (connected, bot, autopilot, left) in zip(
-            view["seats"], flags or self._seat_flags(), strict=True
-        ):
-            info["connected"] = connected
-            info["bot"] = bot
-            info["autopilot"] = autopilot
-            info["left"] = left
+        for info, s in zip(view["seats"], self.seats, strict=True):
+            assert s is not None
+            info["connected"] = s.connected
+            info["bot"] = s.brain() is not None
+            info["autopilot"] = s.autopilot is not None
+            info["left"] = s.left
         return view
 
     def update_message(self, seat: int | None, events: list, now: float) -> dict[str, Any]:
         return {"t": "update", "seq": self.seq, "events": events, "view": self.view_for(seat, now)}
 
     def update_frames(self, events: list[dict[str, Any]], now: float) -> UpdateFrames:
-        """The current update for every member: the public view is built once, and the
-        views packed for the last update are used again while the game has had no
-        action since and the room's fields but the deadline are the same (the
-        hammer's `going`, a spectator count: server/updates.py)."""
-        game = self.game
-        assert game is not None
-        flags = self._seat_flags()
-        key = (len(game.actions), self.status, len(self.spectators), flags)
-        views = self._views
-        if views is not None and views.game is game and views.key == key:
-            public = {**views.public, "deadline_ms": self._deadline_ms(now)}
-            return UpdateFrames(game, self.seq, events, public, views=views)
-        views = self._views = PackedViews(game, self.view_for(None, now, flags), key=key)
-        return UpdateFrames(game, self.seq, events, views.public, views=views)
+        """The current update for every member: the public view is built once."""
+        assert self.game is not None
+        return UpdateFrames(self.game, self.seq, events, self.view_for(None, now))
 
     def _fanout(self, events: list[dict[str, Any]], *, kept: bool = True) -> None:
         self.seq += 1
@@ -463,9 +439,9 @@ class Room:
             return
         frames = self.update_frames(events, self.loop.time())
         for i, conn in seated:
-            conn.send_framed(frames.for_seat(i), self)
+            conn.send_raw(frames.for_seat(i), self)
         if self.spectators:
-            frame = frames.for_spectators()
+            frame = ws_frame(frames.for_spectators())
             for conn in self.spectators:
                 conn.send_framed(frame, self)
 

@@ -6,8 +6,6 @@ gives (tests/server/test_updates.py does the same for the update frames).
   with presence coalesced, and pages that add up to the whole.
 - `encode` (one reused packer): `msgpack.packb`'s bytes, for values Python calls
   equal but msgpack tells apart too (True, 1, 1.0).
-- `encode_entries` (a map packed, its header cut off by its size): the entries
-  `msgpack.packb` writes after `map_header`, for maps of every header size.
 - The store's `_dumps` (json's C encoder, built once): `json.dumps`'s text.
 """
 
@@ -21,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
-from modernart.server.codec import array_header, encode, encode_entries, map_header, ws_frame
+from modernart.server.codec import array_header, encode, ws_frame
 from modernart.server.history import PRESENCE, SKIPPED, History
 from modernart.server.store import _dumps
 
@@ -132,12 +130,3 @@ JSON_VALUES = st.recursive(
 @settings(max_examples=150, deadline=None)
 def test_the_stores_json_is_json_dumps(value):
     assert _dumps(value) == json.dumps(value, separators=(",", ":"))
-
-
-@given(st.sampled_from([0, 1, 15, 16, 17, 300, 0xFFFF, 0x10000]))
-@settings(max_examples=20, deadline=None)
-def test_encode_entries_are_packbs_after_the_map_header(size):
-    message = {str(i): i for i in range(size)}
-    packed = msgpack.packb(message, use_bin_type=True)
-    head = len(map_header(size)) if size <= 0xFFFF else 5  # map 32 (map_header stops at 16)
-    assert packed[:head] + encode_entries(message) == packed
