@@ -24,7 +24,8 @@ from modernart.server import hub, listing
 from modernart.server.app import Server
 from modernart.server.store import token_hash
 
-from .test_hardening import eventually, start_with_bots
+from .test_hardening import start_with_bots
+from .waiting import eventually
 from .wsclient import Client
 
 

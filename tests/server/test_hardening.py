@@ -15,7 +15,7 @@ import pathlib
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgpack
@@ -28,14 +28,8 @@ from modernart.server import listing
 from modernart.server.limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Limits
 from modernart.server.room import Room
 
+from .waiting import eventually
 from .wsclient import Client
-
-
-async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait until the server's state satisfies `predicate` (it changes on its own loop)."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.01)
 
 
 async def start_with_bots(host: Client, **options: Any) -> str:

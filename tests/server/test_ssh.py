@@ -20,6 +20,7 @@ from modernart.server.terminal import Limits
 
 from .sshgate import identity_of, lobby, seat_of
 from .sshterm import WAIT, KeyboardPlayer, open_terminal, ssh_connect
+from .waiting import eventually
 from .wsclient import Client
 
 
@@ -32,10 +33,7 @@ def ended(proc: psutil.Process) -> bool:
 
 
 async def all_ended(procs: list[psutil.Process]) -> None:
-    """Wait until every process in `procs` has ended (nothing to wait on but /proc)."""
-    async with asyncio.timeout(WAIT):
-        while not all(ended(p) for p in procs):
-            await asyncio.sleep(0.02)
+    await eventually(lambda: all(ended(p) for p in procs), "the processes' end", WAIT, 0.02)
 
 
 # ------------------------------------------------------------------ playing

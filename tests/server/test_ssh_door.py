@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable
 
 import asyncssh
 import pytest
@@ -16,6 +15,7 @@ from modernart.server.terminal import Limits
 
 from .sshgate import lobby
 from .sshterm import WAIT, Terminal, open_terminal, ssh_connect
+from .waiting import eventually
 
 
 async def silent(port: int, address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -27,13 +27,6 @@ async def cut(reader: asyncio.StreamReader) -> bool:
     """Whether the server closed the connection (EOF), having sent at most its version line."""
     data = await asyncio.wait_for(reader.read(), WAIT)
     return data in (b"", b"SSH-2.0-modernart\r\n")
-
-
-async def until(ok: Callable[[], bool]) -> None:
-    """Let the server's side of the loop run until `ok()` (nothing to wait on but that)."""
-    async with asyncio.timeout(WAIT):
-        while not ok():
-            await asyncio.sleep(0)
 
 
 def close_all(conns: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]) -> None:
@@ -75,7 +68,7 @@ async def test_beyond_start_new_connections_are_dropped_early_and_at_full_all(ss
     )
     conns = [await silent(gate.port, "127.0.0.2") for _ in range(2)]
     try:
-        await until(lambda: gate.startups.total == 2)
+        await eventually(lambda: gate.startups.total == 2, timeout=WAIT, interval=0)
         dropped = await silent(gate.port, "127.0.0.3")
         conns.append(dropped)
         assert await cut(dropped[0])  # at start with rate 100: dropped

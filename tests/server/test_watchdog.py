@@ -5,7 +5,6 @@ CPU starvation alone); beats already waiting in the socket count."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import subprocess
@@ -22,6 +21,8 @@ from modernart.server.terminal.pool import (
     main_thread,
     stuck,
 )
+
+from .waiting import eventually
 
 T = 4.0  # hang_timeout
 
@@ -68,11 +69,8 @@ def child() -> Iterator[Callable[[str], subprocess.Popen]]:
         proc.wait()
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
+async def until(condition: Callable[[], bool], what: str) -> None:
+    await eventually(condition, what, timeout=30.0, interval=0.02)
 
 
 async def test_main_thread_reads_a_process_state_and_cpu(child) -> None:
