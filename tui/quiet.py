@@ -161,7 +161,10 @@ def quiet_update(widget: Static, content: Any) -> None:
         return
     old_visual = widget.visual
     rows = changed_rows(old, content)
-    widget.update(content, layout=False) if rows is None else show_rows(widget, content, rows)
+    if rows is None:
+        widget.update(content, layout=False)
+    else:
+        show_rows(widget, content, rows)
     if needs_layout(widget, old_visual):
         widget.refresh(layout=True)
 
@@ -195,18 +198,18 @@ def needs_layout(widget: Static, old_visual: Any) -> bool:
     `old_visual`: never laid out yet, or its width or height follows its content and the
     new content measures differently. The old content's measure is the size it was laid
     out at (measuring a table renders it), unless a minimum or maximum bounded it."""
-    size, styles = widget._size, widget.styles  # the size of its last layout (Textual's)
-    if not widget.is_mounted or not size.width or not widget.display:
+    if not laid_out(widget):
         return True
+    size, styles = widget._size, widget.styles  # the size of its last layout (Textual's)
     gutter_width, gutter_height = styles.gutter.totals
     width, height = size.width - gutter_width, size.height - gutter_height
     visual = widget.visual
     if styles.width is not None and styles.width.is_auto:
         container = widget._container_size.width
-        laid_out = width
+        laid_out_width = width
         if styles.min_width is not None or styles.max_width is not None:
-            laid_out = old_visual.get_optimal_width(styles, container)
-        if visual.get_optimal_width(styles, container) != laid_out:
+            laid_out_width = old_visual.get_optimal_width(styles, container)
+        if visual.get_optimal_width(styles, container) != laid_out_width:
             return True
     if styles.height is not None and styles.height.is_auto:
         if styles.min_height is not None or styles.max_height is not None:
