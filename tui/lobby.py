@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -10,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
-from textual.widgets.data_table import CellKey
+from textual.widgets.data_table import RowKey
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
@@ -27,14 +28,15 @@ from .words import short_name
 class RoomTable(DataTable[Any]):
     """The room list's table, its rows redrawn when a column widens.
 
-    Textual's `DataTable` widens a column for an updated cell (`update_cell(...,
-    update_width=True)`) when it is next idle, but keeps the rows it rendered before at
-    the old width: its caches are keyed by an update count that widening does not
-    change. A frame drawn between the update and that idle moment (a busy session) kept
-    showing "playin" for "playing" until the next change (tests/tui/test_lobby.py)."""
+    Textual's `DataTable` widens its columns for rows added and cells updated when it is
+    next idle (`_update_dimensions`, which `_update_column_widths` asks for), but keeps
+    the rows it rendered before at the old widths: its caches are keyed by an update
+    count that widening does not change. A frame drawn between the change and that idle
+    moment (a busy session) kept showing "playin" for "playing" until the next change
+    (tests/tui/test_lobby.py; docs/decisions.md, "Tests that waited on the wrong thing")."""
 
-    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
-        super()._update_column_widths(updated_cells)
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        super()._update_dimensions(new_rows)
         self._clear_caches()
         self.refresh()
 
