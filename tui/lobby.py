@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -11,11 +10,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
-from textual.widgets.data_table import RowKey
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .dialog import Dialog
+from .fitted import FittedTable
 from .footer import Footer
 from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
@@ -23,22 +22,6 @@ from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
 from .words import short_name
-
-
-class RoomTable(DataTable[Any]):
-    """The room list's table, its rows redrawn when a column widens.
-
-    Textual's `DataTable` widens its columns for rows added and cells updated when it is
-    next idle (`_update_dimensions`, which `_update_column_widths` asks for), but keeps
-    the rows it rendered before at the old widths: its caches are keyed by an update
-    count that widening does not change. A frame drawn between the change and that idle
-    moment (a busy session) kept showing "playin" for "playing" until the next change
-    (tests/tui/test_lobby.py; docs/decisions.md, "Tests that waited on the wrong thing")."""
-
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        super()._update_dimensions(new_rows)
-        self._clear_caches()
-        self.refresh()
 
 
 def game_info(name: Any) -> GameInfo | None:
@@ -110,7 +93,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        table = RoomTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        table = FittedTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
         yield Static(id="error")

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Static
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 
 from .dialog import Dialog
+from .fitted import FittedTable
 from .messages import SendToServer
 
 WHERE = {"lobby": "in the lobby", "playing": "playing in", "watching": "watching"}
@@ -41,7 +42,7 @@ class PeopleScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="people"):
             yield Static(id="people-title")
-            yield DataTable(id="people-table", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="people-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="people-hint")
         yield Footer(compact=True)
 

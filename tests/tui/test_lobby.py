@@ -12,7 +12,8 @@ from tui_keys import text_of, until
 
 from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
-from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog, RoomTable
+from modernart.tui.fitted import FittedTable
+from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
 from modernart.tui.tokens import TokenStore
 
 
@@ -206,14 +207,14 @@ async def test_B_seats_a_bot_of_the_level_picked_from_the_games_list(url, tmp_pa
 
 class OneTable(App[None]):
     def compose(self) -> ComposeResult:
-        yield RoomTable()
+        yield FittedTable()
 
 
-async def widen_by_update(table: RoomTable, status: ColumnKey) -> None:
+async def widen_by_update(table: FittedTable, status: ColumnKey) -> None:
     table.update_cell("room", status, "playing", update_width=True)
 
 
-async def widen_by_new_row(table: RoomTable, status: ColumnKey) -> None:
+async def widen_by_new_row(table: FittedTable, status: ColumnKey) -> None:
     table.clear()  # as the lobby redraws a changed list
     table.add_row("playing", key="room")
 
@@ -224,7 +225,7 @@ async def test_a_cell_that_widens_its_column_is_shown_whole_after_an_early_frame
     the column's old width: "playin" for "playing" (a flaky lobby test, also in CI)."""
     app = OneTable()
     async with app.run_test(size=(40, 6)) as pilot:
-        table = app.query_one(RoomTable)
+        table = app.query_one(FittedTable)
         (status,) = table.add_columns("Status")
         table.add_row("open", key="room")
         await pilot.pause()

@@ -1,0 +1,27 @@
+"""A `DataTable` whose rows are drawn whole when a column widens to fit them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
+
+
+class FittedTable(DataTable[Any]):
+    """A `DataTable` that redraws its rows when a column widens.
+
+    Textual's `DataTable` widens its columns for rows added and cells updated when it is
+    next idle (`_update_dimensions`, which `_update_column_widths` asks for), but keeps
+    the rows it rendered before at the old widths: its caches are keyed by an update
+    count that widening does not change. A frame drawn between the change and that idle
+    moment (a busy session) kept showing "playin" for "playing" until the next change
+    (tests/tui/test_lobby.py; docs/decisions.md, "Tests that waited on the wrong thing").
+    Every table whose rows come after its first frame (the lobby's, the people's) needs
+    this."""
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        super()._update_dimensions(new_rows)
+        self._clear_caches()
+        self.refresh()
