@@ -45,7 +45,10 @@ class SizeNotice(Static):
 
 def watch_size(screen: Screen[Any]) -> None:
     """Give `screen` its notice (call from `on_mount`, twice is once; `fit_size` on
-    every resize)."""
+    every resize). A screen already taken down needs none: a session closed as its
+    first screen mounts (issue 21's session churn) raised `MountError` here."""
+    if not screen.is_attached:
+        return
     if not screen.query(SizeNotice):
         screen.mount(SizeNotice())
     fit_size(screen)
