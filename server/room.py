@@ -28,6 +28,9 @@ from .store import Store, StoreError
 from .updates import UpdateFrames
 
 log = logging.getLogger("modernart.server")
+# The bots' pauses and search seeds: a generator of the server's own, so that what
+# seeds or checks the global one (Hypothesis in tests/server/test_fuzz.py) is left alone.
+_RNG = random.Random()
 
 WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
 
@@ -565,7 +568,7 @@ class Room:
                 if not (human and changed):
                     continue
                 s.pending.cancel()
-            delay = 0 if human else delay_ms * random.uniform(0.5, 1.5) / 1000
+            delay = 0 if human else delay_ms * _RNG.uniform(0.5, 1.5) / 1000
             s.pending = self.loop.call_later(delay, self._bot_turn, seat)
 
     def _human_shouts(self) -> bool:
@@ -626,7 +629,7 @@ class Room:
             return
         # Under a clock the answer must come before it runs out on the bot.
         budget, limit = search_budget(pool.budget_s, self._deadline_ms(self.loop.time()))
-        seed = random.getrandbits(30)
+        seed = _RNG.getrandbits(30)
         events = self.history.since(-1)
         future = pool.submit(
             decide, self.info.name, s.level, view, events, seed, budget, pool.worlds
