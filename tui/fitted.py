@@ -21,7 +21,12 @@ class FittedTable(DataTable[Any]):
     Every table whose rows come after its first frame (the lobby's, the people's) needs
     this."""
 
+    _widths: tuple[int, ...] = ()  # the columns' widths the cached rows were drawn at
+
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         super()._update_dimensions(new_rows)
-        self._clear_caches()
-        self.refresh()
+        widths = tuple(column.content_width for column in self.columns.values())
+        if widths != self._widths:  # a list pushed with the same widths repaints nothing more
+            self._widths = widths
+            self._clear_caches()
+            self.refresh()

@@ -210,11 +210,11 @@ class OneTable(App[None]):
         yield FittedTable()
 
 
-async def widen_by_update(table: FittedTable, status: ColumnKey) -> None:
+def widen_by_update(table: FittedTable, status: ColumnKey) -> None:
     table.update_cell("room", status, "playing", update_width=True)
 
 
-async def widen_by_new_row(table: FittedTable, status: ColumnKey) -> None:
+def widen_by_new_row(table: FittedTable, status: ColumnKey) -> None:
     table.clear()  # as the lobby redraws a changed list
     table.add_row("playing", key="room")
 
@@ -230,7 +230,7 @@ async def test_a_cell_that_widens_its_column_is_shown_whole_after_an_early_frame
         table.add_row("open", key="room")
         await pilot.pause()
         assert table.render_line(1).text.split() == ["open"]
-        await widen(table, status)
+        widen(table, status)
         assert table.render_line(1).text.split() == ["playin"]  # a frame before idle
         await until(pilot, lambda: table.columns[status].content_width == len("playing"))
         assert table.render_line(1).text.split() == ["playing"]
