@@ -46,9 +46,14 @@ async def gates(
 async def lobby(
     gate: SshGate, key: asyncssh.SSHKey | None, user: str = "alice", address: str = "127.0.0.1"
 ) -> Terminal:
-    """A session that shows the lobby, its client connected to the server."""
+    """A session that shows the whole lobby, its client connected to the server.
+
+    A frame reaches the terminal in several reads, top row first: the footer on the
+    last row says the first frame has arrived whole, not only its top."""
     term = await open_terminal(await ssh_connect(gate.port, user, key, address))
-    await term.wait_text("Rooms")
+    await term.wait(
+        lambda: "Rooms" in term.text() and "Quit" in term.screen.display[-1], "the whole lobby"
+    )
     if key is not None:
         await term.wait(lambda: identity_of(gate, key).conn is not None, "the client's hello")
     return term
