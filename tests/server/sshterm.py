@@ -29,13 +29,25 @@ class ScreenWaits:
     def output(self) -> str:
         return self.raw.decode("utf-8", "replace")
 
-    async def wait(self, ok: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-        """Wait until `ok()` holds, re-checking whenever bytes arrive."""
+    async def wait(
+        self,
+        ok: Callable[[], bool],
+        what: str,
+        timeout: float = WAIT,
+        progress: Callable[[], object] | None = None,
+    ) -> None:
+        """Wait until `ok()` holds, re-checking whenever bytes arrive. The bound starts
+        again whenever `progress()` changes (a game's actions: bots' turns take longer on
+        a loaded machine, a stalled game never ends)."""
+        loop, seen = asyncio.get_running_loop(), progress() if progress else None
         try:
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(timeout) as bound:
                 while not ok():
                     if self.closed.is_set():
                         raise AssertionError(f"closed while waiting for {what}:\n{self.text()}")
+                    if progress and (now := progress()) != seen:
+                        seen = now
+                        bound.reschedule(loop.time() + timeout)
                     self.changed.clear()
                     await self.changed.wait()
         except TimeoutError:

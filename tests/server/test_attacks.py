@@ -219,7 +219,7 @@ async def test_8_history_answers_are_paged_under_the_frame_limit(server, player,
     from .test_history import autoplay, seated_table, seen_events
 
     clients, _ = await seated_table(player, 3)
-    await asyncio.gather(*(autoplay(c, seed=60 + i, timeout=90) for i, c in enumerate(clients)))
+    await asyncio.gather(*(autoplay(c, seed=60 + i) for i, c in enumerate(clients)))
     monkeypatch.setattr(hub, "HISTORY_PAGE", 2000)
     late = clients[0]
     events: list[dict[str, Any]] = []

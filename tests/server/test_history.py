@@ -42,7 +42,7 @@ async def seated_table(player, n: int = 3, **options) -> tuple[list[Client], str
 
 async def test_history_for_a_late_spectator_is_the_public_game_and_leaks_nothing(player):
     clients, room = await seated_table(player, 4)
-    await asyncio.gather(*(autoplay(c, seed=40 + i, timeout=90) for i, c in enumerate(clients)))
+    await asyncio.gather(*(autoplay(c, seed=40 + i) for i, c in enumerate(clients)))
     late = await player("Late")
     await late.send("watch", room=room, password=PASSWORD)
     await late.expect("joined")

@@ -140,7 +140,7 @@ async def two_humans_and_a_bot(player, level: str = "random") -> tuple[Client, C
 async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, player):
     ann, bob, room = await two_humans_and_a_bot(player)
     assert (await request(ann, "record", room=room))["code"] == "not_allowed"  # mid-game
-    finals = await asyncio.gather(autoplay(ann, seed=3, timeout=90), autoplay(bob, seed=4))
+    finals = await asyncio.gather(autoplay(ann, seed=3), autoplay(bob, seed=4))
     money = finals[0]["view"]["seats"]
     end = next(e for e in finals[0]["events"] if e["type"] == "game_end")
     rated = next(e for e in finals[0]["events"] if e["type"] == "rated")
@@ -190,7 +190,7 @@ async def test_a_game_a_stand_in_played_most_of_is_not_rated_for_that_human(serv
     ann, bob, room = await two_humans_and_a_bot(player)
     table = server.hub.rooms[room]
     table.seats[1].standin_turns = 10**6  # as if the autopilot had played Bob's game
-    finals = await asyncio.gather(autoplay(ann, seed=5, timeout=90), autoplay(bob, seed=6))
+    finals = await asyncio.gather(autoplay(ann, seed=5), autoplay(bob, seed=6))
     rated = next(e for e in finals[0]["events"] if e["type"] == "rated")
     assert rated["ratings"][1] is None and rated["ratings"][0] is not None
     board = await request(ann, "leaderboard", game="modernart")
@@ -222,7 +222,7 @@ async def test_who_lists_everyone_online_and_where_they_are(server, player):
 
 async def test_a_rematch_starts_the_same_table_once_every_human_accepts(server, player):
     ann, bob, room = await two_humans_and_a_bot(player)
-    await asyncio.gather(autoplay(ann, seed=7, timeout=90), autoplay(bob, seed=8))
+    await asyncio.gather(autoplay(ann, seed=7), autoplay(bob, seed=8))
     old = server.hub.rooms[room]
     header_first = old.info.record_header(old.game)["first_auctioneer"]
     await ann.send("rematch", room=room, accept=True)
@@ -298,7 +298,7 @@ async def test_a_finished_room_stays_listed_a_while_then_goes(quick_ends):
     await ann.send("add_bot", level="random")
     await ann.send("start")
     await ann.next_update()
-    await autoplay(ann, seed=9, timeout=90)
+    await autoplay(ann, seed=9)
     listed = await request(ann, "rooms", status="finished")
     assert [r["id"] for r in listed["rooms"]] == [room]
     assert listed["rooms"][0]["status"] == "finished"

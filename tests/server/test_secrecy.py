@@ -82,9 +82,7 @@ async def whole_game(player, n: int, variant: str, seed: int) -> None:
     await clients[0].send("start")
     for c in clients:
         await c.next_update()
-    finals = await asyncio.gather(
-        *(autoplay(c, seed=seed * 10 + i, timeout=90) for i, c in enumerate(clients))
-    )
+    finals = await asyncio.gather(*(autoplay(c, seed=seed * 10 + i) for i, c in enumerate(clients)))
     await spectator.until(lambda u: u["view"]["finished"], timeout=30)
     assert len({f["seq"] for f in finals}) == 1
     everyone = [*clients, spectator]

@@ -66,7 +66,7 @@ async def test_the_server_process_serves_websocket_ssh_and_an_expert_on_uvloop(t
         await ann.send("start")
         # A whole game: the expert's choices searched in the worker once it has started (a
         # decision asked while it starts, on a loaded machine, may be decided as `hard`).
-        end = await autoplay(ann, seed=1, timeout=90)
+        end = await autoplay(ann, seed=1)
         assert end["view"]["finished"]
         conn = await ssh_connect(int(line.split()[3].rstrip(",")), "bob", key)
         term = await open_terminal(conn)

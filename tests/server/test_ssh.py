@@ -66,7 +66,11 @@ async def test_keys_create_a_room_against_bots_start_it_and_play_a_card(ssh, key
         keyboard.step(game)
         return False
 
-    await term.wait(played, "a card played from the SSH session")
+    def moves() -> int:
+        room = gate.server.hub.rooms.get(room_id) if room_id else None
+        return len(room.game.actions) if room is not None and room.game is not None else 0
+
+    await term.wait(played, "a card played from the SSH session", progress=moves)
     assert seat == 0
     # The table was on the SSH screen (bots answer at once here: what the screen shows
     # now may already be a later moment, such as the round's end).

@@ -123,22 +123,35 @@ async def create_room(page: Page, bots: int) -> None:
 
 
 async def play_until_a_card(gate: WebGate, page: Page) -> tuple[str, int]:
-    """Type this page's decisions until it has played a card; (room, seat)."""
+    """Type this page's decisions until it has played a card; (room, seat).
+
+    The bound is on the game standing still, not on the whole stretch: the bots'
+    turns before ours take longer on a loaded machine, a stalled game never ends."""
     sent: tuple[int, str] = (-1, "")
-    async with asyncio.timeout(90):
-        while True:
-            room_id, seat = await seat_of(gate, page)
-            room = gate.server.hub.rooms.get(room_id) if room_id else None  # type: ignore[union-attr]
-            game = room.game if room is not None else None
-            if game is not None and seat is not None:
-                if any(a.get("type") == "play" and a.get("seat") == seat for a in game.actions):
-                    return room_id, seat  # type: ignore[return-value]
-                text = await page.text()
-                mark = (len(game.actions), text)
-                if not game.finished and seat in game.to_act() and mark != sent:
-                    sent = mark
-                    await page.send(keys_for(game, seat))
-            await page.next_change()
+    moved, loop = -1, asyncio.get_running_loop()
+    game: Any = None
+    try:
+        async with asyncio.timeout(WAIT) as bound:
+            while True:
+                room_id, seat = await seat_of(gate, page)
+                room = gate.server.hub.rooms.get(room_id) if room_id else None  # type: ignore[union-attr]
+                game = room.game if room is not None else None
+                if game is not None and seat is not None:
+                    if any(a.get("type") == "play" and a.get("seat") == seat for a in game.actions):
+                        return room_id, seat  # type: ignore[return-value]
+                    if len(game.actions) != moved:
+                        moved = len(game.actions)
+                        bound.reschedule(loop.time() + WAIT)
+                    text = await page.text()
+                    mark = (len(game.actions), text)
+                    if not game.finished and seat in game.to_act() and mark != sent:
+                        sent = mark
+                        await page.send(keys_for(game, seat))
+                await page.next_change()
+    except TimeoutError:
+        waits = f"{game.to_act()} to act, {game.actions[-3:]}" if game is not None else "no game"
+        shown = await page.text()
+        raise AssertionError(f"the game stood still {WAIT} s ({waits}):\n{shown}") from None
 
 
 # ------------------------------------------------------------------ playing
