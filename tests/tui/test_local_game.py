@@ -36,20 +36,26 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         assert table is not None and table.view["you"] == 0
         acted_on = None
         # A bound against a hang, not a speed check: a loaded machine needs minutes.
-        async with asyncio.timeout(280):
-            while not isinstance(app.screen, GameOver):
-                await pilot.pause(0.02)
-                if isinstance(app.screen, RoundSummary):
-                    summaries += 1
-                    await pilot.press("enter")
-                    continue
-                seq = app.last_seq
-                if seq == acted_on:
-                    continue
-                keys = keys_for(table.view)
-                if keys:
-                    acted_on = seq
-                    await pilot.press(*keys)
+        try:
+            async with asyncio.timeout(280):
+                while not isinstance(app.screen, GameOver):
+                    await pilot.pause(0.02)
+                    if isinstance(app.screen, RoundSummary):
+                        summaries += 1
+                        await pilot.press("enter")
+                        continue
+                    seq = app.last_seq
+                    if seq == acted_on:
+                        continue
+                    keys = keys_for(table.view)
+                    if keys:
+                        acted_on = seq
+                        await pilot.press(*keys)
+        except TimeoutError:
+            raise AssertionError(
+                f"stuck at seq {app.last_seq} (keys for {acted_on}: {keys_for(table.view)}), "
+                f"legal {table.view.get('legal')}, focus {app.focused!r}, {app.screen_stack}"
+            ) from None
         game_over = app.screen
         assert isinstance(game_over, GameOver)
         money = game_over.event["money"]
