@@ -6,10 +6,11 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.widgets import Input
+
+from .ordered import OrderedInput
 
 
-class AmountInput(Input):
+class AmountInput(OrderedInput):
     """Digits only; every other key falls through to the screen's bindings (p, y, d, +, …)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -37,10 +38,13 @@ class AmountInput(Input):
 
     def start_typing(self, digit: str) -> None:
         """Take the focus with `digit` as the amount's first key, as if typed here
-        (the focus would select the offered amount: the next digit must not replace it)."""
+        (the focus would select the offered amount: the next digit must not replace it).
+        The focus moves only once the keys already read are handled: the digits of a burst
+        typed before it arrives come here one by one, and each one adds to the amount."""
+        first = self.select_on_focus  # False while an earlier digit waits for the focus
         self.select_on_focus = False
         self.focus()
-        self.value = digit
+        self.value = digit if first else self.value + digit
         self.cursor_position = len(self.value)
 
     def _on_blur(self, event: events.Blur) -> None:

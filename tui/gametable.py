@@ -46,6 +46,7 @@ from .confirm import Confirm
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
+from .ordered import OrderedInput
 from .presence import (
     MARKERS,
     PRESENCE_EVENTS,
@@ -89,7 +90,7 @@ def chat_line() -> Horizontal:
     """The one-line chat entry, hidden until `t`."""
     return Horizontal(
         Static(Text("Chat> ", style="bold cyan"), id="chat-prompt"),
-        Input(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
+        OrderedInput(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
         id="chat-line",
     )
 

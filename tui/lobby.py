@@ -20,6 +20,7 @@ from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
+from .ordered import OrderedInput
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
 from .words import short_name
 
@@ -310,7 +311,7 @@ class PasswordDialog(Dialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label("This room has a password:")
-            yield Input(id="password", password=True)
+            yield OrderedInput(id="password", password=True)
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False
@@ -384,7 +385,7 @@ class ClaimDialog(Dialog[None]):
                 "On the other device, press k in the lobby; type the code it shows "
                 "(ABCD-EFGH), then Enter:"
             )
-            yield Input(id="claim-code", max_length=20, placeholder="ABCD-EFGH")
+            yield OrderedInput(id="claim-code", max_length=20, placeholder="ABCD-EFGH")
             yield Static(id="claim-error")
             yield Static(
                 Text(
@@ -427,7 +428,7 @@ class NameDialog(Dialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.prompt, markup=False)  # wrapped: it may say why a name was refused
-            yield Input(self.current, id="player-name", max_length=24)
+            yield OrderedInput(self.current, id="player-name", max_length=24)
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False
@@ -491,7 +492,7 @@ class CreateRoomDialog(Dialog[dict[str, Any] | None]):
             yield Static(caveats(), classes="help", id="caveats")
             with Horizontal(classes="field"):
                 yield Label("Name", classes="label")
-                yield Input(id="name", max_length=40, placeholder="(optional)", compact=True)
+                yield OrderedInput(id="name", max_length=40, placeholder="(optional)", compact=True)
             with Horizontal(classes="field"):
                 yield Label("Seats", classes="label")
                 yield FieldSelect(
@@ -513,9 +514,9 @@ class CreateRoomDialog(Dialog[dict[str, Any] | None]):
             yield Static(info.preset_help[info.default_preset], id="variant-help", classes="help")
             with Horizontal(classes="field"):
                 yield Label("Password", classes="label")
-                yield Input(id="password", password=True, placeholder="(none)", compact=True)
+                yield OrderedInput(id="password", password=True, placeholder="(none)", compact=True)
                 yield Label("Turn clock", id="clock-label")
-                yield Input(
+                yield OrderedInput(
                     str(DEFAULT_TURN_CLOCK_S),
                     id="clock",
                     restrict=r"\d{0,4}",
@@ -528,7 +529,7 @@ class CreateRoomDialog(Dialog[dict[str, Any] | None]):
                 )
             with Horizontal(classes="field", id="shout-row"):
                 yield Label("Shout window", classes="label")
-                yield Input("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
+                yield OrderedInput("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
                 yield Label("Hints", classes="label", id="hints-label")  # the table's `?` key
                 yield FieldSelect(
                     [("on", True), ("off", False)],

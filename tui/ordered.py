@@ -1,0 +1,39 @@
+"""Inputs whose keys take effect in the order they were typed, however fast they come.
+
+Textual inserts a printable key in the focused Input's own handler, but runs the Input's key
+bindings (Backspace, Enter, ←, Home, …) only when the key has bubbled back up to the App,
+through the queue of every widget on the way. Keys that arrive in one read (a fast typist,
+a paste, an SSH link that batches keys, a browser terminal) are all queued before the first
+is handled, so "⌫ ⌫ 5 5 ⏎" inserted "55", then deleted it, then sent an empty amount
+(issue 28). Here the Input runs its own bindings in its own handler, in order with the
+characters it inserts.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from textual import events
+from textual.binding import Binding
+from textual.widgets import Input
+
+
+@cache
+def own_bindings(widget_class: type[Input]) -> dict[str, tuple[Binding, ...]]:
+    """Each key bound by `widget_class` or its bases, to its bindings (a subclass's first)."""
+    keys: dict[str, list[Binding]] = {}
+    for klass in widget_class.__mro__:
+        for binding in Binding.make_bindings(klass.__dict__.get("BINDINGS", ())):
+            keys.setdefault(binding.key, []).append(binding)
+    return {key: tuple(bindings) for key, bindings in keys.items()}
+
+
+class OrderedInput(Input):
+    """An Input that runs its own key bindings at once, in the order of the keys."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        bindings = own_bindings(type(self)).get(event.key, ())
+        if bindings:
+            event.stop()
+            event.prevent_default()  # Input's own handler, after this one, must not see it
+            await self.run_action(bindings[0].action)
