@@ -475,3 +475,49 @@ async def test_a_second_login_lands_in_the_room_the_first_one_watched(ssh, key):
 
     await second.wait(watching_again, "the second session watching the room")
     await host.close()
+
+
+async def test_an_amount_typed_over_in_one_burst_keeps_every_key(ssh, key):
+    """Issue 28: backspaces, digits and Enter in one write (a fast typist, a paste, an SSH
+    link that batches keys) all take effect, in order: the amount typed once, as soon as
+    the screen asks for it, is the amount sent."""
+    gate = await ssh()
+    term = await lobby(gate, key)
+    await term.wait_text("No rooms yet")
+    term.send("c")
+    await term.wait_text("Create a room")
+    term.send("\x13")
+    await term.wait_text("You host")
+    term.send("bbb")
+    await term.wait(lambda: term.text().count("(H)") + term.text().count("(R)") >= 3, "3 bots")
+    term.send("s")
+    keyboard = KeyboardPlayer(term, 0)
+    typed: dict[int, tuple[str, int]] = {}  # at which action count, what
+
+    def game_of_key():
+        room_id, _ = seat_of(gate, key)
+        room = gate.server.hub.rooms.get(room_id) if room_id else None
+        return None if room is None else room.game
+
+    def amount_sent() -> bool:
+        game = game_of_key()
+        if game is None:
+            return False
+        mine = [(a.get("type"), a.get("amount")) for a in game.actions if a.get("seat") == 0]
+        if any(what in mine for what in typed.values()):
+            return True
+        assert "Enter an amount" not in term.text(), f"the burst lost keys: {typed}"
+        legal = game.legal(0) if 0 in game.to_act() else {}
+        kind = next((k for k in ("sealed", "price") if k in legal), None)
+        if kind is None:
+            keyboard.step(game)
+            return False
+        label = {"sealed": "Secret bid", "price": "Price"}[kind]
+        low, high = legal[kind]
+        if label in term.text() and len(game.actions) not in typed:
+            typed[len(game.actions)] = (kind, min(high, low + 2))
+            term.send("\x7f" * 4 + str(min(high, low + 2)) + "\r")
+        return False
+
+    moves = lambda: len(getattr(game_of_key(), "actions", ()))  # noqa: E731
+    await term.wait(amount_sent, "a sealed bid or a price typed in one burst", progress=moves)
