@@ -153,6 +153,7 @@ class Room:
         self._hammer_deadline: float | None = None
         self._turn_clock: asyncio.TimerHandle | None = None
         self._turn_deadline: float | None = None
+        self._clock_seats: frozenset[int] = frozenset()  # the seats the turn clock times
         self._store_failures = 0  # actions refused by the store in a row
         self._retry: asyncio.TimerHandle | None = None
         self.paused = False  # no seated human connected (without --dev): nothing moves
@@ -752,8 +753,12 @@ class Room:
 
     # ------------------------------------------------------------ clocks
 
+    def deadline(self) -> float | None:
+        """The loop time at which the running clock (the hammer's or the turn's) runs out."""
+        return self._hammer_deadline or self._turn_deadline
+
     def _deadline_ms(self, now: float) -> int | None:
-        deadline = self._hammer_deadline or self._turn_deadline
+        deadline = self.deadline()
         return None if deadline is None else max(0, round((deadline - now) * 1000))
 
     def _update_clocks(self, events: list[dict[str, Any]]) -> None:
@@ -767,9 +772,16 @@ class Room:
                 self._start_hammer()
         else:
             self._stop_hammer()
-        self._stop_turn_clock()
         timeout = self.options.turn_timeout_s
+        to_act = frozenset(game.to_act()) if not (realtime or game.finished) else frozenset()
+        if events and to_act and self._turn_clock is not None and to_act < self._clock_seats:
+            # Some of the seats the clock times decided (a sealed bid, R14): the others
+            # still owe the same decision, on the same clock (issue 28).
+            self._clock_seats = to_act
+            return
+        self._stop_turn_clock()
         if timeout and not realtime and not game.finished:
+            self._clock_seats = to_act
             self._turn_deadline = self.loop.time() + timeout
             self._turn_clock = self.loop.call_later(timeout, self._turn_timed_out)
 

@@ -193,3 +193,31 @@ async def test_an_absent_players_seat_is_played_by_a_bot_until_they_return(playe
     assert resync["view"]["seats"][0]["autopilot"] is False
     assert resync["view"]["seats"][0]["bot"] is False
     await back.close()
+
+
+async def test_r14_another_players_sealed_bid_leaves_your_clock_running(player, server):
+    """Issue 28 (play-test #1): the turn clock times a decision, not the room's last act:
+    a sealed bid sent by one player leaves the others' deadline where it was, and the
+    view each of them gets says so; the next decision gets a fresh clock."""
+    deck = deck_with(["krypto.sealed", "krypto.open"])
+    clients = [await player(f"P{i}") for i in range(3)]
+    options = {"deck": deck, "first_auctioneer": 0, "turn_timeout_s": 600}
+    await clients[0].send("create", seats=3, options=options)
+    room_id = (await clients[0].expect("joined"))["room"]
+    for c in clients[1:]:
+        await c.send("join", room=room_id)
+        await c.expect("joined")
+    await clients[0].send("start")
+    await clients[0].next_update()
+    room = server.hub.rooms[room_id]
+    await clients[0].act(type="play", card="krypto.sealed")
+    start = await clients[2].until(lambda u: u["view"]["phase"] == "sealed")
+    sealed_deadline = room.deadline()
+    await clients[1].act(type="sealed", amount=5)
+    seen = await clients[2].until(lambda u: {"type": "sealed_in", "seat": 1} in u["events"])
+    assert room.deadline() == sealed_deadline
+    assert seen["view"]["deadline_ms"] <= start["view"]["deadline_ms"]
+    await clients[0].act(type="sealed", amount=1)
+    await clients[2].act(type="sealed", amount=2)
+    await clients[0].until(lambda u: any(e["type"] == "reveal" for e in u["events"]))
+    assert room.deadline() is not None and room.deadline() > sealed_deadline
