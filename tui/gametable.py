@@ -215,6 +215,8 @@ class GameTable(Screen[None]):
         self.room_info: dict[str, Any] = {}
         self._ready = False
         self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
+        self._waiting_screens: list[ModalScreen[Any]] = []  # end screens not shown yet
+        self._open_screen: ModalScreen[Any] | None = None  # the one on screen
         self.connection = "connected"
         self.presence = PresenceTeller()
 
@@ -296,19 +298,25 @@ class GameTable(Screen[None]):
         self.refresh_bindings()
         if self.decision_starts(previous, view):
             self.post_message(Alert("turn"))
-        screens = self.end_screens(previous, events)
-        if screens:
-            self._show_in_turn(screens)
+        # A watcher gets no dialogs: the log and the table tell the rounds' ends (issue 28).
+        if view.get("you") is not None:
+            self._waiting_screens.extend(self.end_screens(previous, events))
+            if self._open_screen not in self.app.screen_stack:  # none, or taken down
+                self._show_next()
 
-    def _show_in_turn(self, screens: list[ModalScreen[Any]]) -> None:
-        first, rest = screens[0], screens[1:]
+    def _show_next(self) -> None:
+        """The oldest end screen not shown yet. One at a time, in the order the events
+        came: a player away from the keys finds round 3's summary first, not last."""
+        self._open_screen = None
+        if not self._waiting_screens:
+            return
+        self._open_screen = self._waiting_screens.pop(0)
 
         def after(choice: Any) -> None:
             self.after_game_over(choice)
-            if rest:
-                self._show_in_turn(rest)
+            self._show_next()
 
-        self.app.push_screen(first, after)
+        self.app.push_screen(self._open_screen, after)
 
     def add_history(self, events: list[dict[str, Any]]) -> None:
         """Events for the log (live, or a `history` answer): presence told here, the

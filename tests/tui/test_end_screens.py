@@ -1,0 +1,69 @@
+"""Issue 28: the end screens of rounds and of the game come one at a time, in the order of
+the events, for a player who pressed no key; a watcher gets none (the log tells them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.screen import ModalScreen
+from tui_offline import OfflineApp
+
+from modernart.engine.games import get_game
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def whole_game(app: OfflineApp, game: Any, name: str) -> None:
+    """Random bots play every seat to the end; each act reaches the app as one update."""
+    bots = [get_game(name).make_bot("random", 7 + s) for s in range(len(NAMES))]
+    while not game.finished:
+        seat = game.to_act()[0]
+        app.others({**bots[seat].choose(game.view(seat)), "seat": seat})
+
+
+async def test_r20_round_summaries_then_the_game_over_in_the_order_of_the_events() -> None:
+    """Modern Art has a dialog per round (R20) and one at the end (R26): a player who
+    pressed no key meets round 1's first, then 2, 3, 4, and the game's end last."""
+    game = get_game("modernart").create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        whole_game(app, game, "modernart")
+        await pilot.pause()
+        shown = []
+        while isinstance(app.screen, ModalScreen):
+            event = getattr(app.screen, "event", {})
+            shown.append((type(app.screen).__name__, event.get("round")))
+            app.screen.dismiss(None)
+            await pilot.pause()
+        rounds = [("RoundSummary", r) for r in range(1, 5)]
+        assert shown in ([*rounds, ("GameOver", None)], [*rounds, ("GameOver", 4)])
+
+
+@pytest.mark.parametrize("name", ["serengeti", "artsociety"])
+async def test_the_games_end_is_shown_once_to_a_player(name: str) -> None:
+    game = get_game(name).create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        whole_game(app, game, name)
+        await pilot.pause()
+        shown = []
+        while isinstance(app.screen, ModalScreen):
+            shown.append(type(app.screen).__name__)
+            app.screen.dismiss(None)
+            await pilot.pause()
+        assert shown == [{"serengeti": "SerengetiOver", "artsociety": "ArtSocietyEnd"}[name]]
+
+
+@pytest.mark.parametrize("name", ["modernart", "serengeti", "artsociety"])
+async def test_a_watcher_gets_no_dialogs(name: str) -> None:
+    game = get_game(name).create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        whole_game(app, game, name)
+        await pilot.pause()
+        assert not isinstance(app.screen, ModalScreen)
+        assert app.screen is app.table
