@@ -274,6 +274,8 @@ class Server:
         await self._ws.wait_closed()
         self._ws = None
         self.store.close()
+        self.quiet.flush()  # the counts of lines not logged yet
+        self.hub.quiet.flush()
         log.info("stopped")
 
     # ------------------------------------------------------------- requests

@@ -183,6 +183,7 @@ class SshGate:
         if self.own_terminals:
             await self.terminals.stop()
         self.refusals.flush()
+        self.quiet.flush()
         for keeper in list(self.keepers):
             if keeper.conn is not None:
                 keeper.conn.close()

@@ -135,6 +135,7 @@ class WebGate:
         self._ws.close(close_connections=True)
         await self._ws.wait_closed()
         self._ws = None
+        self.quiet.flush()  # the counts of lines not logged yet
 
     def address(self, headers: Headers, peer: object) -> str:
         if self.server.trust_proxy and (forwarded := forwarded_for(headers)):
