@@ -36,8 +36,10 @@ except ImportError:  # websockets built without its C extension
 
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
+from .httpcheck import PAGE_METHODS, BadRequest, forwarded_for, single
 from .hub import Hub, error
 from .limits import ADDRESS_BURST_FACTOR, Buckets, Limits
+from .logthrottle import LogThrottle
 from .pacing import Inbox
 from .session import Conn
 from .store import Store
@@ -227,6 +229,7 @@ class Server:
         # (server/ssh/server.py) mapped to the SSH client's real address, so that the
         # per-address limit counts them there and not on loopback.
         self.forwarded: dict[str, str] = {}
+        self.quiet = LogThrottle(log)  # what outsiders can make it log (server/logthrottle.py)
 
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
@@ -271,6 +274,8 @@ class Server:
         await self._ws.wait_closed()
         self._ws = None
         self.store.close()
+        self.quiet.flush()  # the counts of lines not logged yet
+        self.hub.quiet.flush()
         log.info("stopped")
 
     # ------------------------------------------------------------- requests
@@ -280,26 +285,37 @@ class Server:
         return self._per_address[address]
 
     def _address(self, headers: Headers, peer: object) -> str:
-        ticket = headers.get("Authorization")
+        ticket = single(headers, "Authorization")
         if ticket is not None and ticket in self.forwarded:
             return self.forwarded[ticket]
-        if self.trust_proxy:
-            forwarded = headers.get("X-Forwarded-For")
-            if forwarded:
-                return forwarded.split(",")[-1].strip()
+        if self.trust_proxy and (forwarded := forwarded_for(headers)):
+            return forwarded
         return peer[0] if isinstance(peer, tuple) else str(peer)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        try:
+            return self._answer(connection, request)
+        except BadRequest as exc:
+            peer = connection.remote_address
+            address = peer[0] if isinstance(peer, tuple) else str(peer)
+            self.quiet.info("bad request", "request from %s refused: %s", address, exc)
+            return connection.respond(400, f"bad request: {exc}\n")
+
+    def _answer(self, connection: ServerConnection, request: Request) -> Response | None:
+        """An HTTP answer, or None to let websockets upgrade (BadRequest: 400)."""
         if request.path == "/healthz":
+            if request.method not in PAGE_METHODS:
+                response = connection.respond(405, "method not allowed\n")
+                response.headers["Allow"] = ", ".join(PAGE_METHODS)
+                return response
             return connection.respond(200, "ok\n")
+        address = self._address(request.headers, connection.remote_address)  # checks headers
         cap = self.limits.max_connections
         if cap and self.hub is not None and len(self.hub.conns) >= cap:
             self.hub.note("connections refused at --max-connections")
             return connection.respond(503, "the server is full; try again later\n")
-        if self.max_per_address:
-            address = self._address(request.headers, connection.remote_address)
-            if self._per_address[address] >= self.max_per_address:
-                return connection.respond(429, "too many connections from your address\n")
+        if self.max_per_address and self._per_address[address] >= self.max_per_address:
+            return connection.respond(429, "too many connections from your address\n")
         return None
 
     async def _handler(self, ws: ServerConnection) -> None:
@@ -307,7 +323,7 @@ class Server:
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
         # A terminal session's client, known by its loopback secret (server/terminal/).
-        ticket = ws.request.headers.get("Authorization") if ws.request else None
+        ticket = single(ws.request.headers, "Authorization") if ws.request else None
         self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)
@@ -331,7 +347,9 @@ class Server:
             try:
                 hub.handle(conn, frame, within_rate)  # never raises; guards the protocol
             except Exception:
-                log.exception("handling a message from %s failed", address)
+                self.quiet.exception(
+                    "handling failed", "handling a message from %s failed", address
+                )
             if conn.closed:
                 inbox.close()
 
@@ -361,7 +379,7 @@ class Server:
         except ConnectionClosed:
             pass
         except Exception:
-            log.exception("connection from %s failed", address)
+            self.quiet.exception("connection failed", "connection from %s failed", address)
         finally:
             hello_timer.cancel()
             inbox.close()

@@ -29,6 +29,7 @@ from .handoff import VALID_S as HANDOFF_VALID_S
 from .handoff import HandoffCodes, shown
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Buckets, Limits
 from .listing import RoomList
+from .logthrottle import LogThrottle
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .outbox import Lost, Outbox
 from .pacing import LoopStalls
@@ -92,6 +93,7 @@ class Hub:
         self.outbox = Outbox(store.commit_batch, self.rewind_rooms)
         store.batch_opened = self.outbox.batch_begun
         self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
+        self.quiet = LogThrottle(log)  # errors a client's message causes (server/logthrottle.py)
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
         self.running = RunningGames()  # running games per address and identity
@@ -421,12 +423,12 @@ class Hub:
             else:
                 conn.send({**error(exc.code, str(exc), rid), **exc.extra})
         except StoreError as exc:
-            log.error("%s (for %s)", exc, conn.address)
+            self.quiet.emit(logging.ERROR, "store", "%s (for %s)", exc, conn.address)
             conn.send(error("internal", COULD_NOT_SAVE, rid))
             if conn.identity is None and not conn.closed:
                 conn.close(1011, "the server could not save your identity; try again later")
         except Exception:
-            log.exception("internal error handling a message from %s", conn.address)
+            self.quiet.exception("internal", "internal error on a message from %s", conn.address)
             conn.send(error("internal", "the server failed on this message", rid))
         if conn.identity is None and not conn.closed:
             # Still no identity after a first message: it was not a valid hello.

@@ -113,6 +113,10 @@ class Limits:
     address_messages_per_s: float = _limit(
         100, "messages per address per second, all its connections together (reads pause)"
     )
+    # Issue 33.
+    rematch_answers_per_s: float = _limit(
+        0.5, "rematch answers per player per second that change it, 5 in a burst"
+    )
 
     @classmethod
     def for_dev(cls) -> Limits:
@@ -141,3 +145,4 @@ ROOM_CHAT_BURST = 10
 ADDRESS_BURST_FACTOR = 2  # an address's burst: twice its per-second budget
 PASSWORD_TRIES = 5  # a 4-digit PIN (5,000 guesses on average) then takes more than a day
 NEW_IDENTITIES_BURST = 20
+REMATCH_BURST = 5  # rematch answers (accept/decline toggles) in a burst

@@ -136,13 +136,15 @@ class PlayerDesk:
         conn.send(_reply({"t": "leaderboard", "game": game, "players": board}, rid))
 
     def on_games(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        """A player's past games (you, or the player of that name), newest first."""
+        """A player's past games (you, or the player of that name), newest first; a
+        locked room's only to its players."""
         assert conn.identity is not None
         name = get_str(msg, "player", 1, names.MAX_LENGTH, default=None)
         player = conn.identity.id if name is None else self.holder(name)
         shown_name = conn.identity.name if name is None else name
         games = []
-        for game in self.store.games_of(player, GAMES_LIMIT) if player else []:
+        viewer = conn.identity.id
+        for game in self.store.games_of(player, GAMES_LIMIT, viewer) if player else []:
             rows = game["rows"]
             mine = next(r for r in rows if r[3] == player)
             before, after = mine[8], mine[9]

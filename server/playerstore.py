@@ -224,12 +224,17 @@ class PlayerTables:
         )
         self._transaction(f"room {room}'s result", statements)
 
-    def games_of(self, player: str, limit: int) -> list[dict[str, Any]]:
-        """A player's latest finished or abandoned games, newest first, each with every
-        seat's public result."""
+    def games_of(self, player: str, limit: int, viewer: str) -> list[dict[str, Any]]:
+        """A player's latest finished or abandoned games that `viewer` may see, newest
+        first, each with every seat's public result: a locked room's games only to
+        those who played in it (issue 33)."""
         rooms = self.db.execute(
-            "SELECT room FROM results WHERE player = ? ORDER BY finished DESC LIMIT ?",
-            (player, limit),
+            "SELECT r.room FROM results r WHERE r.player = ? AND ("
+            " EXISTS (SELECT 1 FROM rooms WHERE id = r.room"
+            "  AND json_extract(settings, '$.password') IS NULL)"
+            " OR EXISTS (SELECT 1 FROM results v WHERE v.room = r.room AND v.player = ?))"
+            " ORDER BY r.finished DESC LIMIT ?",
+            (player, viewer, limit),
         ).fetchall()
         out = []
         for (room,) in rooms:

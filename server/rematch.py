@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .codec import BadMessage
 from .fields import get_str
+from .limits import REMATCH_BURST, Limits, TokenBucket
 from .options import RoomSettings
 from .refusal import Refused
 from .room import FINISHED, Room, Seat
 from .store import Store
 
 if TYPE_CHECKING:
-    from .session import Conn
+    from .session import Conn, Identity
 
 
 class RematchHost(Protocol):
@@ -24,6 +25,7 @@ class RematchHost(Protocol):
 
     rooms: dict[str, Room]
     store: Store
+    limits: Limits
 
     def new_room_id(self) -> str: ...
 
@@ -60,6 +62,10 @@ def on_rematch(hub: RematchHost, conn: Conn, msg: dict[str, Any], rid: int | Non
         raise Refused("not_allowed", "a rematch is for a finished game")
     if room.rematch_room is not None:
         raise Refused("not_allowed", "the rematch has started already")
+    if room.rematch.get(seat) is accept:  # no change: nobody else needs to hear it again
+        conn.send(state_message(room))
+        return
+    _spend_answer(hub.limits, identity)
     room.rematch[seat] = accept
     humans = room.humans()
     new_room = None
@@ -72,6 +78,17 @@ def on_rematch(hub: RematchHost, conn: Conn, msg: dict[str, Any], rid: int | Non
         _move_in(room, new_room)
         new_room.start()
         hub.rooms_changed()
+
+
+def _spend_answer(limits: Limits, identity: Identity) -> None:
+    """A changed answer reaches every member (60 spectators: issue 33 saw 785 toggles in
+    15 s): each player's are limited, refused politely like chat beyond the limit."""
+    bucket = identity.rematch_answers
+    if bucket is None:
+        bucket = TokenBucket(REMATCH_BURST, limits.rematch_answers_per_s or float("inf"))
+        identity.rematch_answers = bucket
+    if not bucket.take():
+        raise Refused("rate_limited", "too many rematch answers; wait a moment")
 
 
 def _start_again(hub: RematchHost, old: Room) -> Room:

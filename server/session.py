@@ -35,6 +35,7 @@ class Identity:
     seat: int | None = None
     seated: bool = True  # ever took a seat (identities that never did expire)
     watching: str | None = None  # the room it last watched (a terminal session returns there)
+    rematch_answers: TokenBucket | None = None  # made at its first answer (server/rematch.py)
 
 
 class Conn:

@@ -25,6 +25,7 @@ from typing import Any
 import asyncssh
 
 from ..app import Server
+from ..logthrottle import LogThrottle
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
 from ..terminal.refusals import RefusalLog
 from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, HANG_TIMEOUT
@@ -126,6 +127,7 @@ class SshGate:
         self.sessions: set[Session] = set()
         self.startups = Startups(settings.startup_limits)
         self.refusals = RefusalLog(log, "SSH connections")
+        self.quiet = LogThrottle(log)  # failures outsiders can repeat (server/logthrottle.py)
         self._acceptor: asyncssh.SSHAcceptor | None = None
 
     @property
@@ -181,6 +183,7 @@ class SshGate:
         if self.own_terminals:
             await self.terminals.stop()
         self.refusals.flush()
+        self.quiet.flush()
         for keeper in list(self.keepers):
             if keeper.conn is not None:
                 keeper.conn.close()
@@ -398,7 +401,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._forget()
             return
         except Exception:
-            log.exception("SSH session from %s failed to start", address)
+            self.gate.quiet.exception("start", "SSH session from %s failed to start", address)
             self._refuse("Sorry, the game could not start; please try again later.")
             self._forget()
             return

@@ -20,9 +20,12 @@ from urllib.parse import parse_qs, urlsplit
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
+from websockets.exceptions import InvalidHandshake
 from websockets.http11 import Request, Response
 
 from ..app import Server
+from ..httpcheck import PAGE_METHODS, BadRequest, cookies, forwarded_for, single, small_int
+from ..logthrottle import LogThrottle
 from ..terminal import HelloRefused, Refused, Terminals, TerminalSettings
 from . import page
 from .identity import (
@@ -96,6 +99,7 @@ class WebGate:
         self._visits: dict[ServerConnection, Visit] = {}
         self._ws: WsServer | None = None
         self.stopping = False
+        self.quiet = LogThrottle(log)  # what outsiders can make it log (server/logthrottle.py)
 
     async def start(self) -> None:
         if self.own_terminals:
@@ -131,10 +135,11 @@ class WebGate:
         self._ws.close(close_connections=True)
         await self._ws.wait_closed()
         self._ws = None
+        self.quiet.flush()  # the counts of lines not logged yet
 
     def address(self, headers: Headers, peer: object) -> str:
-        if self.server.trust_proxy and (forwarded := headers.get("X-Forwarded-For")):
-            return forwarded.split(",")[-1].strip()
+        if self.server.trust_proxy and (forwarded := forwarded_for(headers)):
+            return forwarded
         return peer[0] if isinstance(peer, tuple) else str(peer)
 
     # ------------------------------------------------------------ requests
@@ -142,25 +147,40 @@ class WebGate:
     async def _process_request(
         self, connection: ServerConnection, request: Request
     ) -> Response | None:
-        path = urlsplit(request.path)
+        try:
+            return await self._answer(connection, request)
+        except BadRequest as exc:
+            peer = connection.remote_address
+            address = peer[0] if isinstance(peer, tuple) else str(peer)
+            self.quiet.info("bad request", "page request from %s refused: %s", address, exc)
+            return page.text(400, f"bad request: {exc}")
+
+    async def _answer(self, connection: ServerConnection, request: Request) -> Response | None:
+        """The page's HTTP answer, or None to let `/ws` upgrade (BadRequest: 400)."""
+        try:
+            path = urlsplit(request.path)
+        except ValueError:  # e.g. `//[`: not a URL's path
+            raise BadRequest("not a path") from None
         if path.path != "/ws":
-            if path.path == "/":
-                return page.page()
-            if path.path.startswith("/static/"):
-                return page.static(path.path.removeprefix("/static/"))
-            if path.path == "/healthz":
-                return page.text(200, "ok")
-            return page.text(404, "not found")
+            if request.method not in PAGE_METHODS:
+                return page.not_allowed(PAGE_METHODS)
+            return page.for_method(request.method, self._file(path.path))
+        if request.method != "GET":
+            return page.not_allowed(("GET",))
         headers = request.headers
-        origin = headers.get("Origin")
+        origin = single(headers, "Origin")
         if origin is None or not (
-            same_origin(origin, headers.get("Host")) or origin in self.settings.origins
+            same_origin(origin, single(headers, "Host")) or origin in self.settings.origins
         ):
-            log.info("page WebSocket refused: origin %r", origin)
+            self.quiet.info("origin", "page WebSocket refused: origin %r", origin)
             return page.text(403, "this WebSocket opens only from the game's own page")
+        try:  # the same checks as websockets' own answer, before an identity is made
+            connection.protocol.process_request(request)
+        except InvalidHandshake:
+            return None  # websockets answers it (400, 426) as ever
         query = parse_qs(path.query)
-        wanted = [query.get(k, [""])[0] for k in ("cols", "rows")]
-        size = size_of(*(int(v) if v.isdigit() else None for v in wanted))
+        wanted = [small_int(query.get(k, [""])[0]) for k in ("cols", "rows")]
+        size = size_of(*wanted)
         visit = Visit(
             self.address(headers, connection.remote_address),
             size or DEFAULT_SIZE,
@@ -175,11 +195,21 @@ class WebGate:
                 visit.refusal = f"Sorry: {exc}"
         return None
 
+    @staticmethod
+    def _file(path: str) -> Response:
+        if path == "/":
+            return page.page()
+        if path.startswith("/static/"):
+            return page.static(path.removeprefix("/static/"))
+        if path == "/healthz":
+            return page.text(200, "ok")
+        return page.text(404, "not found")
+
     async def _identify(self, visit: Visit, headers: Headers) -> None:
         """Who the page is: a claimed identity, the cookie's, or a new one."""
         hub, store = self.server.hub, self.server.store
         assert hub is not None and store is not None
-        token = cookie_token(headers.get("Cookie"))
+        token = cookie_token(cookies(headers))
         offered = headers.get_all("Sec-WebSocket-Protocol")
         code = claimed_code([p.strip() for value in offered for p in value.split(",")])
         if code is not None:
@@ -225,7 +255,9 @@ class WebGate:
         if visit.notice:
             await ws.send(json.dumps(["notice", visit.notice]))
         if visit.refusal is not None:
-            log.info("browser session from %s refused: %s", visit.address, visit.refusal)
+            self.quiet.info(
+                "refused", "browser session from %s refused: %s", visit.address, visit.refusal
+            )
             terminal.close(visit.refusal, 1)
             await terminal.run_refused()
             return
@@ -243,7 +275,7 @@ class WebGate:
                 closed=terminal.close,
             )
         except Refused as exc:
-            log.info("browser session from %s refused: %s", visit.address, exc)
+            self.quiet.info("refused", "browser session from %s refused: %s", visit.address, exc)
             terminal.close(str(exc), 1)
             await terminal.run_refused()
             self.pages.discard(terminal)

@@ -91,3 +91,21 @@ def static(name: str) -> Response:
     if name not in STATIC:
         return text(404, "not found")
     return respond(200, FILES[name], STATIC[name], Cache_Control="public, max-age=3600")
+
+
+def not_allowed(methods: tuple[str, ...]) -> Response:
+    """405 to a method the path does not answer, with the ones it does."""
+    return respond(
+        405,
+        b"method not allowed\n",
+        "text/plain; charset=utf-8",
+        Allow=", ".join(methods),
+        Cache_Control="no-store",
+    )
+
+
+def for_method(method: str, response: Response) -> Response:
+    """`response` as GET gets it, or to HEAD: the same headers without the body."""
+    if method == "HEAD":
+        return Response(response.status_code, response.reason_phrase, response.headers, b"")
+    return response
