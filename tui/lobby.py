@@ -101,7 +101,10 @@ class LobbyScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        tables = self.query(DataTable)
+        if not tables:  # a session closed as its lobby mounted (a page that dropped at once)
+            return
+        table = tables.first()
         self._columns(table)
         table.border_title = "Rooms"
         table.focus()
