@@ -1,4 +1,5 @@
-"""Words every table uses: names cut to a width, a capital first letter, ordinals."""
+"""Words every table uses: names cut to a width, a capital first letter, ordinals, counts,
+who wins."""
 
 from __future__ import annotations
 
@@ -24,3 +25,14 @@ def capital(text: str) -> str:
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th, 5th …"""
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """'1 point', '2 points' ('1 shield', '3 shields'; `plural` where an s will not do)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def winners_line(winners: list[str]) -> str:
+    """'Ann wins', 'You win', 'Ann and Bob win': the verb agrees with who won."""
+    verb = "wins" if len(winners) == 1 and winners[0] not in ("You", "you") else "win"
+    return f"{' and '.join(winners)} {verb}"

@@ -16,6 +16,8 @@ from rich.text import Text
 
 from modernart.engine.artsociety.rules import GENRES, cell_index, cell_name
 
+from ..words import count
+
 GENRE_LETTER = {"portrait": "P", "landscape": "L", "still_life": "S", "city": "C"}
 GENRE_NAME = {
     "portrait": "portrait",
@@ -59,7 +61,7 @@ def chip(painting: dict[str, Any]) -> Text:
     """A painting in a list: its label in colour, shape, value, genre and frame in words."""
     text = Text(tile_label(painting), style=f"bold {tile_style(painting)}")
     if "genre" not in painting:
-        return text.append(f" decor, {painting.get('shields')} shield(s)")
+        return text.append(f" decor, {count(painting.get('shields') or 0, 'shield')}")
     text.append(f" {painting['w']}×{painting['h']} ")
     text.append(f"val {painting['value']} ", style="bold")
     text.append_text(genre_text(painting["genre"]))

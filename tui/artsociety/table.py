@@ -29,7 +29,7 @@ from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..quiet import quiet_update
-from ..words import short_name
+from ..words import count, short_name
 from .end import ArtSocietyEnd
 from .look import (
     FRAME_LEGEND,
@@ -291,7 +291,7 @@ class ArtSocietyTable(GameTable):
                 the_ghost = ghost(option, *self.cursor, ok)
         quiet_update(widget, wall_text(layout, seat.get("wall") or [], the_ghost))
         title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
-        widget.border_title = f"{title} · {seat['score']['total']} pts"
+        widget.border_title = f"{title} · {count(seat['score']['total'], 'pt')}"
         widget.border_subtitle = "> eyeline  * star" if shown == you else "w: next wall"
 
     def _draw_others(self) -> None:
@@ -321,7 +321,7 @@ class ArtSocietyTable(GameTable):
             if seat.get("excess"):
                 block.append(f"\nexcess {seat['excess']}", style="red")
             else:
-                block.append(f"\n{score} pts", style="bold")
+                block.append(f"\n{count(score, 'pt')}", style="bold")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -455,7 +455,7 @@ class ArtSocietyTable(GameTable):
             more = " (several pieces)" if turn.get("multi") else ""
             none = ", n: none" if "decline" in legal else ""
             return Text(
-                f"Frame bonus: {turn.get('bonus')} shield(s){more}. Take decor {sizes}{none}.",
+                f"Frame bonus: {count(turn.get('bonus') or 0, 'shield')}{more}. Take decor {sizes}{none}.",
                 style="bold yellow",
             )
         option = self.current()

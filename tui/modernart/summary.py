@@ -16,6 +16,7 @@ from modernart.engine.modernart.cards import ARTISTS
 
 from ..dialog import Dialog
 from ..quiet import quiet_update
+from ..words import winners_line
 from .style import artist_text, paintings
 
 
@@ -161,11 +162,11 @@ class GameOver(Dialog[str]):
         self.last_round, self.bought = last_round, bought
 
     def compose(self) -> ComposeResult:
-        winners = " and ".join(self.names[s] for s in self.event.get("winners") or [])
+        winners = winners_line([self.names[s] for s in self.event.get("winners") or []])
         with Vertical(id="dialog"):
             yield Static(
                 Text(
-                    f"Game over — {winners} win{'s' if ' and ' not in winners else ''}!",
+                    f"Game over — {winners}!",
                     style="bold yellow",
                 ),
                 classes="title",

@@ -14,7 +14,7 @@ from textual.widgets import Static
 from modernart.engine.serengeti.cards import TRIBES
 
 from ..dialog import Dialog
-from ..words import short_name
+from ..words import short_name, winners_line
 from .words import TIEBREAK_WORDS, TRIBE_SHORT, TRIBE_STYLE
 
 
@@ -64,11 +64,10 @@ class SerengetiOver(Dialog[str]):
 
     def compose(self) -> ComposeResult:
         winners = [self.names[s] for s in self.event.get("winners") or [] if s < len(self.names)]
-        verb = "wins" if len(winners) == 1 else "win"
         tie = TIEBREAK_WORDS.get(self.event.get("tiebreak") or "points", "")
         with Vertical(id="dialog"):
             yield Static(
-                Text(f"Game over — {' and '.join(winners)} {verb}!", style="bold yellow"),
+                Text(f"Game over — {winners_line(winners)}!", style="bold yellow"),
                 classes="title",
             )
             yield Static(Text(f"Decided by {tie}.", style="italic"))
