@@ -4,9 +4,12 @@ one took over. Real sockets, real msgpack, real asyncssh."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from modernart.server.devices import NATIVE
+from modernart.server.devicestore import FIRST_DEVICE
+from modernart.server.store import Store
 
 from .sshgate import identity_of, lobby
 from .wsclient import Client
@@ -60,7 +63,7 @@ async def test_a_revoked_device_is_refused_and_cannot_revoke_back(url):
     laptop_code = (await ann.expect_reply(await ann.send("handoff")))["code"]
     phone = await Client.hello(url, "Ann", phone_token)  # the laptop is replaced
     assert (await phone.expect("joined"))["room"] == room  # same identity, same seat
-    laptop, own = (await listing(phone))
+    laptop, own = await listing(phone)
 
     rid = await phone.send("revoke_device", device=own["id"])
     assert (await phone.expect_reply(rid))["code"] == "not_allowed"  # not this one
@@ -119,3 +122,26 @@ async def test_revoking_an_ssh_device_ends_its_session_and_frees_its_key(ssh, ke
     assert again.chan is not None
     again.chan.close()
     await again.wait_closed()
+
+
+def test_a_store_from_before_devices_keeps_every_token_as_a_first_device(tmp_path):
+    store = Store(tmp_path)
+    store.add_identity("u1", "Ann", "token-of-ann")
+    store.add_identity("u2", "Bob", "token-of-bob")
+    key = "SHA256:" + "k" * 43
+    store.put_key_token(key, "token-of-bob")
+    store.db.execute("DROP TABLE devices")  # as a store from before issue 33
+    store.close()
+
+    for _ in range(2):  # made once: opened again, nothing changes
+        store = Store(tmp_path)
+        assert store.find_identity("token-of-ann") == ("u1", "Ann", False)
+        assert [d.label for d in store.devices_of("u1")] == [FIRST_DEVICE]
+        assert [d.label for d in store.devices_of("u2")] == [f"SSH key {key[:19]}…"]
+        store.close()
+
+    store = Store(tmp_path)  # an expired identity's devices go with it
+    assert store.expire_identities(time.time() + 1, {"u2"}, 10) == 1
+    assert store.devices_of("u1") == [] and store.find_identity("token-of-ann") is None
+    assert len(store.devices_of("u2")) == 1
+    store.close()
