@@ -24,12 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from .devicestore import Device
 from .fields import get_str
-from .handoff import VALID_S, Handoff, shown
+from .handoff import VALID_S, Handoff, HandoffCodes, shown
 from .refusal import Refused
-from .store import StoreError
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
-    from .hub import Hub
     from .session import Conn
 
 log = logging.getLogger("modernart.server")
@@ -49,9 +48,17 @@ class DeviceDesk:
     """The hub's handlers about devices (`handoff`, `claim`, `devices`, `revoke_device`)
     and what a `hello` asks of it (`arrived`, `replaced`)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+    def __init__(
+        self,
+        store: Store,
+        handoffs: HandoffCodes,
+        claim_listeners: list[Callable[[Conn, str], None]],
+    ) -> None:
+        """`handoffs`, `claim_listeners`: the hub's (the browser door redeems codes too,
+        and a terminal session's key follows its client's claim)."""
+        self.store = store
+        self.handoffs = handoffs
+        self.claim_listeners = claim_listeners
         # Name the door a connection came through (a terminal session's key), or None.
         self.labelers: list[Callable[[Conn], str | None]] = []
         # Told of every revoked device: (its token's hash, the revoking device's label).
@@ -94,14 +101,14 @@ class DeviceDesk:
         identity = conn.identity
         assert identity is not None  # handlers run after hello
         self._check_room(identity.id)
-        code = self.hub.handoffs.issue(identity.id, conn.device)
+        code = self.handoffs.issue(identity.id, conn.device)
         conn.send(_reply({"t": "handoff", "code": shown(code), "expires_s": int(VALID_S)}, rid))
 
     def on_claim(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """A new device (this client) for the identity a `handoff` code stands for: its
         own token, and the identity's name; the code is used up."""
         code = get_str(msg, "code", 1, 20)
-        handoffs = self.hub.handoffs
+        handoffs = self.handoffs
         if not handoffs.may_try(conn.address):
             raise Refused("rate_limited", "too many wrong codes; wait a minute")
         handoff = handoffs.redeem(code, conn.address)
@@ -112,7 +119,7 @@ class DeviceDesk:
             raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
         token, name = claimed
         conn.send(_reply({"t": "claimed", "token": token, "name": name}, rid))
-        for listener in self.hub.claim_listeners:
+        for listener in self.claim_listeners:
             listener(conn, token)
 
     def claim(self, handoff: Handoff, label: str) -> tuple[str, str] | None:
@@ -143,7 +150,7 @@ class DeviceDesk:
         digest = self.store.remove_device(identity.id, device)
         if digest is None:
             raise Refused("no_such_device", "you have no such device (revoked already?)")
-        self.hub.handoffs.cancel(identity.id, device)
+        self.handoffs.cancel(identity.id, device)
         by = self.label(conn)
         log.info("identity %s: device %s revoked from %s", identity.id, device, by)
         for listener in self.revoke_listeners:

@@ -125,7 +125,8 @@ class Hub:
         self._idle: dict[str, int] = {}
         self.players = PlayerDesk(store, lambda: self.conns)
         self.ends = RoomEnds(self)
-        self.devices = DeviceDesk(self)  # an identity's devices (server/devices.py)
+        # An identity's devices (server/devices.py).
+        self.devices = DeviceDesk(store, self.handoffs, self.claim_listeners)
         self._expiry: asyncio.TimerHandle | None = None  # the next batch of expiries
         self._expired = 0  # identities forgotten by the batches under way
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
