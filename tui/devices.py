@@ -68,7 +68,8 @@ class DevicesScreen(PeopleScreen):
                 label.append(" (this one)", style="bold")
             seen = "now" if d.get("current") else when(d.get("seen"))
             table.add_row(label, when(d.get("created")), seen)
-        self.draw_title(f"{len(self.devices)} play this identity")
+        count = len(self.devices)
+        self.draw_title("1 device plays" if count == 1 else f"{count} devices play")
         hint = "x: revoke the selected device (it must take a new code, k, to play here)"
         if msg.get("revoked"):
             hint = "Revoked: its token no longer works. " + hint

@@ -343,7 +343,8 @@ class HandoffDialog(Dialog[None]):
             yield Label(Text(self.code, style="bold"), id="handoff-code")
             yield Static(  # a Static wraps at the dialog's width (a Label would be cut)
                 "There, press i in the lobby and type it (in a browser: below the "
-                f"terminal). It works once, for {self.minutes} minutes. Esc closes."
+                f"terminal). It works once, for {self.minutes} minutes, and that device "
+                "gets a token of its own: d in the lobby lists them. Esc closes."
             )
 
     def action_close(self) -> None:
