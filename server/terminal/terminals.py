@@ -321,7 +321,7 @@ class Terminals:
         token ends, told why (its client was replaced when the revoking device came)."""
         for session in list(self.sessions):
             if session.token is not None and token_hash(session.token) == digest:
-                reason = f"This device was signed out of its identity from another ({by})."
+                reason = f"This device was signed out: another device ({by}) revoked it."
                 task = asyncio.get_running_loop().create_task(session.close(reason))
                 self._ending.add(task)
                 task.add_done_callback(self._ending.discard)
