@@ -1,7 +1,8 @@
 """One-time codes that hand an identity to another device ("play this identity elsewhere").
 
 A connected client asks for a code (`handoff`); another device that presents
-the code (`claim`, or the browser page) gets that identity's token. A code is
+the code (`claim`, or the browser page) becomes a device of that identity, with a
+token of its own (server/devices.py: never the giver's token). A code is
 8 characters of Crockford's base32 (40 bits), used once, valid 10 minutes, and
 an identity has at most one at a time. Wrong codes count against the address
 like wrong room passwords, so guessing one of 2^40 in 10 minutes is hopeless.
@@ -36,7 +37,7 @@ def shown(code: str) -> str:
 @dataclass
 class Handoff:
     identity_id: str
-    token: str
+    device: str | None  # the device that asked for it (a revoked device's code goes too)
     expires: float
 
 
@@ -48,7 +49,7 @@ class HandoffCodes:
         self.by_identity: dict[str, str] = {}
         self.tries = Buckets(PASSWORD_TRIES, tries_per_minute / 60) if tries_per_minute else None
 
-    def issue(self, identity_id: str, token: str, now: float | None = None) -> str:
+    def issue(self, identity_id: str, device: str | None, now: float | None = None) -> str:
         """A new code for the identity (its earlier one stops working)."""
         now = time.monotonic() if now is None else now
         self.prune(now)
@@ -58,7 +59,7 @@ class HandoffCodes:
         code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
         while code in self.codes:
             code = "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
-        self.codes[code] = Handoff(identity_id, token, now + VALID_S)
+        self.codes[code] = Handoff(identity_id, device, now + VALID_S)
         self.by_identity[identity_id] = code
         return code
 
@@ -77,6 +78,12 @@ class HandoffCodes:
             return None
         del self.by_identity[handoff.identity_id]
         return handoff
+
+    def cancel(self, identity_id: str, device: str) -> None:
+        """The identity's code stops working if `device` asked for it (now revoked)."""
+        code = self.by_identity.get(identity_id)
+        if code is not None and self.codes[code].device == device:
+            del self.codes[code], self.by_identity[identity_id]
 
     def prune(self, now: float) -> None:
         for code, handoff in list(self.codes.items()):

@@ -24,9 +24,9 @@ from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
 from .codec import BadMessage, decode, encode, encode_entries, map_header, ws_frame
+from .devices import DeviceDesk
 from .fields import get_int, get_name, get_str, is_int
-from .handoff import VALID_S as HANDOFF_VALID_S
-from .handoff import HandoffCodes, shown
+from .handoff import HandoffCodes
 from .limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, ROOM_CHAT_BURST, Buckets, Limits
 from .listing import RoomList
 from .logthrottle import LogThrottle
@@ -127,6 +127,8 @@ class Hub:
         self._idle: dict[str, int] = {}
         self.players = PlayerDesk(store, lambda: self.conns)
         self.ends = RoomEnds(self)
+        # An identity's devices (server/devices.py).
+        self.devices = DeviceDesk(store, self.handoffs, self.claim_listeners)
         self._expiry: asyncio.TimerHandle | None = None  # the next batch of expiries
         self._expired = 0  # identities forgotten by the batches under way
         self.handlers: dict[str, Callable[[Conn, dict[str, Any], int | None], None]] = {
@@ -149,8 +151,10 @@ class Hub:
             "games": self.players.on_games,
             "record": self.players.on_record,
             "rematch": lambda conn, msg, rid: on_rematch(self, conn, msg, rid),
-            "handoff": self.on_handoff,
-            "claim": self.on_claim,
+            "handoff": self.devices.on_handoff,
+            "claim": self.devices.on_claim,
+            "devices": self.devices.on_devices,
+            "revoke_device": self.devices.on_revoke,
         }
 
     # ------------------------------------------------------------ lifecycle
@@ -486,11 +490,12 @@ class Hub:
             identity = Identity("u" + secrets.token_hex(6), name, seated=False)
             self.players.add_identity(identity.id, name, token)
             self.identities[identity.id] = identity
+        self.devices.arrived(conn, token)
         old = identity.conn
         if old is not None:
             self._release(old)
             old.identity = None
-            old.close(4000, "replaced by a newer connection")
+            self.devices.replaced(old, conn)  # told which device took over, closed 4000
         conn.identity = identity
         conn.token = token
         identity.conn = conn
@@ -861,31 +866,6 @@ class Hub:
         self.players.claim(identity.id, name)  # stored first (StoreError: unchanged)
         identity.name = name
         conn.send(_reply({"t": "renamed", "name": name}, rid))
-
-    def on_handoff(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        """A one-time code with which another device takes this identity over
-        (`claim`, or the browser page): server/handoff.py."""
-        identity = conn.identity
-        assert identity is not None and conn.token is not None  # handlers run after hello
-        code = self.handoffs.issue(identity.id, conn.token)
-        reply = {"t": "handoff", "code": shown(code), "expires_s": int(HANDOFF_VALID_S)}
-        conn.send(_reply(reply, rid))
-
-    def on_claim(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        """The token of the identity a `handoff` code stands for; the code is used up."""
-        code = get_str(msg, "code", 1, 20)
-        if not self.handoffs.may_try(conn.address):
-            raise Refused("rate_limited", "too many wrong codes; wait a minute")
-        handoff = self.handoffs.redeem(code, conn.address)
-        if handoff is None:
-            raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
-        found = self.store.find_identity(handoff.token)
-        reply: dict[str, Any] = {"t": "claimed", "token": handoff.token}
-        if found is not None:
-            reply["name"] = found[1]
-        conn.send(_reply(reply, rid))
-        for listener in self.claim_listeners:
-            listener(conn, handoff.token)
 
     # ------------------------------------------------------------------ play
 

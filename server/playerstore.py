@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .devicestore import FIRST_DEVICE, device_insert
 from .storeerror import StoreError, token_hash
 
 PLAYER_SCHEMA = """
@@ -129,6 +130,7 @@ class PlayerTables:
                     " VALUES (?, ?, ?, ?, 0)",
                     (identity_id, name, token_hash(token), time.time()),
                 ),
+                device_insert(identity_id, token, FIRST_DEVICE),
                 *self._name_statements(identity_id, keys),
             ],
         )

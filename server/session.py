@@ -67,6 +67,7 @@ class Conn:
         self.rooms_pushed: bytes | None = None
         self.identity: Identity | None = None
         self.token: str | None = None  # the identity's secret, as this client said hello with it
+        self.device: str | None = None  # the id of the device holding it (server/devices.py)
         self.room: Room | None = None
         self.seat: int | None = None  # None: spectating or in the lobby
         rate = limits.messages_per_s or float("inf")

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .devicestore import FIRST_DEVICE, DeviceTables, device_insert
 from .outbox import Lost
 from .playerstore import PLAYER_SCHEMA, PlayerTables
 from .storeerror import StoreError, token_hash
@@ -118,7 +119,7 @@ def _dumps(value: Any) -> str:
     return "".join(_C_JSON(value, 0))
 
 
-class Store(PlayerTables):
+class Store(PlayerTables, DeviceTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
@@ -140,6 +141,7 @@ class Store(PlayerTables):
             # A store from before names were unique (issue 18): `Hub.load` dedupes once.
             self.names_fresh = not self._has_table("name_keys")
             self.db.executescript(PLAYER_SCHEMA)
+            self.open_devices()  # the tokens that play each identity (issue 33)
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
@@ -318,16 +320,25 @@ class Store(PlayerTables):
             raise StoreError(f"could not save the keys' identities: {exc}") from None
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
-        self._write(
+        self._transaction(
             "a new identity",
-            "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
-            (identity_id, name, token_hash(token), time.time()),
+            [
+                (
+                    "INSERT INTO identities (id, name, token_hash, created, seated)"
+                    " VALUES (?, ?, ?, ?, 0)",
+                    (identity_id, name, token_hash(token), time.time()),
+                ),
+                device_insert(identity_id, token, FIRST_DEVICE),
+            ],
         )
 
     def find_identity(self, token: str) -> tuple[str, str, bool] | None:
-        """(id, name, ever seated) of the identity holding `token`, if any."""
+        """(id, name, ever seated) of the identity one of whose devices holds `token`
+        (`identities.token_hash` is the token it was created with: not looked at)."""
         row = self.db.execute(
-            "SELECT id, name, seated FROM identities WHERE token_hash = ?", (token_hash(token),)
+            "SELECT i.id, i.name, i.seated FROM devices d JOIN identities i ON i.id = d.identity"
+            " WHERE d.token_hash = ?",
+            (token_hash(token),),
         ).fetchone()
         return (row[0], row[1], bool(row[2])) if row else None
 
@@ -349,6 +360,7 @@ class Store(PlayerTables):
         self.settle()
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
+            self.db.executemany("DELETE FROM devices WHERE identity = ?", gone)
         except sqlite3.Error as exc:
             raise StoreError(f"could not forget old identities: {exc}") from None
         return len(gone)

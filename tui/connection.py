@@ -67,6 +67,7 @@ class Connection:
         self._may_hello.set()
         self._switching = False  # closed to say hello as another identity (`become`)
         self._closing: asyncio.Task[None] | None = None
+        self.replaced_by = ""  # the device that took this identity over (`replaced`)
 
     @property
     def connected(self) -> bool:
@@ -106,10 +107,10 @@ class Connection:
                     self._outbox.get_nowait()
                     self._outbox.task_done()
             if ws is not None and ws.close_code == REPLACED and not self._stopped:
-                # The same identity (same server and name) connected from another window:
-                # reconnecting would throw that one out in turn, for ever. Stop here.
+                # The same identity connected from another window or device: reconnecting
+                # would throw that one out in turn, for ever. Stop here, saying which.
                 self._stopped = True
-                self.target.post_message(ConnectionChanged("replaced", "opened elsewhere"))
+                self.target.post_message(ConnectionChanged("replaced", self.replaced_by))
                 return
             if self._stopped:
                 break
@@ -138,6 +139,8 @@ class Connection:
             return
         if msg.get("t") == "welcome" and isinstance(msg.get("token"), str):
             self.token = msg["token"]
+        elif msg.get("t") == "replaced" and msg.get("same") is not True:
+            self.replaced_by = str(msg.get("by") or "")  # "": another window of this device
         self.target.post_message(ServerMessage(msg))
 
     @staticmethod

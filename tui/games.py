@@ -92,7 +92,8 @@ LOBBY_KEYS = (
     "Another device: `k` shows a one-time code (10 minutes) with which another device "
     "plays this identity; `i` takes an identity over from another device with the code "
     "its `k` shows (its name and its seats; in a browser, the box below the terminal "
-    "takes it too).\n\n"
+    "takes it too). `d` lists the devices that play this identity; `x` there revokes one "
+    "(its token stops working).\n\n"
     "Each game's rules follow: "
 )
 

@@ -43,6 +43,7 @@ from modernart.engine.games import DEFAULT_GAME, get_game
 
 from .botpick import BotLevelDialog
 from .confirm import Confirm
+from .devices import replaced_note
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
@@ -64,10 +65,6 @@ CONNECTION_LABEL = {
     "closed": ("offline", "bold red"),
     "replaced": ("opened elsewhere", "bold red"),
 }
-REPLACED_NOTE = (
-    "{name} is now open in another window on this server (one name is one player). "
-    "This window stopped: quit it with Ctrl+Q, or play under another name."
-)
 WARN_AT_S = 10  # a turn clock turns red and warns this many seconds before the end
 
 # Every table's keys, after its own game keys (see the module docstring).
@@ -475,7 +472,7 @@ class GameTable(Screen[None]):
         if state == "reconnecting":
             self.note(f"Connection lost: {detail}. Reconnecting…", "bold red")
         elif state == "replaced":
-            self.note(REPLACED_NOTE.format(name=self.player), "bold red")
+            self.note(replaced_note(self.player, detail), "bold red")
 
     def show_error(self, message: str) -> None:
         self.note(message, "bold red")

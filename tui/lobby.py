@@ -13,11 +13,12 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
 from .fitted import FittedTable
 from .footer import Footer
 from .games import CLIENT_GAMES
-from .gametable import CONNECTION_LABEL, REPLACED_NOTE, hints_allowed
+from .gametable import CONNECTION_LABEL, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .ordered import OrderedInput
@@ -79,6 +80,7 @@ class LobbyScreen(Screen[None]):
         # name them, and so does the browser page.
         Binding("k", "handoff", "Play elsewhere", show=False),
         Binding("i", "claim", "Play from another device", show=False),
+        Binding("d", "devices", "Your devices", show=False),
     ]
 
     def __init__(self, player: str = "You") -> None:
@@ -131,7 +133,7 @@ class LobbyScreen(Screen[None]):
             hint = "No rooms yet: press c to create one."
         else:
             hint = "Not connected: the rooms show once the server answers."
-        hint += "\nk play this identity elsewhere · i play one from another device (a code)"
+        hint += "\nk play elsewhere · i play one from another device (a code) · d devices"
         games = {room.get("game") for room in self.rooms}
         for info in filter(None, map(game_info, games)):
             if info.caveat:  # the starred games of the Game column
@@ -168,6 +170,9 @@ class LobbyScreen(Screen[None]):
     def show_handoff(self, code: str, expires_s: int) -> None:
         self.app.push_screen(HandoffDialog(code, expires_s))
 
+    def action_devices(self) -> None:
+        self.app.push_screen(DevicesScreen())
+
     def action_claim(self) -> None:
         """Enter a code from another device's `k`: this client then plays that identity."""
         where = getattr(self.app, "where", "online")
@@ -177,7 +182,7 @@ class LobbyScreen(Screen[None]):
         self.connection = state
         self._draw_status()
         if state == "replaced":
-            self.show_error(REPLACED_NOTE.format(name=self.player))
+            self.show_error(replaced_note(self.player, detail))
             for screen in self.app.screen_stack:  # its code was used: the dialog is done
                 if isinstance(screen, HandoffDialog):
                     screen.dismiss(None)
@@ -342,7 +347,8 @@ class HandoffDialog(Dialog[None]):
             yield Label(Text(self.code, style="bold"), id="handoff-code")
             yield Static(  # a Static wraps at the dialog's width (a Label would be cut)
                 "There, press i in the lobby and type it (in a browser: below the "
-                f"terminal). It works once, for {self.minutes} minutes. Esc closes."
+                f"terminal). It works once, for {self.minutes} minutes, and that device "
+                "gets a token of its own: d in the lobby lists them. Esc closes."
             )
 
     def action_close(self) -> None:

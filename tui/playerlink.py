@@ -71,7 +71,7 @@ class PlayerReplies(App[None]):
                 screen.show(msg)
                 return
 
-    _on_who = _on_leaderboard = _on_games = _to_window
+    _on_who = _on_leaderboard = _on_games = _on_devices = _to_window
 
     # ------------------------------------------------------------------ records
 

@@ -21,7 +21,9 @@ import msgpack
 from websockets.asyncio.client import connect
 
 from ..app import Server
+from ..devicestore import key_label
 from ..session import Conn
+from ..storeerror import token_hash
 from .admission import Admission, Limits
 from .pool import WorkerPool
 from .refusals import RefusalLog
@@ -100,6 +102,7 @@ class Terminals:
         self.sessions: set[TerminalSession] = set()
         self.by_key: dict[str, TerminalSession] = {}
         self._first_use: dict[str, asyncio.Lock] = {}
+        self._ending: set[asyncio.Task[None]] = set()  # sessions of revoked devices closing
         self._measuring: asyncio.Task[None] | None = None
         self.refusals = RefusalLog(log, "terminal sessions")
 
@@ -108,6 +111,8 @@ class Terminals:
         if self.server.hub is not None:
             self.server.hub.claim_listeners.append(self.claimed)
             self.server.hub.welcome_listeners.append(self.welcomed)
+            self.server.hub.devices.labelers.append(self.device_label)
+            self.server.hub.devices.revoke_listeners.append(self.revoked)
         if self.settings.measure_every:
             self._measuring = asyncio.get_running_loop().create_task(self._measure())
 
@@ -120,6 +125,9 @@ class Terminals:
             hub.claim_listeners.remove(self.claimed)
         if hub is not None and self.welcomed in hub.welcome_listeners:
             hub.welcome_listeners.remove(self.welcomed)
+        if hub is not None and self.device_label in hub.devices.labelers:
+            hub.devices.labelers.remove(self.device_label)
+            hub.devices.revoke_listeners.remove(self.revoked)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.pool.stop()
         await self.zygote.stop()
@@ -299,6 +307,24 @@ class Terminals:
         session = self._session_of(conn)
         if session is not None and session.key is None:
             session.token = token
+
+    def device_label(self, conn: Conn) -> str | None:
+        """How an identity's list of devices names the session `conn` is the client of
+        (None: no session of these doors)."""
+        session = self._session_of(conn)
+        if session is None:
+            return None
+        return key_label(session.key) if session.key is not None else "SSH, no key"
+
+    def revoked(self, digest: str, by: str) -> None:
+        """A device was revoked (server/devices.py): a session still open with its
+        token ends, told why (its client was replaced when the revoking device came)."""
+        for session in list(self.sessions):
+            if session.token is not None and token_hash(session.token) == digest:
+                reason = f"This device was signed out: another device ({by}) revoked it."
+                task = asyncio.get_running_loop().create_task(session.close(reason))
+                self._ending.add(task)
+                task.add_done_callback(self._ending.discard)
 
     def _session_of(self, conn: Conn) -> TerminalSession | None:
         """The terminal session whose client `conn` is (known by its loopback secret)."""

@@ -26,6 +26,8 @@ from websockets.http11 import Request, Response
 from ..app import Server
 from ..httpcheck import PAGE_METHODS, BadRequest, cookies, forwarded_for, single, small_int
 from ..logthrottle import LogThrottle
+from ..refusal import Refused as RequestRefused
+from ..store import StoreError
 from ..terminal import HelloRefused, Refused, Terminals, TerminalSettings
 from . import page
 from .identity import (
@@ -218,12 +220,18 @@ class WebGate:
             elif (handoff := hub.handoffs.redeem(code, visit.address)) is None:
                 visit.notice = "That code is wrong or has expired: ask for a new one (k)."
             else:
-                token, visit.new_cookie = handoff.token, True
-                visit.notice = "This browser now plays that identity."
+                try:  # a device of its own: a new token (server/devices.py)
+                    claimed = hub.devices.claim(handoff, "browser")
+                except (RequestRefused, StoreError) as exc:
+                    claimed, visit.notice = None, f"That code cannot be used: {exc}."
+                if claimed is not None:
+                    token, visit.new_cookie = claimed[0], True
+                    visit.notice = "This browser now plays that identity."
+        device = store.device_of(token) if token else None
+        moved = self.keys.moved.pop(BrowserKeys.PREFIX + device.id, None) if device else None
+        if moved is not None and store.device_of(moved) is not None:
+            token, visit.new_cookie = moved, True  # taken over in the terminal
         found = store.find_identity(token) if token else None
-        moved = self.keys.moved.pop(BrowserKeys.PREFIX + found[0], None) if found else None
-        if moved is not None and (claimed := store.find_identity(moved)) is not None:
-            token, found, visit.new_cookie = moved, claimed, True  # taken over in the terminal
         if found is None:  # a new browser, or a token this server forgot: a new identity
             first = BrowserKeys.PREFIX + "new-" + secrets.token_hex(8)
             token = await self.terminals.token_for(first, guest_name(), visit.address)
@@ -233,7 +241,11 @@ class WebGate:
             if found is None:
                 raise HelloRefused("the new identity was not kept")
         assert token is not None
-        visit.key, visit.name, visit.token = BrowserKeys.PREFIX + found[0], found[1], token
+        device = store.device_of(token)
+        assert device is not None  # found just now
+        # Keyed by device, not identity: two browsers of one identity never share a key,
+        # so one's token never moves to the other (BrowserKeys.moved).
+        visit.key, visit.name, visit.token = BrowserKeys.PREFIX + device.id, found[1], token
 
     def _process_response(
         self, connection: ServerConnection, request: Request, response: Response

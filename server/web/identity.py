@@ -56,7 +56,7 @@ def guest_name() -> str:
 
 
 class BrowserKeys:
-    """The terminals' key table with browsers' keys in front: `web:<identity id>` → token.
+    """The terminals' key table with browsers' keys in front: `web:<device id>` → token.
 
     A browser's token comes from its cookie on every visit, so its entries live
     in memory only, put by the gate before a session opens; any other key (an

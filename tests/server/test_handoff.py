@@ -21,7 +21,8 @@ async def test_a_code_gives_another_device_the_identity_once(player, url):
     phone = await player("Phone")
     rid = await phone.send("claim", code=code.lower().replace("-", " "))  # as typed
     claimed = await phone.expect_reply(rid)
-    assert claimed == {"t": "claimed", "token": ann.token, "name": "Ann", "re": rid}
+    assert claimed["t"] == "claimed" and claimed["name"] == "Ann" and claimed["re"] == rid
+    assert claimed["token"] != ann.token  # a device of its own (issue 33)
     again = await Client.hello(url, "Ann", claimed["token"])
     assert again.you == ann.you  # the same identity on the other device
     await again.close()
@@ -46,12 +47,12 @@ async def test_wrong_codes_are_refused_then_limited_per_address(player):
 
 async def test_a_new_code_replaces_the_old_and_codes_expire():
     codes = HandoffCodes(tries_per_minute=3)
-    first = codes.issue("u1", "secret", now=0.0)
-    second = codes.issue("u1", "secret", now=1.0)
+    first = codes.issue("u1", "d1", now=0.0)
+    second = codes.issue("u1", "d1", now=1.0)
     assert codes.redeem(first, "a", now=2.0) is None
     assert codes.redeem(second, "a", now=1.0 + VALID_S) is None  # expired
-    third = codes.issue("u1", "secret", now=2.0)
+    third = codes.issue("u1", "d1", now=2.0)
     handoff = codes.redeem(third.lower(), "a", now=3.0)
-    assert handoff is not None and handoff.token == "secret"
+    assert handoff is not None and handoff.identity_id == "u1" and handoff.device == "d1"
     assert normal("abcd-efgh") == "ABCD-EFGH".replace("-", "")
     assert normal("o1l-i") == "0111"

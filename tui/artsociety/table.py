@@ -345,9 +345,9 @@ class ArtSocietyTable(GameTable):
             text.append(f"×{mult.get(genre, '?')}", style="bold")
         decor = view.get("decor") or [0, 0, 0]
         text.append("\nDecor left ")
-        for size, count in enumerate(decor, 1):
+        for size, left in enumerate(decor, 1):
             text.append(f"+{size}", style="bold magenta")
-            text.append(f":{count} ")
+            text.append(f":{left} ")
         text.append(f"· in museum {len(view.get('museum') or [])}", style="dim")
         quiet_update(self.query_one("#as-museum", Static), text)
 
@@ -455,7 +455,8 @@ class ArtSocietyTable(GameTable):
             more = " (several pieces)" if turn.get("multi") else ""
             none = ", n: none" if "decline" in legal else ""
             return Text(
-                f"Frame bonus: {count(turn.get('bonus') or 0, 'shield')}{more}. Take decor {sizes}{none}.",
+                f"Frame bonus: {count(turn.get('bonus') or 0, 'shield')}{more}. "
+                f"Take decor {sizes}{none}.",
                 style="bold yellow",
             )
         option = self.current()
