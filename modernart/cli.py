@@ -221,14 +221,14 @@ def main(argv: list[str] | None = None) -> int:
         type=_seconds(0, 10),
         default=2.0,
         metavar="SECONDS",
-        help="how long a bot thinks before it moves, about (default 2)",
+        help="how long a bot thinks before it moves, about: 0 to 10 (default 2)",
     )
     parser.add_argument(
         "--shout-window",
         type=_seconds(1, 60),
         default=6.0,
         metavar="SECONDS",
-        help="open auctions: the hammer falls this long after the last bid (default 6)",
+        help="open auctions: the hammer falls this long after the last bid, 1 to 60 (default 6)",
     )
     parser.add_argument(
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
@@ -237,10 +237,12 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="go back to the game against bots kept on quitting"
     )
     sub = parser.add_subparsers(dest="command")
-    rp = sub.add_parser("replay", help="replay a record of any game (RECORD.md); print its result")
+    rp = sub.add_parser(
+        "replay", help="replay a record of any game (docs/records.md); print its result"
+    )
     rp.add_argument("file", help="record file, or - for standard input")
     vp = sub.add_parser("view", help="step through a record of any game on its table")
-    vp.add_argument("file", help="record file (RECORD.md)")
+    vp.add_argument("file", help="record file (docs/records.md)")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
     cp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
     cp.add_argument(
