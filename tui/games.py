@@ -48,6 +48,10 @@ class ClientGame:
         keys = self.keys_help(variant) if callable(self.keys_help) else self.keys_help
         text += "\n\n" + keys if keys else ""
         options = OPTIONS_HELP.get(where, "")
+        if where == "local" and self.name != DEFAULT_GAME:
+            options = options.replace("(`modernart`)", f"(`modernart --game {self.name}`)")
+        if where == "local" and self.info.hammer is None:  # no open auctions, no hammer
+            options = options.replace(SHOUT_WINDOW_HELP, "")
         return text + ("\n\n" + options if options else "")
 
 
@@ -71,11 +75,11 @@ def _artsociety_table() -> type[GameTable]:
 
 # The `modernart` command's options, only where they work: a game against bots in this
 # terminal (`local`), a lobby opened with `modernart connect` (`online`); over SSH none.
+SHOUT_WINDOW_HELP = "`--shout-window SECONDS` how long the hammer waits in open auctions, "
 OPTIONS_HELP = {
     "local": (
         "Against bots (`modernart`): `--bot-delay SECONDS` sets how long bots think, "
-        "`--shout-window SECONDS` how long the hammer waits in open auctions, `--bell` "
-        "rings the terminal bell when your turn comes."
+        f"{SHOUT_WINDOW_HELP}`--bell` rings the terminal bell when your turn comes."
     ),
     "online": (
         "`modernart connect URL --bell` rings the terminal bell when your turn comes. "

@@ -267,3 +267,26 @@ def test_r18_s7_f1_says_what_rule_ids_are_and_each_help_carries_them() -> None:
     modern = client_game("modernart").rules_text()
     for rule in ("[R1]", "[R12]", "[R13]", "[R14]", "[R15]", "[R18]", "[R20–R22]", "[R29]"):
         assert rule in modern
+
+
+def test_f1_of_a_game_without_open_auctions_offers_no_shout_window_and_names_its_command():
+    """Issue 28: Serengeti's and Art Society's F1 ended with Modern Art's paragraph."""
+    from modernart.tui.games import CLIENT_GAMES
+
+    modernart = CLIENT_GAMES["modernart"].rules_text(where="local")
+    assert "--shout-window" in modernart and "(`modernart`)" in modernart
+    for name in ("serengeti", "artsociety"):
+        text = CLIENT_GAMES[name].rules_text(where="local")
+        assert "--shout-window" not in text
+        assert f"(`modernart --game {name}`)" in text and "--bot-delay" in text
+
+
+def test_counts_and_winners_agree_with_their_numbers():
+    """Issue 28: 'You wins!', '1 pts', '1 shield(s)'."""
+    from modernart.tui.words import count, winners_line
+
+    assert winners_line(["You"]) == "You win"
+    assert winners_line(["Ann"]) == "Ann wins"
+    assert winners_line(["Ann", "You"]) == "Ann and You win"
+    assert [count(n, "shield") for n in (0, 1, 2)] == ["0 shields", "1 shield", "2 shields"]
+    assert count(1, "pt") == "1 pt"
