@@ -398,11 +398,7 @@ class Room:
             self.status = FINISHED
             self.stop_clocks()
             self.hub.rooms_changed()
-            try:
-                self.hub.store.set_status(self.id, FINISHED)
-            except StoreError as exc:  # the stored actions end the game on a restart too
-                log.error("room %s: %s", self.id, exc)
-            rated = self.hub.game_over(self)
+            rated = self.hub.game_over(self)  # stores the end and the results at once
             if rated is not None:
                 events = [*events, rated]
         self._fanout(events)

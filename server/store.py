@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .outbox import Lost
-from .playerstore import PLAYER_SCHEMA, PlayerTables
+from .playerstore import PlayerTables
 from .storeerror import StoreError, token_hash
 
 SCHEMA = """
@@ -139,7 +139,7 @@ class Store(PlayerTables):
             self.db.executescript(SCHEMA)
             # A store from before names were unique (issue 18): `Hub.load` dedupes once.
             self.names_fresh = not self._has_table("name_keys")
-            self.db.executescript(PLAYER_SCHEMA)
+            self.player_schema()
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired

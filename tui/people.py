@@ -93,7 +93,8 @@ class OnlineScreen(PeopleScreen):
             where = WHERE.get(p.get("where"), str(p.get("where")))
             if p.get("room"):
                 where += f" {p.get('room_name') or p['room']}"
-            rating = f"{p.get('rating', '')} {game_title(p.get('game'))}"
+            mark = "?" if p.get("provisional") else ""  # issue 33: not established yet
+            rating = f"{p.get('rating', '')}{mark} {game_title(p.get('game'))}"
             table.add_row(str(p.get("name", "?")), rating, where)
         self.draw_title(f"{msg.get('online', 0)} online")
 
