@@ -246,11 +246,11 @@ class PlayerDesk:
         )
 
         def meets(me: ratings.Entry, rival: ratings.Entry) -> bool:
-            if me.established and rival.human and not rival.established:
-                return False
-            return not (me.human and rival.human) or together(me.player, rival.player) < (
-                ratingrules.PAIR_GAMES
-            )
+            if rival.human and not rival.established:
+                return False  # a provisional human moves nobody's rating
+            if not (me.human and rival.human):
+                return True
+            return together(me.player, rival.player) < ratingrules.PAIR_GAMES
 
         changes = ratings.rate(entries, current, meets)
         for change in changes.values():

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS
+from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, UNRATED_LEVELS
 from .storeerror import StoreError, token_hash
 
 PLAYER_SCHEMA = """
@@ -273,12 +273,18 @@ class PlayerTables:
         return int(row[0])
 
     def opponents(self, game: str, player: str) -> set[str]:
-        """Everyone the player met in games of `game` where both were rated."""
+        """The established players (bot levels among them) the player met in games of
+        `game` where both were rated."""
+        unrated = [f"bot:{level}" for level in sorted(UNRATED_LEVELS)]
+        marks = ",".join("?" * len(unrated))
         rows = self.db.execute(
             "SELECT DISTINCT b.player FROM results a JOIN results b"
             " ON b.room = a.room AND b.player != a.player"
-            " WHERE a.player = ? AND a.game = ? AND a.after IS NOT NULL AND b.after IS NOT NULL",
-            (player, game),
+            " LEFT JOIN ratings r ON r.game = a.game AND r.player = b.player"
+            " WHERE a.player = ? AND a.game = ? AND a.after IS NOT NULL"
+            f" AND ((b.player LIKE 'bot:%' AND b.player NOT IN ({marks}))"
+            " OR (b.after IS NOT NULL AND r.established))",
+            (player, game, *unrated),
         ).fetchall()
         return {r[0] for r in rows}
 

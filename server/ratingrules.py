@@ -9,8 +9,9 @@ in short, as lichess and BGA do:
   a game against them alone is unrated;
 - two humans count against each other in at most `PAIR_GAMES` rated games a day;
 - a rating is provisional until `ESTABLISHED_GAMES` rated games against
-  `ESTABLISHED_OPPONENTS` distinct opponents: shown with "?", off the leaderboard,
-  and an established rating (every rated bot level's) never moves against it.
+  `ESTABLISHED_OPPONENTS` distinct opponents: shown with "?", off the leaderboard;
+- only established opponents move a rating (every rated bot level is one): fresh
+  accounts feed nobody, so a newcomer is rated against bots and established players.
 """
 
 from __future__ import annotations

@@ -164,13 +164,16 @@ async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, pla
     winners = end["winners"]
     scores = [s["money"] for s in money]
     places = game_places(finals[0])
+    # Newcomers are provisional, and only established opponents (every rated bot level)
+    # move a rating (server/ratingrules.py): each human is rated against the bot alone,
+    # and the bot against nobody.
     model = PlackettLuce()
-    new = model.rate([[model.rating()] for _ in range(3)], ranks=places)
-    expected = [shown(team[0].mu, team[0].sigma) for team in new]
-    # Newcomers are provisional: rated against everyone, but an established rating (a
-    # bot level's) does not move against them (server/ratingrules.py).
+    expected = []
+    for seat in (0, 1):
+        new = model.rate([[model.rating()], [model.rating()]], ranks=[places[seat], places[2]])
+        expected.append(shown(new[0][0].mu, new[0][0].sigma))
     assert rated["ratings"][2] is None
-    assert [r["after"] for r in rated["ratings"][:2]] == expected[:2]
+    assert [r["after"] for r in rated["ratings"][:2]] == expected
     assert [r["before"] for r in rated["ratings"][:2]] == [1500, 1500]
     assert [r["provisional"] for r in rated["ratings"][:2]] == [True, True]
 
@@ -202,13 +205,15 @@ async def test_a_game_a_stand_in_played_most_of_is_a_loss_for_that_human(server,
     table.seats[1].standin_turns = 10**6  # as if the autopilot had played Bob's game
     finals = await asyncio.gather(autoplay(ann, seed=5), autoplay(bob, seed=6))
     rated = next(e for e in finals[0]["events"] if e["type"] == "rated")
-    # Bob is placed last whatever his seat made; Ann and the bot keep their order.
+    # Bob is placed last whatever his seat made, below the bot (each newcomer is rated
+    # against the bot alone); Ann keeps her place against the bot.
     ann, _, bot = game_places(finals[0])
-    ranks = [1 + (bot < ann), 3, 1 + (ann < bot)]
     model = PlackettLuce()
-    new = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
-    assert rated["ratings"][1]["after"] == shown(new[1][0].mu, new[1][0].sigma)
-    assert rated["ratings"][0]["after"] == shown(new[0][0].mu, new[0][0].sigma)
+    pair = [[model.rating()], [model.rating()]]
+    bob_new = model.rate(pair, ranks=[2, 1])[0][0]
+    ann_new = model.rate(pair, ranks=[ann, bot])[0][0]
+    assert rated["ratings"][1]["after"] == shown(bob_new.mu, bob_new.sigma) < 1500
+    assert rated["ratings"][0]["after"] == shown(ann_new.mu, ann_new.sigma)
 
 
 # ------------------------------------------------------------------- who

@@ -72,7 +72,7 @@ async def test_a_game_whose_results_a_crash_lost_is_rated_at_the_restart(tmp_pat
             proc.wait()
     assert seats_rows(data, room) == ("playing", 0)  # the last action, no end
 
-    for start in range(2):  # a second start rates nothing again
+    for _ in range(2):  # a second start rates nothing again
         server = Server(data, port=0, dev=True)
         await server.start()
         try:
@@ -89,12 +89,15 @@ async def test_a_game_whose_results_a_crash_lost_is_rated_at_the_restart(tmp_pat
                 + sum(1 for j in (0, 1, 2) if j not in winners and money[j] > money[i])
                 for i in range(3)
             ]
+            # Newcomers, each rated against the bot alone (server/ratingrules.py).
             model = PlackettLuce()
-            new = model.rate([[model.rating()] for _ in range(3)], ranks=places)
+            expected = []
+            for seat in (0, 1):
+                pair = [[model.rating()], [model.rating()]]
+                new = model.rate(pair, ranks=[places[seat], places[2]])[0][0]
+                expected.append(shown(new.mu, new.sigma))
             got = server.store.ratings("modernart", [ann.you, bob.you])
-            assert [shown(got[p].mu, got[p].sigma) for p in (ann.you, bob.you)] == [
-                shown(t[0].mu, t[0].sigma) for t in new[:2]
-            ], start
+            assert [shown(got[p].mu, got[p].sigma) for p in (ann.you, bob.you)] == expected
             assert got[ann.you].games == got[bob.you].games == 1
         finally:
             await server.stop()

@@ -59,6 +59,10 @@ def rated_of(final: dict) -> list:
     return next(e for e in final["events"] if e["type"] == "rated")["ratings"]
 
 
+def seed_rating(server, rating: Rating) -> None:
+    server.store.save_results(f"seed-{rating.player}", "modernart", "finished", [], [rating])
+
+
 async def who_rating(client: Client, name: str) -> tuple[int, bool]:
     players = (await request(client, "who"))["players"]
     entry = next(p for p in players if p["name"] == name)
@@ -85,41 +89,41 @@ async def unpaced(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
 
 async def test_two_accounts_trading_wins_count_three_games_a_day(unpaced):
     """The farmer's move: two accounts (one address, as every test client) play each
-    other again and again; after `PAIR_GAMES` games their results count no more."""
+    other again and again. Fresh, they move nobody's rating; established, their
+    results count in `PAIR_GAMES` games a day, no more."""
     server, url = unpaced, f"ws://127.0.0.1:{unpaced.port}/"
     win, lose = await Client.hello(url, "Farmer"), await Client.hello(url, "Sheep")
+    assert rated_of(await play([win, lose], ["random"], seed=1)) == [None, None, None]
+    assert server.store.leaderboard("modernart", 10) == []
+    for client, name in ((win, "Farmer"), (lose, "Sheep")):
+        seed_rating(server, Rating(client.you, name, 25.0, 3.0, 20, True))
     last = None
     for game in range(ratingrules.PAIR_GAMES + 2):
         rated = rated_of(await play([win, lose], ["random"], seed=10 * game))
         if game < ratingrules.PAIR_GAMES:
-            assert None not in rated[:2], game
+            assert None not in rated[:2] and rated[2] is None, game
             last = rated[0]["after"]
         else:
             assert rated == [None, None, None], game
-    assert await who_rating(win, "Farmer") == (last, True)  # no gain after the third
-    assert server.store.ratings("modernart", [win.you])[win.you].games == ratingrules.PAIR_GAMES
-    board = await request(win, "leaderboard", game="modernart")
-    assert board["players"] == []  # provisional: off the leaderboard
+    assert await who_rating(win, "Farmer") == (last, False)  # no change after the third
+    rating = server.store.ratings("modernart", [win.you])[win.you]
+    assert rating.games == 20 + ratingrules.PAIR_GAMES
 
 
 async def test_leaving_a_game_a_stand_in_finishes_is_a_loss(server, player):
     """Bob leaves mid-game; the autopilot finishes his seat (and may do well): Bob is
-    placed last, Ann and the bot keep their order."""
+    placed last. Both are newcomers: each is rated against the bot alone."""
     ann, bob = await player("Ann"), await player("Bob")
     await table([ann, bob], ["normal"], takeover_s=1)
     await request(bob, "leave")
     final = await autoplay(ann, seed=3)
     ann_place, _, bot_place = game_places(final)
-    ranks = [1 + (bot_place < ann_place), 3, 1 + (ann_place < bot_place)]
-    new = MODEL.rate([[MODEL.rating()] for _ in range(3)], ranks=ranks)
+    pair = [[MODEL.rating()], [MODEL.rating()]]
+    bob_new = MODEL.rate(pair, ranks=[2, 1])[0][0]
+    ann_new = MODEL.rate(pair, ranks=[ann_place, bot_place])[0][0]
     rated = rated_of(final)
-    assert rated[1]["after"] == shown(new[1][0].mu, new[1][0].sigma)
-    assert rated[0]["after"] == shown(new[0][0].mu, new[0][0].sigma)
-    assert rated[1]["after"] < 1500
-
-
-def seed_rating(server, rating: Rating) -> None:
-    server.store.save_results(f"seed-{rating.player}", "modernart", "finished", [], [rating])
+    assert rated[1]["after"] == shown(bob_new.mu, bob_new.sigma) < 1500
+    assert rated[0]["after"] == shown(ann_new.mu, ann_new.sigma)
 
 
 async def test_an_established_rating_does_not_move_against_a_provisional_player(server, player):
@@ -133,7 +137,8 @@ async def test_an_established_rating_does_not_move_against_a_provisional_player(
     final = await play([ann, bob], ["normal"], seed=20)
     places = game_places(final)
     ann_r, bob_r, bot_r = MODEL.rating(mu=27, sigma=2), MODEL.rating(mu=33, sigma=5), MODEL.rating()
-    # Ann is rated against the bot only; Bob against both; the bot against Ann only.
+    # Provisional Bob moves nobody: Ann is rated against the bot, the bot against Ann,
+    # Bob against both.
     ann_new = MODEL.rate([[ann_r], [bot_r]], ranks=[places[0], places[2]])[0][0]
     bob_new = MODEL.rate([[ann_r], [bob_r], [bot_r]], ranks=places)[1][0]
     bot_new = MODEL.rate([[ann_r], [bot_r]], ranks=[places[0], places[2]])[1][0]
@@ -152,8 +157,8 @@ async def test_an_established_rating_does_not_move_against_a_provisional_player(
 async def test_a_player_is_established_after_ten_games_against_three_opponents(server, player):
     ann = await player("Ann")
     store = server.store
-    games = ratingrules.ESTABLISHED_GAMES - 1
-    for i in range(games):  # earlier games: against two bot levels only
+    games = ratingrules.ESTABLISHED_GAMES
+    for i in range(games):  # earlier games: enough, but against two bot levels only
         bot = ("bot:normal", "bot:hard")[i % 2]
         seats = [
             SeatResult(0, ann.you, "Ann", 1, 50, 1500, 1500),
@@ -162,13 +167,13 @@ async def test_a_player_is_established_after_ten_games_against_three_opponents(s
         rating = Rating(ann.you, "Ann", 25.0, 3.0, i + 1, False)
         store.save_results(f"old{i}", "modernart", "finished", seats, [rating])
     assert await who_rating(ann, "Ann") == (shown(25.0, 3.0), True)
-    # The tenth game, against a third opponent (`expert` is slow; a human is a third).
+    # A game against a third opponent (`expert` is slow; an established human is one).
     bob = await player("Bob")
+    seed_rating(server, Rating(bob.you, "Bob", 25.0, 3.0, 20, True))
     final = await play([ann, bob], ["normal"], seed=30)
     assert rated_of(final)[0]["provisional"] is False
-    assert rated_of(final)[1]["provisional"] is True
     board = (await request(ann, "leaderboard", game="modernart"))["players"]
-    assert "Ann" in {p["name"] for p in board} and "Bob" not in {p["name"] for p in board}
+    assert {"Ann", "Bob"} <= {p["name"] for p in board}
     assert (await who_rating(bob, "Ann"))[1] is False
 
 
@@ -184,11 +189,14 @@ async def quick_ends(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
 async def test_in_an_abandoned_game_the_first_human_to_go_loses_most(quick_ends):
     url = f"ws://127.0.0.1:{quick_ends.port}/"
     ann, bob = await Client.hello(url, "Ann"), await Client.hello(url, "Bob")
+    for client, name in ((ann, "Ann"), (bob, "Bob")):
+        seed_rating(quick_ends, Rating(client.you, name, 25.0, 3.0, 20, True))
     room = await table([ann, bob], ["normal"], shout_window_ms=60000, bot_delay_ms=10000)
     await ann.close()
     await bob.expect("update", timeout=10)  # Ann's `disconnected`
     await bob.close()
     await eventually(lambda: quick_ends.store.room(room).status == "abandoned", "abandonment")
-    new = MODEL.rate([[MODEL.rating()] for _ in range(3)], ranks=[3, 2, 1])
+    known = [[MODEL.rating(mu=25.0, sigma=3.0)] for _ in range(2)]
+    new = MODEL.rate([*known, [MODEL.rating()]], ranks=[3, 2, 1])
     rows = quick_ends.store.games_of(ann.you, 1)[0]["rows"]
     assert [r[9] for r in rows[:2]] == [shown(t[0].mu, t[0].sigma) for t in new[:2]]
