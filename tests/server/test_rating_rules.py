@@ -17,6 +17,7 @@ from modernart.server.app import Server
 from modernart.server.limits import Limits
 from modernart.server.playerstore import Rating, SeatResult
 from modernart.server.ratings import shown
+from modernart.server.store import Store
 
 from .test_players import game_places, request
 from .waiting import eventually
@@ -200,3 +201,34 @@ async def test_in_an_abandoned_game_the_first_human_to_go_loses_most(quick_ends)
     new = MODEL.rate([*known, [MODEL.rating()]], ranks=[3, 2, 1])
     rows = quick_ends.store.games_of(ann.you, 1)[0]["rows"]
     assert [r[9] for r in rows[:2]] == [shown(t[0].mu, t[0].sigma) for t in new[:2]]
+
+
+def test_a_store_from_before_provisional_ratings_is_given_who_is_established(tmp_path):
+    store = Store(tmp_path)
+    seen = ("bot:normal", "bot:hard", "u9")  # u9 rated too, so an opponent
+    for i in range(10):
+        rival = seen[i % 3]
+        seats = [
+            SeatResult(0, "u1", "Ann", 1, 9, 1500, 1510),
+            SeatResult(1, rival, "r", 2, 1, 1, 1),
+        ]
+        store.save_results(f"a{i}", "modernart", "finished", seats, [])
+        two = [
+            SeatResult(0, "u2", "Bob", 1, 9, 1500, 1510),
+            SeatResult(1, seen[i % 2], "r", 2, 1, 1, 1),
+        ]
+        store.save_results(f"b{i}", "modernart", "finished", two, [])
+    old = [Rating(p, p, 25.0, 3.0, 10) for p in ("u1", "u2", "bot:normal")]
+    store.save_results("old", "modernart", "finished", [], old)
+    store.db.execute("ALTER TABLE ratings DROP COLUMN established")  # as before issue 33
+    store.close()
+    store = Store(tmp_path)
+    try:
+        got = store.ratings("modernart", ["u1", "u2", "bot:normal"])
+        assert {p: r.established for p, r in got.items()} == {
+            "u1": True,  # 10 games, 3 opponents
+            "u2": False,  # 10 games, 2 opponents
+            "bot:normal": True,
+        }
+    finally:
+        store.close()
