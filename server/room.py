@@ -114,7 +114,7 @@ class Seat:
     open_cap: tuple[tuple[Any, ...], int | None] | None = None
     left: bool = False  # the human left on purpose (`leave`, `bye`), not a lost connection
     # A human's actions: own, or a stand-in's (autopilot, turn clock) — a game the
-    # stand-in played most of is not rated for that human (server/ratings.py)
+    # stand-in played most of is a loss for that human (server/ratingrules.py)
     own_turns: int = 0
     standin_turns: int = 0
 
