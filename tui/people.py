@@ -135,7 +135,7 @@ class LeaderboardScreen(PeopleScreen):
         count = len(msg.get("players") or [])
         self.draw_title(f"{game_title(self.game)} · {count or 'nobody'} rated")
         self.query_one("#people-hint", Static).update(
-            Text("Ratings start at 1500 (openskill); bots in italics", style="dim")
+            Text("Listed after 10 rated games against 3 opponents; bots in italics", style="dim")
         )
 
 
