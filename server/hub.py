@@ -196,8 +196,7 @@ class Hub:
                 game=header.get("game", DEFAULT_GAME),
             ).played()
             if game.finished:
-                room.game = game
-                self.players.game_restored_over(room)
+                self.players.game_restored_over(room, game)
                 return
             room.resume(game, stored.seq)
         self.rooms[room.id] = room

@@ -27,6 +27,8 @@ from .refusal import Refused
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
+    from modernart.engine.games import GameState
+
     from .room import Room
     from .session import Conn
 
@@ -213,9 +215,10 @@ class PlayerDesk:
         humans = [s is not None and s.identity is not None for s in room.seats]
         self._save(room, ABANDONED, ratingrules.abandoned_places(humans, went), None)
 
-    def game_restored_over(self, room: Room) -> None:
+    def game_restored_over(self, room: Room, game: GameState) -> None:
         """A game found finished at start-up without its results (the server stopped
         between its last action and its end): rated now, once."""
+        room.game = game
         try:
             if self.store.has_results(room.id):
                 self.store.set_status(room.id, "finished")
