@@ -202,7 +202,7 @@ class Hub:
                 game=header.get("game", DEFAULT_GAME),
             ).played()
             if game.finished:
-                self.store.set_status(stored.id, FINISHED)
+                self.players.game_restored_over(room, game)
                 return
             room.resume(game, stored.seq)
         self.rooms[room.id] = room
@@ -367,7 +367,7 @@ class Hub:
         try:
             changes = self.players.game_over(room)
         except StoreError as exc:
-            log.error("room %s: %s; the game is not rated", room.id, exc)
+            log.error("room %s: %s; the game is rated at the next start", room.id, exc)
             return None
         except Exception:  # the game's last update must go out whatever happens here
             log.exception("room %s: rating the game failed", room.id)

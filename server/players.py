@@ -10,21 +10,25 @@ game that is over (and of a locked room only to its players).
 
 from __future__ import annotations
 
+import functools
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 
-from . import names, ratings
+from . import names, ratingrules, ratings
 from .codec import BadMessage
 from .export import record_of_room
 from .fields import get_str
 from .playerstore import SeatResult
 from .refusal import Refused
-from .store import Store
+from .store import Store, StoreError
 
 if TYPE_CHECKING:
+    from modernart.engine.games import GameState
+
     from .room import Room
     from .session import Conn
 
@@ -108,14 +112,16 @@ class PlayerDesk:
             entry["game"] = room.info.name if room is not None else game
             by_game.setdefault(entry["game"], []).append(c.identity.id)
             entries.append((c.identity.id, entry))
-        shown = {
-            (g, player): ratings.shown(r.mu, r.sigma)
+        known = {
+            (g, player): r
             for g, ids in by_game.items()
             for player, r in self.store.ratings(g, ids).items()
         }
         players = []
         for identity_id, entry in entries:
-            entry["rating"] = shown.get((entry["game"], identity_id), ratings.BASE)
+            r = known.get((entry["game"], identity_id))
+            entry["rating"] = ratings.BASE if r is None else ratings.shown(r.mu, r.sigma)
+            entry["provisional"] = r is None or not r.established
             players.append(entry)
         conn.send(_reply({"t": "who", "players": players, "online": len(online)}, rid))
 
@@ -193,45 +199,87 @@ class PlayerDesk:
     # ----------------------------------------------------------- game's end
 
     def game_over(self, room: Room) -> list[dict[str, Any] | None]:
-        """Store a finished game's results and rate it (docs/decisions.md: who counts);
-        per seat `{before, after}` of the shown rating, or None where not rated."""
-        game = room.info
+        """Store a finished game's results and rate it (server/ratingrules.py: leaving
+        is losing); per seat `{before, after, provisional}` of the shown rating, or
+        None where not rated."""
         state = room.game
         assert state is not None
-        scores = game.replay_fields(state).get(game.score_field)
+        scores = room.info.replay_fields(state).get(room.info.score_field)
         place = ratings.places(scores, list(state.winners), state.n)
+        forfeits = [ratingrules.forfeited(s) for s in room.seats]
+        place = ratingrules.forfeit_places(place, forfeits)
+        return self._save(room, "finished", place, scores)
+
+    def game_abandoned(self, room: Room, went: dict[int, float]) -> None:
+        """An abandoned game is kept (its record is exportable and listed with the
+        players' games); its humans lose to the bots, the first to go (`went`: seat ->
+        when) lowest (server/ratingrules.py)."""
+        humans = [s is not None and s.identity is not None for s in room.seats]
+        self._save(room, ABANDONED, ratingrules.abandoned_places(humans, went), None)
+
+    def game_restored_over(self, room: Room, game: GameState) -> None:
+        """A game found finished at start-up without its results (the server stopped
+        between its last action and its end): rated now, once."""
+        room.game = game
+        try:
+            if self.store.has_results(room.id):
+                self.store.set_status(room.id, "finished")
+            else:
+                self.game_over(room)
+        except StoreError as exc:
+            log.error("room %s: %s; rated at the next start", room.id, exc)
+            return
+        log.warning("room %s: its game had finished before the restart; rated now", room.id)
+
+    def _save(
+        self, room: Room, outcome: str, place: list[int], scores: list[int] | None
+    ) -> list[dict[str, Any] | None]:
+        game = room.info.name
         entries = []
         for i, s in enumerate(room.seats):
             assert s is not None
             human = s.identity is not None
             player = s.identity.id if s.identity is not None else ratings.bot_key(s.level or "")
-            counted = not human or s.standin_turns <= s.own_turns
-            entries.append(ratings.Entry(player, s.name, place[i], human, counted))
-        current = self.store.ratings(game.name, {e.player for e in entries})
-        changes = ratings.rate(entries, current)
+            counted = human or ratingrules.rated_level(s.level)
+            entries.append(ratings.Entry(player, s.name, place[i], human, counted, not human))
+        current = self.store.ratings(game, {e.player for e in entries})
+        for e in entries:
+            e.established = e.established or (e.player in current and current[e.player].established)
+        since = time.time() - ratingrules.PAIR_WINDOW_S
+        together = functools.cache(
+            lambda one, other: self.store.games_together(game, one, other, since)
+        )
+
+        def meets(me: ratings.Entry, rival: ratings.Entry) -> bool:
+            if rival.human and not rival.established:
+                return False  # a provisional human moves nobody's rating
+            if not (me.human and rival.human):
+                return True
+            return together(me.player, rival.player) < ratingrules.PAIR_GAMES
+
+        changes = ratings.rate(entries, current, meets)
+        for change in changes.values():
+            after = change.after
+            if after.player.startswith("bot:"):
+                after.name, after.established = f"{after.player[4:]} bot", True
+            elif not after.established:
+                met = self.store.opponents(game, after.player) | change.rivals
+                after.established = ratingrules.established(after.games, len(met))
         results, out = [], []
         for i, e in enumerate(entries):
-            change = changes.get(e.player) if e.counted else None
+            change = changes.get(e.player)
             before = after = None
             if change is not None:
-                before = ratings.shown(change[0].mu, change[0].sigma)
-                after = ratings.shown(change[1].mu, change[1].sigma)
+                before = ratings.shown(change.before.mu, change.before.sigma)
+                after = ratings.shown(change.after.mu, change.after.sigma)
             score = scores[i] if scores is not None else None
-            results.append(SeatResult(i, e.player, e.name, e.place, score, before, after))
-            out.append(None if change is None else {"before": before, "after": after})
-        rated = [after for _, after in changes.values()]
-        for r in rated:
-            if r.player.startswith("bot:"):
-                r.name = f"{r.player[4:]} bot"
-        self.store.save_results(room.id, game.name, "finished", results, rated)
+            kept = e.place if outcome == "finished" else None
+            results.append(SeatResult(i, e.player, e.name, kept, score, before, after))
+            out.append(
+                None
+                if change is None
+                else {"before": before, "after": after, "provisional": not change.after.established}
+            )
+        rated = [c.after for c in changes.values()]
+        self.store.save_results(room.id, game, outcome, results, rated)
         return out
-
-    def game_abandoned(self, room: Room) -> None:
-        """An abandoned game is kept (its record is exportable and listed with the
-        players' games) but rates nobody."""
-        results = []
-        for i, s in enumerate(room.seats):
-            assert s is not None
-            player = s.identity.id if s.identity is not None else ratings.bot_key(s.level or "")
-            results.append(SeatResult(i, player, s.name, None, None))
-        self.store.save_results(room.id, room.info.name, ABANDONED, results, [])

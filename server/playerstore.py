@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .devicestore import FIRST_DEVICE, device_insert
+from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, UNRATED_LEVELS
 from .storeerror import StoreError, token_hash
 
 PLAYER_SCHEMA = """
@@ -27,6 +28,7 @@ CREATE TABLE IF NOT EXISTS ratings (
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     games INTEGER NOT NULL,
+    established INTEGER NOT NULL DEFAULT 0,  -- not provisional (server/ratingrules.py)
     PRIMARY KEY (game, player)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS results (
@@ -54,6 +56,7 @@ class Rating:
     mu: float
     sigma: float
     games: int
+    established: bool = False  # not provisional (server/ratingrules.py)
 
 
 @dataclass
@@ -69,9 +72,30 @@ class SeatResult:
     after: int | None = None
 
 
+# A store from before issue 33: which rated players count as established already.
+ESTABLISH = f"""
+UPDATE ratings SET established = 1 WHERE player LIKE 'bot:%' OR (
+    games >= {ESTABLISHED_GAMES} AND (
+        SELECT COUNT(DISTINCT b.player) FROM results a JOIN results b
+        ON b.room = a.room AND b.player != a.player
+        WHERE a.player = ratings.player AND a.game = ratings.game
+        AND a.after IS NOT NULL AND b.after IS NOT NULL
+    ) >= {ESTABLISHED_OPPONENTS})
+"""
+
+
 class PlayerTables:
     db: sqlite3.Connection
     settle: Callable[[], None]  # the Store's: commits the turn's batch first
+
+    def player_schema(self) -> None:
+        """The tables, and on a store from before provisional ratings the column that
+        says who is established, filled in from the results once."""
+        self.db.executescript(PLAYER_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(ratings)")}
+        if "established" not in columns:
+            self.db.execute("ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0")
+            self.db.execute(ESTABLISH)
 
     def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> None:
         self.settle()
@@ -175,17 +199,18 @@ class PlayerTables:
         players = list(players)
         marks = ",".join("?" * len(players))
         rows = self.db.execute(
-            "SELECT player, name, mu, sigma, games FROM ratings"
+            "SELECT player, name, mu, sigma, games, established FROM ratings"
             f" WHERE game = ? AND player IN ({marks})",
             (game, *players),
         ).fetchall()
         return {r[0]: Rating(*r) for r in rows}
 
     def leaderboard(self, game: str, limit: int) -> list[Rating]:
-        """The game's rated players, best first by the conservative estimate."""
+        """The game's established players, best first by the conservative estimate."""
         rows = self.db.execute(
             "SELECT player, COALESCE((SELECT name FROM identities WHERE id = player), name),"
-            " mu, sigma, games FROM ratings WHERE game = ?"
+            " mu, sigma, games, established FROM ratings WHERE game = ?"
+            " AND (established OR player LIKE 'bot:%')"
             " ORDER BY mu - 3 * sigma DESC, games DESC LIMIT ?",
             (game, limit),
         ).fetchall()
@@ -194,37 +219,76 @@ class PlayerTables:
     def save_results(
         self, room: str, game: str, outcome: str, seats: list[SeatResult], rated: list[Rating]
     ) -> None:
-        """A game's end: every seat's result and the new ratings, in one transaction."""
+        """A game's end: every seat's result, the new ratings and the room's status, in
+        one transaction: a stored status `finished` always has its results (a game
+        whose last action is stored without them is rated at the next start)."""
         now = time.time()
         statements: list[tuple[str, tuple]] = [
             (
-                "INSERT OR REPLACE INTO results (room, seat, game, finished, player, name,"
-                " outcome, place, score, before, after) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "UPDATE rooms SET status = ?, finished = ? WHERE id = ?",
+                (outcome, now if outcome == "finished" else None, room),
+            ),
+            *(
                 (
-                    room,
-                    s.seat,
-                    game,
-                    now,
-                    s.player,
-                    s.name,
-                    outcome,
-                    s.place,
-                    s.score,
-                    s.before,
-                    s.after,
-                ),
-            )
-            for s in seats
+                    "INSERT OR REPLACE INTO results (room, seat, game, finished, player, name,"
+                    " outcome, place, score, before, after) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        room,
+                        s.seat,
+                        game,
+                        now,
+                        s.player,
+                        s.name,
+                        outcome,
+                        s.place,
+                        s.score,
+                        s.before,
+                        s.after,
+                    ),
+                )
+                for s in seats
+            ),
         ]
         statements.extend(
             (
-                "INSERT OR REPLACE INTO ratings (game, player, name, mu, sigma, games)"
-                " VALUES (?,?,?,?,?,?)",
-                (game, r.player, r.name, r.mu, r.sigma, r.games),
+                "INSERT OR REPLACE INTO ratings (game, player, name, mu, sigma, games,"
+                " established) VALUES (?,?,?,?,?,?,?)",
+                (game, r.player, r.name, r.mu, r.sigma, r.games, int(r.established)),
             )
             for r in rated
         )
         self._transaction(f"room {room}'s result", statements)
+
+    def has_results(self, room: str) -> bool:
+        return (
+            self.db.execute("SELECT 1 FROM results WHERE room = ?", (room,)).fetchone() is not None
+        )
+
+    def games_together(self, game: str, one: str, other: str, since: float) -> int:
+        """Finished games since then in which both players were rated."""
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM results a JOIN results b ON b.room = a.room"
+            " WHERE a.player = ? AND b.player = ? AND a.game = ? AND a.finished >= ?"
+            " AND a.after IS NOT NULL AND b.after IS NOT NULL",
+            (one, other, game, since),
+        ).fetchone()
+        return int(row[0])
+
+    def opponents(self, game: str, player: str) -> set[str]:
+        """The established players (bot levels among them) the player met in games of
+        `game` where both were rated."""
+        unrated = [f"bot:{level}" for level in sorted(UNRATED_LEVELS)]
+        marks = ",".join("?" * len(unrated))
+        rows = self.db.execute(
+            "SELECT DISTINCT b.player FROM results a JOIN results b"
+            " ON b.room = a.room AND b.player != a.player"
+            " LEFT JOIN ratings r ON r.game = a.game AND r.player = b.player"
+            " WHERE a.player = ? AND a.game = ? AND a.after IS NOT NULL"
+            f" AND ((b.player LIKE 'bot:%' AND b.player NOT IN ({marks}))"
+            " OR (b.after IS NOT NULL AND r.established))",
+            (player, game, *unrated),
+        ).fetchall()
+        return {r[0] for r in rows}
 
     def games_of(self, player: str, limit: int, viewer: str) -> list[dict[str, Any]]:
         """A player's latest finished or abandoned games that `viewer` may see, newest

@@ -1,11 +1,11 @@
 """Ratings per game with openskill's Plackett–Luce model (Weng–Lin): made for
 multiplayer results, and a well-kept library, so no rating arithmetic of our own.
 
-Who is rated (docs/decisions.md, issue 18): every seat of a finished game with at
-least one counted human. Each bot level of each game is one rated player
-(`bot_key`), so the bot ladder gets a measured rating and a player who only plays
-bots gets one too. A human does not count (is left out of the update) when a
-stand-in played most of that human's turns; abandoned games count for nobody.
+Who is rated (docs/decisions.md, issue 18; the rules against farming and dodging,
+issue 33, are server/ratingrules.py's): each bot level of each game is one rated
+player (`bot_key`), but the weakest levels, which are nobody's opponent. Every
+counted seat is rated against the opponents the rules let it meet, and only when a
+human is among them; abandoned games rate their humans as the rules place them.
 A rating is shown as one integer: 1500 + 60 × (μ − 3σ), openskill's conservative
 "ordinal" on a 1500 base, so a newcomer shows 1500 and the list is ordered by
 what it shows.
@@ -13,7 +13,8 @@ what it shows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
@@ -45,30 +46,46 @@ class Entry:
     name: str
     place: int  # 1 = won; equal places tie
     human: bool
-    counted: bool  # a human who played most of their own turns (bots: always)
+    counted: bool  # rated at all: a human, or a bot of a rated level
+    established: bool = False  # not provisional (server/ratingrules.py); bots always
 
 
-def rate(entries: list[Entry], current: dict[str, Rating]) -> dict[str, tuple[Rating, Rating]]:
-    """The counted entries' ratings before and after the game: player -> (before, after).
-    Nothing when no counted human sat at the table. A player on several seats (two bots
-    of one level) is rated per seat from the same rating; the new one is the mean."""
+@dataclass
+class Change:
+    before: Rating
+    after: Rating
+    rivals: set[str] = field(default_factory=set)  # the opponents it was rated against
+
+
+def rate(
+    entries: list[Entry], current: dict[str, Rating], meets: Callable[[Entry, Entry], bool]
+) -> dict[str, Change]:
+    """The counted entries' ratings before and after the game, each from the ratings
+    before it, against the counted opponents `meets` lets it meet (never itself), and
+    only when a human is among them. A player on several seats (two bots of one
+    level) is rated per seat; the new rating is the mean."""
     counted = [e for e in entries if e.counted]
-    if not any(e.human for e in counted):
-        return {}
     before = {e.player: current.get(e.player) or fresh(e.player, e.name) for e in counted}
-    teams = [[MODEL.rating(mu=before[e.player].mu, sigma=before[e.player].sigma)] for e in counted]
-    new = MODEL.rate(teams, ranks=[e.place for e in counted])
     seats: dict[str, list[tuple[float, float]]] = {}
-    for e, team in zip(counted, new, strict=True):
-        seats.setdefault(e.player, []).append((team[0].mu, team[0].sigma))
-    out: dict[str, tuple[Rating, Rating]] = {}
+    rivals: dict[str, set[str]] = {}
     for e in counted:
-        if e.player in out:
+        table = [e, *(o for o in counted if o.player != e.player and meets(e, o))]
+        if len(table) < 2 or not any(x.human for x in table):
             continue
-        old, got = before[e.player], seats[e.player]
+        teams = [
+            [MODEL.rating(mu=before[x.player].mu, sigma=before[x.player].sigma)] for x in table
+        ]
+        new = MODEL.rate(teams, ranks=[x.place for x in table])
+        seats.setdefault(e.player, []).append((new[0][0].mu, new[0][0].sigma))
+        rivals.setdefault(e.player, set()).update(x.player for x in table[1:])
+    out: dict[str, Change] = {}
+    for player, got in seats.items():
+        old = before[player]
         mu = sum(m for m, _ in got) / len(got)
         sigma = sum(s for _, s in got) / len(got)
-        out[e.player] = (old, Rating(e.player, e.name, mu, sigma, old.games + 1))
+        name = next(e.name for e in counted if e.player == player)
+        after = Rating(player, name, mu, sigma, old.games + 1, old.established)
+        out[player] = Change(old, after, rivals[player])
     return out
 
 

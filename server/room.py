@@ -114,7 +114,7 @@ class Seat:
     open_cap: tuple[tuple[Any, ...], int | None] | None = None
     left: bool = False  # the human left on purpose (`leave`, `bye`), not a lost connection
     # A human's actions: own, or a stand-in's (autopilot, turn clock) — a game the
-    # stand-in played most of is not rated for that human (server/ratings.py)
+    # stand-in played most of is a loss for that human (server/ratingrules.py)
     own_turns: int = 0
     standin_turns: int = 0
 
@@ -399,11 +399,7 @@ class Room:
             self.status = FINISHED
             self.stop_clocks()
             self.hub.rooms_changed()
-            try:
-                self.hub.store.set_status(self.id, FINISHED)
-            except StoreError as exc:  # the stored actions end the game on a restart too
-                log.error("room %s: %s", self.id, exc)
-            rated = self.hub.game_over(self)
+            rated = self.hub.game_over(self)  # stores the end and the results at once
             if rated is not None:
                 events = [*events, rated]
         self._fanout(events)

@@ -1,6 +1,6 @@
 """How rooms end (issue 18): a finished room stays listed for `finished_listed_s` so
 its players see the result and can rematch; a running game with no seated human
-connected for `abandoned_after_s` ends as abandoned (stored, rated for nobody) and
+connected for `abandoned_after_s` ends as abandoned (stored, its humans lose) and
 leaves the list. Both are limits (docs/operations.md). Timers, not sweeps: a room
 arms one when its last human goes and disarms it when one comes back."""
 
@@ -37,17 +37,22 @@ class RoomEnds:
         self.hub = hub
         self._abandon: dict[str, asyncio.TimerHandle] = {}
         self._unlist: dict[str, asyncio.TimerHandle] = {}
+        # Running rooms' absent humans: seat -> loop time they went (who left first
+        # loses most when the game is abandoned, server/ratingrules.py).
+        self._went: dict[str, dict[int, float]] = {}
 
     def stop(self) -> None:
         for handle in [*self._abandon.values(), *self._unlist.values()]:
             handle.cancel()
         self._abandon.clear()
         self._unlist.clear()
+        self._went.clear()
 
     # ------------------------------------------------------------- finished
 
     def finished(self, room: Room) -> None:
         self._disarm(room)
+        self._went.pop(room.id, None)
         wait = self.hub.limits.finished_listed_s
         loop = asyncio.get_running_loop()
         self._unlist[room.id] = loop.call_later(wait, self._unlist_room, room)
@@ -63,6 +68,17 @@ class RoomEnds:
 
     def attendance_changed(self, room: Room) -> None:
         """A seated human came or went: arm or disarm the room's abandonment."""
+        if room.status != PLAYING:
+            self._went.pop(room.id, None)
+        else:
+            went = self._went.setdefault(room.id, {})
+            now = asyncio.get_running_loop().time()
+            for i, s in enumerate(room.seats):
+                if s is not None and s.identity is not None:
+                    if s.conn is None:
+                        went.setdefault(i, now)
+                    else:
+                        went.pop(i, None)
         if room.status != PLAYING or self._humans_here(room):
             self._disarm(room)
         elif room.id not in self._abandon:
@@ -87,12 +103,12 @@ class RoomEnds:
         if room.status != PLAYING or self._humans_here(room) or hub.rooms.get(room.id) is not room:
             return
         try:
-            hub.players.game_abandoned(room)
-            hub.store.set_status(room.id, ABANDONED)
+            hub.players.game_abandoned(room, self._went.get(room.id, {}))
         except StoreError as exc:
             log.error("room %s: %s; abandoning it again later", room.id, exc)
             self._arm(room, RETRY_S)
             return
+        self._went.pop(room.id, None)
         log.info("room %s: no player for a while; the game ends as abandoned", room.id)
         room.stop_clocks()
         room.status = ABANDONED

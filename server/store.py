@@ -27,7 +27,7 @@ from typing import Any
 
 from .devicestore import FIRST_DEVICE, DeviceTables, device_insert
 from .outbox import Lost
-from .playerstore import PLAYER_SCHEMA, PlayerTables
+from .playerstore import PlayerTables
 from .storeerror import StoreError, token_hash
 
 SCHEMA = """
@@ -140,7 +140,7 @@ class Store(PlayerTables, DeviceTables):
             self.db.executescript(SCHEMA)
             # A store from before names were unique (issue 18): `Hub.load` dedupes once.
             self.names_fresh = not self._has_table("name_keys")
-            self.db.executescript(PLAYER_SCHEMA)
+            self.player_schema()
             self.open_devices()  # the tokens that play each identity (issue 33)
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}

@@ -102,13 +102,15 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
 
 
 def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
-    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"."""
+    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"; a
+    provisional rating has a "?" (issue 33)."""
     parts = []
     for seat, change in enumerate(ratings):
         if isinstance(change, dict):
             after, before = change.get("after"), change.get("before")
             delta = after - before if isinstance(after, int) and isinstance(before, int) else 0
-            parts.append(f"{seat_name(names, seat)} {after} ({delta:+d})")
+            mark = "?" if change.get("provisional") else ""  # provisional (issue 33)
+            parts.append(f"{seat_name(names, seat)} {after}{mark} ({delta:+d})")
     return "Ratings: " + ", ".join(parts) if parts else "This game was not rated."
 
 

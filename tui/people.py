@@ -93,7 +93,8 @@ class OnlineScreen(PeopleScreen):
             where = WHERE.get(p.get("where"), str(p.get("where")))
             if p.get("room"):
                 where += f" {p.get('room_name') or p['room']}"
-            rating = f"{p.get('rating', '')} {game_title(p.get('game'))}"
+            mark = "?" if p.get("provisional") else ""  # issue 33: not established yet
+            rating = f"{p.get('rating', '')}{mark} {game_title(p.get('game'))}"
             table.add_row(str(p.get("name", "?")), rating, where)
         self.draw_title(f"{msg.get('online', 0)} online")
 
@@ -134,7 +135,7 @@ class LeaderboardScreen(PeopleScreen):
         count = len(msg.get("players") or [])
         self.draw_title(f"{game_title(self.game)} · {count or 'nobody'} rated")
         self.query_one("#people-hint", Static).update(
-            Text("Ratings start at 1500 (openskill); bots in italics", style="dim")
+            Text("Listed after 10 rated games against 3 opponents; bots in italics", style="dim")
         )
 
 

@@ -124,7 +124,7 @@ async def test_duplicate_names_in_an_old_store_are_suffixed_once_at_start(tmp_pa
 # -------------------------------------------------------- a rated game
 
 
-async def two_humans_and_a_bot(player, level: str = "random") -> tuple[Client, Client, str]:
+async def two_humans_and_a_bot(player, level: str = "normal") -> tuple[Client, Client, str]:
     ann, bob = await player("Ann"), await player("Bob")
     await ann.send("create", seats=3, options={"shout_window_ms": 100})
     room = (await ann.expect("joined"))["room"]
@@ -135,6 +135,21 @@ async def two_humans_and_a_bot(player, level: str = "random") -> tuple[Client, C
     await ann.next_update()
     await bob.next_update()
     return ann, bob, room
+
+
+def game_places(final: dict) -> list[int]:
+    """Each seat's place in a finished Modern Art game: the winners, then by money."""
+    winners = next(e for e in final["events"] if e["type"] == "game_end")["winners"]
+    scores = [s["money"] for s in final["view"]["seats"]]
+    n = len(scores)
+    return [
+        1
+        if i in winners
+        else 1
+        + len(winners)
+        + sum(1 for j in range(n) if j not in winners and scores[j] > scores[i])
+        for i in range(n)
+    ]
 
 
 async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, player):
@@ -148,25 +163,23 @@ async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, pla
     # openskill called directly on the same result: places by the winners, then money.
     winners = end["winners"]
     scores = [s["money"] for s in money]
-    places = [
-        1
-        if i in winners
-        else 1
-        + len(winners)
-        + sum(1 for j in range(3) if j not in winners and scores[j] > scores[i])
-        for i in range(3)
-    ]
+    places = game_places(finals[0])
+    # Newcomers are provisional, and only established opponents (every rated bot level)
+    # move a rating (server/ratingrules.py): each human is rated against the bot alone,
+    # and the bot against nobody.
     model = PlackettLuce()
-    new = model.rate([[model.rating()] for _ in range(3)], ranks=places)
-    expected = [shown(team[0].mu, team[0].sigma) for team in new]
-    assert [r["after"] for r in rated["ratings"]] == expected
-    assert [r["before"] for r in rated["ratings"]] == [1500, 1500, 1500]
+    expected = []
+    for seat in (0, 1):
+        new = model.rate([[model.rating()], [model.rating()]], ranks=[places[seat], places[2]])
+        expected.append(shown(new[0][0].mu, new[0][0].sigma))
+    assert rated["ratings"][2] is None
+    assert [r["after"] for r in rated["ratings"][:2]] == expected
+    assert [r["before"] for r in rated["ratings"][:2]] == [1500, 1500]
+    assert [r["provisional"] for r in rated["ratings"][:2]] == [True, True]
 
-    board = await request(ann, "leaderboard", game="modernart")
-    by_name = {p["name"]: p for p in board["players"]}
-    assert by_name["Ann"]["rating"] == expected[0] and by_name["Bob"]["rating"] == expected[1]
-    assert by_name["random bot"]["bot"] and by_name["random bot"]["games"] == 1
-    assert [p["rating"] for p in board["players"]] == sorted(expected, reverse=True)
+    who = {p["name"]: p for p in (await request(ann, "who"))["players"]}
+    assert who["Ann"]["rating"] == expected[0] and who["Ann"]["provisional"]
+    assert (await request(ann, "leaderboard", game="modernart"))["players"] == []
 
     games = await request(bob, "games")
     (game,) = games["games"]
@@ -186,15 +199,21 @@ async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, pla
         assert ann.token not in text and bob.token not in text and ann.you not in text
 
 
-async def test_a_game_a_stand_in_played_most_of_is_not_rated_for_that_human(server, player):
+async def test_a_game_a_stand_in_played_most_of_is_a_loss_for_that_human(server, player):
     ann, bob, room = await two_humans_and_a_bot(player)
     table = server.hub.rooms[room]
     table.seats[1].standin_turns = 10**6  # as if the autopilot had played Bob's game
     finals = await asyncio.gather(autoplay(ann, seed=5), autoplay(bob, seed=6))
     rated = next(e for e in finals[0]["events"] if e["type"] == "rated")
-    assert rated["ratings"][1] is None and rated["ratings"][0] is not None
-    board = await request(ann, "leaderboard", game="modernart")
-    assert "Bob" not in {p["name"] for p in board["players"]}
+    # Bob is placed last whatever his seat made, below the bot (each newcomer is rated
+    # against the bot alone); Ann keeps her place against the bot.
+    ann, _, bot = game_places(finals[0])
+    model = PlackettLuce()
+    pair = [[model.rating()], [model.rating()]]
+    bob_new = model.rate(pair, ranks=[2, 1])[0][0]
+    ann_new = model.rate(pair, ranks=[ann, bot])[0][0]
+    assert rated["ratings"][1]["after"] == shown(bob_new.mu, bob_new.sigma) < 1500
+    assert rated["ratings"][0]["after"] == shown(ann_new.mu, ann_new.sigma)
 
 
 # ------------------------------------------------------------------- who
@@ -265,7 +284,7 @@ async def quick_ends(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
     await srv.stop()
 
 
-async def test_an_abandoned_game_leaves_the_list_is_stored_and_not_rated(quick_ends):
+async def test_an_abandoned_game_leaves_the_list_is_stored_and_a_loss_for_its_human(quick_ends):
     url = f"ws://127.0.0.1:{quick_ends.port}/"
     ann = await Client.hello(url, "Ann")
     spectator = await Client.hello(url, "Spec")
@@ -282,11 +301,16 @@ async def test_an_abandoned_game_leaves_the_list_is_stored_and_not_rated(quick_e
     assert (await spectator.expect("left", timeout=10))["room"] == room
     assert room not in quick_ends.hub.rooms
     assert quick_ends.store.room(room).status == "abandoned"
-    assert quick_ends.store.leaderboard("modernart", 10) == []
+    assert quick_ends.store.leaderboard("modernart", 10) == []  # Ann is provisional
     rooms = await request(spectator, "rooms")
     assert room not in {r["id"] for r in rooms["rooms"]}
+    # Quitting against bots is no way out of a loss: Ann is placed below both bots.
+    model = PlackettLuce()
+    new = model.rate([[model.rating()] for _ in range(3)], ranks=[2, 1, 1])
     games = await request(await Client.hello(url, "Ann", ann.token), "games")
-    assert games["games"][0]["outcome"] == "abandoned" and games["games"][0]["change"] is None
+    (game,) = games["games"]
+    assert game["outcome"] == "abandoned" and game["places"] == [None, None, None]
+    assert game["rating"] == shown(new[0][0].mu, new[0][0].sigma) and game["change"] < 0
 
 
 async def test_a_finished_room_stays_listed_a_while_then_goes(quick_ends):
@@ -315,7 +339,7 @@ async def test_the_operator_lists_a_games_ratings(tmp_path, capsys):
     from modernart.server.store import Store
 
     store = Store(tmp_path)
-    store.save_results("r1", "serengeti", "finished", [], [Rating("u1", "Ann", 30.0, 2.0, 3)])
+    store.save_results("r1", "serengeti", "finished", [], [Rating("u1", "Ann", 30.0, 2.0, 3, True)])
     store.close()
     assert main(["ratings", "--game", "serengeti", "--data", str(tmp_path)]) == 0
     assert capsys.readouterr().out == f"1\t{shown(30.0, 2.0)}\t3\tAnn\n"

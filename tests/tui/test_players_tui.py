@@ -74,6 +74,7 @@ async def test_online_list_and_leaderboard_from_the_lobby(server, url, raw, tmp_
         await until(pilot, lambda: table.row_count == 2)
         rows = [table.get_row_at(i) for i in range(2)]
         assert rows[0][0] == "Ann" and rows[0][2] == "in the lobby"
+        assert rows[0][1] == "1500? Modern Art"  # a newcomer's rating is provisional
         assert rows[1][0] == "Bob" and rows[1][2] == "playing in Bob's table"
         await pilot.press("escape")
         server.store.save_results(
@@ -212,3 +213,5 @@ def test_the_table_tells_rating_changes_in_words():
         "Ratings: Ann 1562 (+62), Otto (R) 1450 (-50)"
     )
     assert rating_line(["Ann"], [None]) == "This game was not rated."
+    provisional = {"before": 1500, "after": 1440, "provisional": True}
+    assert rating_line(["Ann"], [provisional]) == "Ratings: Ann 1440? (-60)"
