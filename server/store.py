@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .outbox import Lost
-from .playerstore import PLAYER_SCHEMA, PlayerTables
+from .playerstore import PlayerTables
 from .storeerror import StoreError, token_hash
 
 SCHEMA = """
@@ -137,9 +137,9 @@ class Store(PlayerTables):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            # A store from before names were unique (issue 18): `Hub.load` dedupes once.
-            self.names_fresh = not self._has_table("name_keys")
-            self.db.executescript(PLAYER_SCHEMA)
+            # A store from before names were unique (issue 18), or keyed by older rules
+            # (issue 33): `Hub.load` keys every name again, once.
+            self.names_fresh = self.open_player_tables()
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
             if "seated" not in columns:  # a database from before identities expired
@@ -349,6 +349,7 @@ class Store(PlayerTables):
         self.settle()
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
+            self.db.executemany("DELETE FROM name_keys WHERE identity = ?", gone)  # freed
         except sqlite3.Error as exc:
             raise StoreError(f"could not forget old identities: {exc}") from None
         return len(gone)
