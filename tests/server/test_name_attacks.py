@@ -16,6 +16,8 @@ from modernart.server.app import Server
 from modernart.server.players import NAMES_KEPT
 from modernart.server.storeerror import token_hash
 
+from .sshgate import identity_of
+from .sshterm import open_terminal, ssh_connect
 from .waiting import eventually
 from .wsclient import Client
 
@@ -245,3 +247,13 @@ async def test_a_store_keyed_by_older_rules_is_keyed_again_once(tmp_path):
         assert got == ["Jos\u00e9", "Jose2", "a\u04cfice", "alice2"]
     finally:
         await srv.stop()
+
+
+async def test_a_key_whose_user_name_no_player_may_have_gets_a_guest_name(ssh, key):
+    """`ssh admin@…` (issue 33): the door's hello gets a guest name, which only a door
+    may carry; the player may rename in the lobby."""
+    gate = await ssh()
+    term = await open_terminal(await ssh_connect(gate.port, "admin", key, "127.0.0.1"))
+    fingerprint = key.get_fingerprint()
+    await term.wait(lambda: gate.identities.get(fingerprint) is not None, "the key's identity")
+    assert identity_of(gate, key).name.startswith("Guest ")
