@@ -100,8 +100,8 @@ class PlayerDesk:
         return self.store.name_holder(names.name_keys(name))
 
     def taken(self, name: str, identity_id: str | None) -> bool:
-        holder = self.holder(name)
-        return holder is not None and holder != identity_id
+        """Another identity holds `name` (or one of its keys)."""
+        return self.store.name_holder(names.name_keys(name), besides=identity_id) is not None
 
     def refuse_taken(self, name: str) -> Refused:
         """`name_taken`, with a free name like it if one of a few tried is free (a

@@ -109,15 +109,15 @@ class PlayerTables:
 
     # ----------------------------------------------------------------- names
 
-    def name_holder(self, keys: Iterable[str]) -> str | None:
-        """The identity holding a name with any of these keys, now or as an earlier
-        name still kept for it, if any: one indexed query."""
+    def name_holder(self, keys: Iterable[str], besides: str | None = None) -> str | None:
+        """The identity (other than `besides`) holding a name with any of these keys,
+        now or as an earlier name still kept for it, if any: one indexed query."""
         keys = list(keys)
         marks = ",".join("?" * len(keys))
         row = self.db.execute(
             f"SELECT identity FROM name_keys WHERE key IN ({marks})"
-            " AND (until IS NULL OR until > ?)",
-            (*keys, time.time()),
+            " AND (until IS NULL OR until > ?) AND identity IS NOT ?",
+            (*keys, time.time(), besides),
         ).fetchone()
         return row[0] if row else None
 

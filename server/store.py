@@ -137,8 +137,7 @@ class Store(PlayerTables):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            # A store from before names were unique (issue 18), or keyed by older rules
-            # (issue 33): `Hub.load` keys every name again, once.
+            # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
             self.names_fresh = self.open_player_tables()
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}

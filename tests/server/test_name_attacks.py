@@ -57,9 +57,9 @@ def count_lookups(server: Server, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     store, calls = server.store, [0]
     lookup = store.name_holder
 
-    def counted(keys: Any) -> str | None:
+    def counted(*args: Any, **kwargs: Any) -> str | None:
         calls[0] += 1
-        return lookup(keys)
+        return lookup(*args, **kwargs)
 
     monkeypatch.setattr(store, "name_holder", counted)
     return calls
@@ -257,3 +257,13 @@ async def test_a_key_whose_user_name_no_player_may_have_gets_a_guest_name(ssh, k
     fingerprint = key.get_fingerprint()
     await term.wait(lambda: gate.identities.get(fingerprint) is not None, "the key's identity")
     assert identity_of(gate, key).name.startswith("Guest ")
+
+
+async def test_a_name_whose_keys_are_held_by_oneself_and_another_is_taken(server, player):
+    """`ALICE` is both `alice` and `allce` (I looks like l): bob, holding `allce`,
+    holds it as much as alice does; alice gets `name_taken`, not a store error."""
+    alice = await player("alice")
+    await player("allce")
+    error = await request(alice, "rename", name="ALICE")
+    assert error["code"] == "name_taken"
+    assert server.store.identity_name(alice.you) == "alice"
