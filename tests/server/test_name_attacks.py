@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from modernart.server import names
+from modernart.server import names, playerstore
 from modernart.server.app import Server
-from modernart.server.players import NAMES_KEPT
+from modernart.server.players import NAME_KEPT_HOURS, NAMES_KEPT
 from modernart.server.storeerror import token_hash
 
 from .sshgate import identity_of
@@ -267,3 +267,18 @@ async def test_a_name_whose_keys_are_held_by_oneself_and_another_is_taken(server
     error = await request(alice, "rename", name="ALICE")
     assert error["code"] == "name_taken"
     assert server.store.identity_name(alice.you) == "alice"
+
+
+async def test_an_earlier_name_is_free_once_its_time_is_over(player, monkeypatch):
+    ann, bob = await player("Ann"), await player("bob")
+    assert (await request(ann, "rename", name="Annie"))["t"] == "renamed"
+    assert (await request(bob, "rename", name="Ann"))["code"] == "name_taken"
+    later = time.time() + NAME_KEPT_HOURS * 3600 + 1
+
+    class Later:
+        @staticmethod
+        def time() -> float:
+            return later
+
+    monkeypatch.setattr(playerstore, "time", Later)
+    assert (await request(bob, "rename", name="Ann"))["name"] == "Ann"
