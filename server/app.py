@@ -322,8 +322,10 @@ class Server:
         assert self.hub is not None
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
-        # A terminal session's client, known by its loopback secret (server/terminal/).
+        # A terminal session's client, known by its loopback secret (server/terminal/);
+        # any other Authorization header is nobody's.
         ticket = single(ws.request.headers, "Authorization") if ws.request else None
+        ticket = ticket if ticket in self.forwarded else None
         self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)

@@ -145,7 +145,7 @@ class Hub:
             "act": self.on_act,
             "sync": self.on_sync,
             "history": self.on_history,
-            "rename": self.on_rename,
+            "rename": self.players.on_rename,
             "who": self.players.on_who,
             "leaderboard": self.players.on_leaderboard,
             "games": self.players.on_games,
@@ -278,7 +278,8 @@ class Hub:
             self.noted.clear()
 
     def expire_identities(self) -> None:
-        """Identities that never took a seat are forgotten after `identity_ttl_hours`
+        """Identities that never played a game (issue 33: sitting in a room is not
+        enough; those seated in a room now are kept) are forgotten after `identity_ttl_hours`
         (their token then simply starts a new identity), EXPIRY_BATCH at a time with
         the loop free in between (EXPIRY_YIELD): a backlog of 200,000 never holds
         up play (issue 21)."""
@@ -287,31 +288,33 @@ class Hub:
         if ttl <= 0 or self.stopping:
             return
         began = time.monotonic()
-        connected = {i.id for i in self.identities.values() if i.conn is not None}
+        keep = self._seated_ids() | {i.id for i in self.identities.values() if i.conn is not None}
         try:
-            gone = self.store.expire_identities(time.time() - ttl * 3600, connected, EXPIRY_BATCH)
+            gone = self.store.expire_identities(time.time() - ttl * 3600, keep, EXPIRY_BATCH)
         except StoreError as exc:
             log.error("expiring identities: %s", exc)
             gone = 0
-        if gone:
-            self.store.release_unheld_names()
         self._expired += gone
         if gone == EXPIRY_BATCH:
             pause = max(0.01, EXPIRY_YIELD * (time.monotonic() - began))
             self._expiry = asyncio.get_running_loop().call_later(pause, self.expire_identities)
         elif self._expired:
-            log.info("forgot %d identities that never took a seat", self._expired)
+            log.info("forgot %d identities that never played", self._expired)
             self._expired = 0
 
-    def _forget_idle_identities(self) -> None:
-        """Drop identities neither connected nor seated from memory; the store keeps
-        them, and a returning token loads them again (`_identity`)."""
-        seated = {
+    def _seated_ids(self) -> set[str]:
+        """Identities seated in a room the hub holds."""
+        return {
             seat.identity.id
             for room in self.rooms.values()
             for seat in room.seats
             if seat is not None and seat.identity is not None
         }
+
+    def _forget_idle_identities(self) -> None:
+        """Drop identities neither connected nor seated from memory; the store keeps
+        them, and a returning token loads them again (`_identity`)."""
+        seated = self._seated_ids()
         for identity_id, identity in list(self.identities.items()):
             if identity.conn is None and identity_id not in seated:
                 del self.identities[identity_id]
@@ -475,7 +478,7 @@ class Hub:
                     identity.name = name
                 name = identity.name
         if identity is None:  # new, or a token this server never issued (or expired)
-            self.players.check(name)
+            self.players.check_new(name, door=conn.ticket is not None)
             if self.players.taken(name, None):
                 raise self.players.refuse_taken(name)
             if self.limits.new_identities_per_hour and not self.new_identities[conn.address].take():
@@ -604,7 +607,6 @@ class Hub:
         room.host = None
         room.address = conn.address
         seat = room.seat_human(identity)
-        self._mark_seated(identity)
         self.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
         self.rooms[room.id] = room
         self._enter(conn, room, seat, rid)
@@ -639,16 +641,22 @@ class Hub:
             )
 
     def status_changed(self, room: Room, was: str) -> None:
-        """RoomHost: a room turned `playing`, or stopped being so."""
+        """RoomHost: a room turned `playing`, or stopped being so. The players of a game
+        that starts are kept for good (issue 33: not those who only sat in a room)."""
         if room.status == PLAYING:
             self.running.started(room)
+            for i in room.humans():
+                self._mark_seated(room.seats[i].identity)  # type: ignore[union-attr,arg-type]
         elif was == PLAYING:
             self.running.ended(room)
 
     def _mark_seated(self, identity: Identity) -> None:
-        """An identity that takes a seat is kept for good (stored before it sits)."""
         if not identity.seated:
-            self.store.mark_seated(identity.id)
+            try:
+                self.store.mark_seated(identity.id)
+            except StoreError as exc:  # kept while seated all the same (`expire_identities`)
+                log.error("%s", exc)
+                return
             identity.seated = True
 
     def _find_room(self, msg: dict[str, Any]) -> Room:
@@ -695,7 +703,6 @@ class Hub:
                 raise Refused("not_allowed", "this game is over")
             if room.status != WAITING or room.free_seat() is None:
                 raise Refused("room_full", "every seat is taken")
-            self._mark_seated(identity)
             seat = room.seat_human(identity)
             try:
                 self.store.save_members(room.id, room.members_json())
@@ -851,21 +858,6 @@ class Hub:
         )
         for member, _ in room.members():
             member.send_framed(frame)
-
-    def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        """A new name for the identity, chosen in the lobby (a seat keeps the name it
-        was taken with, so everyone at a table knows who is who)."""
-        name = get_name(msg)
-        self.players.check(name)
-        identity = conn.identity
-        assert identity is not None  # handlers run after hello
-        if conn.room is not None:
-            raise Refused("not_allowed", "leave the room to change your name")
-        if self.players.taken(name, identity.id):
-            raise self.players.refuse_taken(name)
-        self.players.claim(identity.id, name)  # stored first (StoreError: unchanged)
-        identity.name = name
-        conn.send(_reply({"t": "renamed", "name": name}, rid))
 
     # ------------------------------------------------------------------ play
 

@@ -21,7 +21,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 from . import names, ratingrules, ratings
 from .codec import BadMessage
 from .export import record_of_room
-from .fields import get_str
+from .fields import get_name, get_str
 from .playerstore import SeatResult
 from .refusal import Refused
 from .store import Store, StoreError
@@ -38,6 +38,10 @@ WHO_LIMIT = 200  # players in one `who` answer (the count of all comes along)
 LEADERBOARD_LIMIT = 50
 GAMES_LIMIT = 30
 ABANDONED = "abandoned"
+# A renamed player's earlier name stays theirs a while (issue 33: nobody else takes
+# the name their seat still shows and speaks to that table): the last NAMES_KEPT
+# earlier names, each for NAME_KEPT_HOURS after it was left.
+NAME_KEPT_HOURS, NAMES_KEPT = 24.0, 3
 
 
 def _reply(message: dict[str, Any], rid: int | None) -> dict[str, Any]:
@@ -54,33 +58,65 @@ class PlayerDesk:
     # ----------------------------------------------------------------- names
 
     def start(self) -> None:
-        """A store from before names were unique: every later holder of a name that is
-        held already gets a suffix, once, logged."""
-        if not self.store.names_fresh:
-            return
-        for identity, old, new in self.store.dedupe_names(names.name_keys, names.suggest):
-            log.warning("identity %s: name %r is held by an older one; now %r", identity, old, new)
-        self.store.names_fresh = False
+        """A store from before names were unique, or keyed by older rules: every name is
+        keyed again, and every later holder of a name that is held already gets a
+        suffix, once, logged. Names nobody holds any more are freed."""
+        if self.store.names_fresh:
+            for identity, old, new in self.store.dedupe_names(names.name_keys, names.first_free):
+                log.warning(
+                    "identity %s: name %r is held by an older one; now %r", identity, old, new
+                )
+            self.store.names_fresh = False
+        self.store.release_unheld_names()
 
     @staticmethod
-    def check(name: str) -> None:
+    def refusal(name: str) -> str | None:
+        """Why a player may not pick `name` (guest names are the server's to give)."""
         reason = names.refusal(name)
+        if reason is None and names.guest_like(name):
+            reason = "guest names are given by the server; choose a name of your own"
+        return reason
+
+    def check(self, name: str) -> None:
+        reason = self.refusal(name)
         if reason is not None:
             raise BadMessage(f"`name`: {reason}")
 
-    @staticmethod
-    def acceptable(name: str) -> bool:
-        return names.refusal(name) is None
+    def check_new(self, name: str, door: bool) -> None:
+        """A new identity's name. A door's `hello` (server/terminal/: an SSH user name,
+        a browser's guest name) may carry a guest name; a user name no player may
+        have (`admin`) gets `name_taken` with a guest name the door then takes."""
+        if not door:
+            self.check(name)
+            return
+        reason = names.refusal(name)
+        if reason is None:
+            return
+        guest = names.guest()
+        if self.holder(guest) is not None:
+            raise BadMessage(f"`name`: {reason}")
+        raise Refused("name_taken", f"{name!r}: {reason}", extra={"suggestion": guest})
+
+    def acceptable(self, name: str) -> bool:
+        return self.refusal(name) is None
 
     def holder(self, name: str) -> str | None:
         return self.store.name_holder(names.name_keys(name))
 
     def taken(self, name: str, identity_id: str | None) -> bool:
-        holder = self.holder(name)
-        return holder is not None and holder != identity_id
+        """Another identity holds `name` (or one of its keys)."""
+        return self.store.name_holder(names.name_keys(name), besides=identity_id) is not None
 
     def refuse_taken(self, name: str) -> Refused:
+        """`name_taken`, with a free name like it if one of a few tried is free (a
+        bounded number of lookups, whatever look-alikes others hold: issue 33)."""
         suggestion = names.suggest(name, lambda n: self.holder(n) is not None)
+        if suggestion is None:
+            return Refused(
+                "name_taken",
+                f"{name!r} is another player's name, and so are the names like it tried;"
+                " choose another one",
+            )
         return Refused(
             "name_taken",
             f"{name!r} is another player's name; try {suggestion!r}",
@@ -88,12 +124,29 @@ class PlayerDesk:
         )
 
     def claim(self, identity_id: str, name: str) -> None:
-        self.store.claim_name(identity_id, name, names.name_keys(name))
+        """The identity's new name; its earlier one stays its own a while."""
+        keys = names.name_keys(name)
+        self.store.claim_name(identity_id, name, keys, NAME_KEPT_HOURS * 3600, NAMES_KEPT)
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
         self.store.add_identity_named(identity_id, name, token, names.name_keys(name))
 
     # ------------------------------------------------------------- requests
+
+    def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+        """A new name for the identity, chosen in the lobby (a seat keeps the name it
+        was taken with, so everyone at a table knows who is who)."""
+        name = get_name(msg)
+        self.check(name)
+        identity = conn.identity
+        assert identity is not None  # handlers run after hello
+        if conn.room is not None:
+            raise Refused("not_allowed", "leave the room to change your name")
+        if self.taken(name, identity.id):
+            raise self.refuse_taken(name)
+        self.claim(identity.id, name)  # stored first (StoreError: unchanged)
+        identity.name = name
+        conn.send(_reply({"t": "renamed", "name": name}, rid))
 
     def on_who(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """Everyone online: name, where (lobby, playing in a room, watching one) and the

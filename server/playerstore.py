@@ -12,15 +12,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from .devicestore import FIRST_DEVICE, device_insert
+from .names import KEYS_VERSION
 from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, UNRATED_LEVELS
 from .storeerror import StoreError, token_hash
 
 PLAYER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS name_keys (
     key TEXT PRIMARY KEY,           -- server/names.py's name_keys of a held name
-    identity TEXT NOT NULL
+    identity TEXT NOT NULL,
+    name TEXT NOT NULL,             -- the name the key is of
+    until REAL                      -- null: the identity's name; else an earlier one, kept till
 );
 CREATE INDEX IF NOT EXISTS name_keys_identity ON name_keys (identity);
+CREATE TABLE IF NOT EXISTS name_rules (
+    version INTEGER NOT NULL        -- the names.KEYS_VERSION the keys were made with
+);
 CREATE TABLE IF NOT EXISTS ratings (
     game TEXT NOT NULL,
     player TEXT NOT NULL,           -- an identity id, or "bot:<level>"
@@ -87,11 +93,25 @@ UPDATE ratings SET established = 1 WHERE player LIKE 'bot:%' OR (
 class PlayerTables:
     db: sqlite3.Connection
     settle: Callable[[], None]  # the Store's: commits the turn's batch first
+    _has_table: Callable[[str], bool]
 
-    def player_schema(self) -> None:
-        """The tables, and on a store from before provisional ratings the column that
-        says who is established, filled in from the results once."""
+    def open_player_tables(self) -> bool:
+        """Create the tables; True if every held name must be keyed again (a store from
+        before names were unique, or keyed by older rules: `dedupe_names`)."""
+        version = None
+        if self._has_table("name_rules"):
+            row = self.db.execute("SELECT version FROM name_rules").fetchone()
+            version = row[0] if row else None
+        had = self._has_table("name_keys")
+        if had and version != KEYS_VERSION:
+            self.db.execute("DROP TABLE name_keys")  # keyed again from identities' names
         self.db.executescript(PLAYER_SCHEMA)
+        self._establish()
+        return not had or version != KEYS_VERSION
+
+    def _establish(self) -> None:
+        """On a store from before provisional ratings, the column that says who is
+        established, filled in from the results once."""
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(ratings)")}
         if "established" not in columns:
             self.db.execute("ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0")
@@ -114,31 +134,56 @@ class PlayerTables:
 
     # ----------------------------------------------------------------- names
 
-    def name_holder(self, keys: Iterable[str]) -> str | None:
-        """The identity holding a name with any of these keys, if any."""
+    def name_holder(self, keys: Iterable[str], besides: str | None = None) -> str | None:
+        """The identity (other than `besides`) holding a name with any of these keys,
+        now or as an earlier name still kept for it, if any: one indexed query."""
         keys = list(keys)
         marks = ",".join("?" * len(keys))
         row = self.db.execute(
-            f"SELECT identity FROM name_keys WHERE key IN ({marks})", keys
+            f"SELECT identity FROM name_keys WHERE key IN ({marks})"
+            " AND (until IS NULL OR until > ?) AND identity IS NOT ?",
+            (*keys, time.time(), besides),
         ).fetchone()
         return row[0] if row else None
 
-    def _name_statements(self, identity_id: str, keys: Iterable[str]) -> list[tuple[str, tuple]]:
+    @staticmethod
+    def _inserts(identity_id: str, name: str, keys: Iterable[str]) -> list[tuple[str, tuple]]:
         return [
-            ("DELETE FROM name_keys WHERE identity = ?", (identity_id,)),
-            *(
-                ("INSERT INTO name_keys (key, identity) VALUES (?, ?)", (k, identity_id))
-                for k in keys
-            ),
+            (
+                "INSERT INTO name_keys (key, identity, name, until) VALUES (?, ?, ?, NULL)",
+                (k, identity_id, name),
+            )
+            for k in keys
         ]
 
-    def claim_name(self, identity_id: str, name: str, keys: Iterable[str]) -> None:
-        """The identity now holds `name` (and no other): raises StoreError if the
-        database refuses, or if another identity holds one of its keys."""
+    def claim_name(
+        self, identity_id: str, name: str, keys: Iterable[str], keep_s: float = 0, kept: int = 0
+    ) -> None:
+        """The identity now holds `name`; its name until now stays its own for `keep_s`
+        seconds, with at most `kept` earlier names (the latest). Raises StoreError if
+        the database refuses, or if another identity holds one of the keys."""
+        keys = list(keys)
+        now, marks = time.time(), ",".join("?" * len(keys))
+        mine = "identity = ? AND until IS NOT NULL"
         self._transaction(
             "a new name",
             [
-                *self._name_statements(identity_id, keys),
+                (  # these keys, if ours or lapsed, are taken afresh
+                    f"DELETE FROM name_keys WHERE key IN ({marks})"
+                    " AND (identity = ? OR until <= ?)",
+                    (*keys, identity_id, now),
+                ),
+                (
+                    "UPDATE name_keys SET until = ? WHERE identity = ? AND until IS NULL",
+                    (now + keep_s, identity_id),
+                ),
+                (
+                    f"DELETE FROM name_keys WHERE {mine} AND (until <= ? OR name NOT IN"
+                    f" (SELECT name FROM name_keys WHERE {mine}"
+                    "  GROUP BY name ORDER BY MAX(until) DESC LIMIT ?))",
+                    (identity_id, now, identity_id, kept),
+                ),
+                *self._inserts(identity_id, name, keys),
                 ("UPDATE identities SET name = ? WHERE id = ?", (name, identity_id)),
             ],
         )
@@ -155,15 +200,23 @@ class PlayerTables:
                     (identity_id, name, token_hash(token), time.time()),
                 ),
                 device_insert(identity_id, token, FIRST_DEVICE),
-                *self._name_statements(identity_id, keys),
+                *self._inserts(identity_id, name, keys),
             ],
         )
 
     def release_unheld_names(self) -> None:
-        """Names of identities that are gone (expired) are free again."""
+        """Names of identities that are gone are free again, and earlier names kept
+        past their time too (a whole-table pass: at start only; expiry frees the names
+        of the identities it forgets)."""
         self._transaction(
             "freed names",
-            [("DELETE FROM name_keys WHERE identity NOT IN (SELECT id FROM identities)", ())],
+            [
+                (
+                    "DELETE FROM name_keys WHERE until <= ?"
+                    " OR identity NOT IN (SELECT id FROM identities)",
+                    (time.time(),),
+                )
+            ],
         )
 
     def dedupe_names(
@@ -171,7 +224,8 @@ class PlayerTables:
     ) -> list[tuple[str, str, str]]:
         """Give every identity's name its keys, oldest identity first; a later identity
         whose name is already held gets a free one (`suggest`). Done once, on a store
-        from before names were unique: [(identity, old name, new name)] renamed."""
+        from before names were unique or keyed by older rules (earlier names kept for
+        their identities are forgotten then): [(identity, old name, new name)] renamed."""
         held: dict[str, str] = {}
         renamed: list[tuple[str, str, str]] = []
         statements: list[tuple[str, tuple]] = [("DELETE FROM name_keys", ())]
@@ -184,12 +238,13 @@ class PlayerTables:
                 statements.append(
                     ("UPDATE identities SET name = ? WHERE id = ?", (new, identity_id))
                 )
-                keys = keys_of(new)
-            for k in keys:
-                held[k] = identity_id
-                statements.append(
-                    ("INSERT INTO name_keys (key, identity) VALUES (?, ?)", (k, identity_id))
-                )
+                name, keys = new, keys_of(new)
+            held.update((k, identity_id) for k in keys)
+            statements.extend(self._inserts(identity_id, name, keys))
+        statements += [
+            ("DELETE FROM name_rules", ()),
+            ("INSERT INTO name_rules (version) VALUES (?)", (KEYS_VERSION,)),
+        ]
         self._transaction("unique names", statements)
         return renamed
 

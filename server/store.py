@@ -138,9 +138,8 @@ class Store(PlayerTables, DeviceTables):
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
-            # A store from before names were unique (issue 18): `Hub.load` dedupes once.
-            self.names_fresh = not self._has_table("name_keys")
-            self.player_schema()
+            # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
+            self.names_fresh = self.open_player_tables()
             self.open_devices()  # the tokens that play each identity (issue 33)
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
@@ -361,6 +360,7 @@ class Store(PlayerTables, DeviceTables):
         try:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
             self.db.executemany("DELETE FROM devices WHERE identity = ?", gone)
+            self.db.executemany("DELETE FROM name_keys WHERE identity = ?", gone)  # freed
         except sqlite3.Error as exc:
             raise StoreError(f"could not forget old identities: {exc}") from None
         return len(gone)

@@ -144,7 +144,7 @@ async def test_bot_levels_are_the_games_own(player, game: str):
 
 
 async def test_lobby_lists_rooms_of_all_three_games_and_filters_by_game(player):
-    hosts = [await player(f"Host {game}") for game in GAME_NAMES]
+    hosts = [await player(f"Host {i}") for i in range(len(GAME_NAMES))]  # no "modernart"
     rooms = {game: await create(host, game) for host, game in zip(hosts, GAME_NAMES, strict=True)}
     looker = await player("Looker")
     await looker.send("rooms")

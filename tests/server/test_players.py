@@ -66,7 +66,8 @@ async def test_rename_to_a_taken_name_is_refused_and_changes_nothing(server, pla
     assert server.store.identity_name(bob.you) == "Bob"
     assert (await request(bob, "rename", name="BOB"))["name"] == "BOB"  # one's own name
     assert (await request(ann, "rename", name="Annie"))["name"] == "Annie"
-    assert (await request(bob, "rename", name="Ann"))["name"] == "Ann"  # freed by Annie
+    assert (await request(bob, "rename", name="Ann"))["code"] == "name_taken"  # kept for Annie
+    assert (await request(ann, "rename", name="Ann"))["name"] == "Ann"  # who may have it back
 
 
 @pytest.mark.parametrize(
