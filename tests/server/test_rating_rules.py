@@ -199,7 +199,7 @@ async def test_in_an_abandoned_game_the_first_human_to_go_loses_most(quick_ends)
     await eventually(lambda: quick_ends.store.room(room).status == "abandoned", "abandonment")
     known = [[MODEL.rating(mu=25.0, sigma=3.0)] for _ in range(2)]
     new = MODEL.rate([*known, [MODEL.rating()]], ranks=[3, 2, 1])
-    rows = quick_ends.store.games_of(ann.you, 1)[0]["rows"]
+    rows = quick_ends.store.games_of(ann.you, 1, ann.you)[0]["rows"]
     assert [r[9] for r in rows[:2]] == [shown(t[0].mu, t[0].sigma) for t in new[:2]]
 
 
