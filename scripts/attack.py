@@ -44,6 +44,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import attack33_names
+import attack33_ratings
 import attack33_web
 import attack_ssh
 import attack_ws
@@ -140,7 +142,14 @@ class Healthy:
         return views
 
 
-ATTACK_MODULES = [attack_ws, attack_ssh, attack_ws21, attack33_web]
+ATTACK_MODULES = [
+    attack_ws,
+    attack_ssh,
+    attack_ws21,
+    attack33_names,
+    attack33_web,
+    attack33_ratings,
+]
 ATTACKS: dict[str, Callable[[str, float], Awaitable[dict[str, Any]]]] = {
     name: attack for module in ATTACK_MODULES for name, attack in module.ATTACKS.items()
 }

@@ -17,39 +17,19 @@ import asyncio
 import itertools
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
-import msgpack
-from websockets.asyncio.client import ClientConnection, connect
+from attackkit import hello, open_ws, pack, request, until
+from websockets.asyncio.client import ClientConnection
 
 BURST = 20  # new identities an address may make at once (server/limits.py)
 HOLDERS = 50  # addresses making them at the same time
 RENAMES_PER_S = 10
 
 
-async def _open(url: str, address: str) -> ClientConnection:
-    headers = {"X-Forwarded-For": address}
-    return await connect(url, additional_headers=headers, max_size=None, open_timeout=20)
-
-
-async def _until(ws: ClientConnection, match: Callable[[dict], bool], timeout: float = 20) -> dict:
-    async with asyncio.timeout(timeout):
-        while True:
-            message = msgpack.unpackb(await ws.recv(), strict_map_key=False)
-            if match(message):
-                return message
-
-
-async def _request(ws: ClientConnection, rid: int, t: str, **fields: Any) -> dict:
-    await ws.send(msgpack.packb({"t": t, "id": rid, **fields}))
-    return await _until(ws, lambda m: m.get("re") == rid)
-
-
 async def _hello(url: str, address: str, name: str) -> tuple[ClientConnection, dict]:
-    ws = await _open(url, address)
-    await ws.send(msgpack.packb({"t": "hello", "v": 1, "name": name}))
-    return ws, await _until(ws, lambda m: m["t"] in ("welcome", "error"))
+    ws = await open_ws(url, address)
+    return ws, await hello(ws, name)
 
 
 async def rename_suggestions(url: str, end: float) -> dict[str, Any]:
@@ -75,7 +55,7 @@ async def rename_suggestions(url: str, end: float) -> dict[str, Any]:
     times, suggested, bare, rids = [], 0, 0, itertools.count(1)
     while time.monotonic() < end:
         began = time.monotonic()
-        answer = await _request(ws, next(rids), "rename", name="zz")
+        answer = await request(ws, next(rids), "rename", name="zz")
         times.append(time.monotonic() - began)
         suggested += "suggestion" in answer
         bare += answer.get("code") == "name_taken" and "suggestion" not in answer
@@ -116,13 +96,13 @@ async def look_alike_names(url: str, end: float) -> dict[str, Any]:
     await carol.close()
     host, _ = await _hello(url, "10.35.0.3", "dave")
     rid = itertools.count(1)
-    await _request(host, next(rid), "create", seats=3)
+    await request(host, next(rid), "create", seats=3)
     for _ in range(2):
-        await host.send(msgpack.packb({"t": "add_bot", "level": "random"}))
-    await host.send(msgpack.packb({"t": "start"}))
-    await _until(host, lambda m: m["t"] in ("update", "error"))
-    await _request(host, next(rid), "leave")  # the seat stays dave's, shown as "dave"
-    renamed = await _request(host, next(rid), "rename", name="dave2")
+        await host.send(pack({"t": "add_bot", "level": "random"}))
+    await host.send(pack({"t": "start"}))
+    await until(host, lambda m: m["t"] in ("update", "error"))
+    await request(host, next(rid), "leave")  # the seat stays dave's, shown as "dave"
+    renamed = await request(host, next(rid), "rename", name="dave2")
     accepted, refused = [], []
     for i, name in enumerate([*LOOK_ALIKES, "dave"]):
         ws, answer = await _hello(url, f"10.35.1.{i + 1}", name)

@@ -16,8 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgpack
-from websockets.asyncio.client import ClientConnection, connect
+from attackkit import hello, open_ws, pack, request, until
+from websockets.asyncio.client import ClientConnection
 
 from modernart.engine.games import get_game
 
@@ -25,28 +25,9 @@ GAME = "artsociety"  # two seats: no bot's pauses between the farmer's wins
 ADDRESS = "10.33.6.1"
 
 
-def _pack(message: dict[str, Any]) -> bytes:
-    return msgpack.packb(message)
-
-
 async def _open(url: str, name: str) -> tuple[ClientConnection, dict[str, Any]]:
-    ws = await connect(
-        url,
-        additional_headers={"X-Forwarded-For": ADDRESS},
-        max_size=None,
-        compression=None,
-        open_timeout=20,
-    )
-    await ws.send(_pack({"t": "hello", "v": 1, "name": name}))
-    return ws, await _until(ws, lambda m: m["t"] in ("welcome", "error"))
-
-
-async def _until(ws: ClientConnection, match: Callable[[dict], bool], timeout: float = 20) -> dict:
-    async with asyncio.timeout(timeout):
-        while True:
-            message = msgpack.unpackb(await ws.recv(), strict_map_key=False)
-            if match(message):
-                return message
+    ws = await open_ws(url, ADDRESS)
+    return ws, await hello(ws, name)
 
 
 async def _play(ws: ClientConnection, level: str, seed: int) -> dict[str, Any]:
@@ -55,7 +36,7 @@ async def _play(ws: ClientConnection, level: str, seed: int) -> dict[str, Any]:
     bot = get_game(GAME).make_bot(level, seed)
     view: dict[str, Any] | None = None
     while True:
-        message = await _until(ws, lambda m: m["t"] in ("update", "error"), 60)
+        message = await until(ws, lambda m: m["t"] in ("update", "error"), 60)
         if message["t"] == "update":
             view = message["view"]
             if view["finished"]:
@@ -67,12 +48,7 @@ async def _play(ws: ClientConnection, level: str, seed: int) -> dict[str, Any]:
         if view is not None and view.get("legal"):
             action = bot.choose(view)
             if action:
-                await ws.send(_pack({"t": "act", "action": action}))
-
-
-async def _request(ws: ClientConnection, message: dict[str, Any], rid: int) -> dict[str, Any]:
-    await ws.send(_pack({**message, "id": rid}))
-    return await _until(ws, lambda m: m.get("re") == rid)
+                await ws.send(pack({"t": "act", "action": action}))
 
 
 async def rating_farm(url: str, end: float) -> dict[str, Any]:
@@ -84,16 +60,16 @@ async def rating_farm(url: str, end: float) -> dict[str, Any]:
     first = last = None
     try:
         while time.monotonic() < end:
-            await farmer.send(_pack({"t": "create", "game": GAME, "seats": 2, "id": 1}))
-            joined = await _until(farmer, lambda m: m["t"] == "joined" or m.get("re") == 1)
+            await farmer.send(pack({"t": "create", "game": GAME, "seats": 2, "id": 1}))
+            joined = await until(farmer, lambda m: m["t"] == "joined" or m.get("re") == 1)
             if joined["t"] != "joined":
                 refused += 1
                 await asyncio.sleep(1)
                 continue
             room = joined["room"]
-            await sheep.send(_pack({"t": "join", "room": room}))
-            await _until(sheep, lambda m: m["t"] == "joined")
-            await farmer.send(_pack({"t": "start"}))
+            await sheep.send(pack({"t": "join", "room": room}))
+            await until(sheep, lambda m: m["t"] == "joined")
+            await farmer.send(pack({"t": "start"}))
             final, _ = await asyncio.gather(
                 _play(farmer, "hard", games), _play(sheep, "random", games)
             )
@@ -105,10 +81,10 @@ async def rating_farm(url: str, end: float) -> dict[str, Any]:
                 first = mine["before"] if first is None else first
                 last = mine["after"]
             for ws in (farmer, sheep):
-                await _request(ws, {"t": "leave"}, 2)
-        who = await _request(farmer, {"t": "who", "game": GAME}, 3)
+                await request(ws, 2, "leave")
+        who = await request(farmer, 3, "who", game=GAME)
         me = next((p for p in who["players"] if p["name"] == name), {})
-        board = await _request(farmer, {"t": "leaderboard", "game": GAME}, 4)
+        board = await request(farmer, 4, "leaderboard", game=GAME)
         place = next((p["rank"] for p in board["players"] if p["name"] == name), None)
     finally:
         for ws in (farmer, sheep):

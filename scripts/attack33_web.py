@@ -25,7 +25,8 @@ from collections import Counter
 from typing import Any
 
 import msgpack
-from websockets.asyncio.client import ClientConnection, connect
+from attackkit import hello, open_ws, pack, until
+from websockets.asyncio.client import ClientConnection
 
 from modernart.engine.modernart.bots import make_bot
 
@@ -92,20 +93,9 @@ async def foreign_origin(url: str, end: float) -> dict[str, Any]:
 
 
 async def client(url: str, address: str, name: str) -> ClientConnection:
-    ws = await connect(
-        url, additional_headers={"X-Forwarded-For": address}, max_size=None, compression=None
-    )
-    await ws.send(msgpack.packb({"t": "hello", "v": 1, "name": name}))
-    await until(ws, lambda m: m["t"] == "welcome")
+    ws = await open_ws(url, address)
+    await hello(ws, name)
     return ws
-
-
-async def until(ws: ClientConnection, match: Any, timeout: float = 30) -> dict[str, Any]:
-    async with asyncio.timeout(timeout):
-        while True:
-            message = msgpack.unpackb(await ws.recv(), strict_map_key=False)
-            if match(message):
-                return message
 
 
 async def finished_table(url: str) -> tuple[list[ClientConnection], str]:
@@ -113,12 +103,12 @@ async def finished_table(url: str) -> tuple[list[ClientConnection], str]:
     suffix = f"{time.monotonic_ns() % 10**6}"
     players = [await client(url, "10.33.9.1", f"Toggler{i}x{suffix}") for i in range(3)]
     options = {"shout_window_ms": 100, "turn_timeout_s": 0, "takeover_s": 0}
-    await players[0].send(msgpack.packb({"t": "create", "seats": 3, "options": options}))
+    await players[0].send(pack({"t": "create", "seats": 3, "options": options}))
     room = (await until(players[0], lambda m: m["t"] == "joined"))["room"]
     for ws in players[1:]:
-        await ws.send(msgpack.packb({"t": "join", "room": room}))
+        await ws.send(pack({"t": "join", "room": room}))
         await until(ws, lambda m: m["t"] == "joined")
-    await players[0].send(msgpack.packb({"t": "start"}))
+    await players[0].send(pack({"t": "start"}))
     await asyncio.gather(*(play(ws, seat) for seat, ws in enumerate(players)))
     return players, room
 
@@ -132,7 +122,7 @@ async def play(ws: ClientConnection, seat: int) -> None:
         if view["finished"]:
             return
         if view["legal"] and (action := bot.choose(view)):
-            await ws.send(msgpack.packb({"t": "act", "action": action}))
+            await ws.send(pack({"t": "act", "action": action}))
 
 
 async def rematch_toggles(url: str, end: float) -> dict[str, Any]:
@@ -141,7 +131,7 @@ async def rematch_toggles(url: str, end: float) -> dict[str, Any]:
     watchers = []
     for i in range(60):  # 6 addresses, within the per-address limits
         ws = await client(url, f"10.33.9.{10 + i // 10}", f"Watcher{i}x{room}")
-        await ws.send(msgpack.packb({"t": "watch", "room": room}))
+        await ws.send(pack({"t": "watch", "room": room}))
         await until(ws, lambda m: m["t"] == "joined")
         watchers.append(ws)
 
@@ -165,9 +155,7 @@ async def rematch_toggles(url: str, end: float) -> dict[str, Any]:
     toggles = 0
     end = max(end, time.monotonic() + 3)  # toggles for a while even if the game was slow
     while time.monotonic() < end:
-        await toggler.send(
-            msgpack.packb({"t": "rematch", "room": room, "accept": toggles % 2 == 0})
-        )
+        await toggler.send(pack({"t": "rematch", "room": room, "accept": toggles % 2 == 0}))
         toggles += 1
         await asyncio.sleep(0.02)  # about 50 a second, under the 60 a connection may send
     await asyncio.sleep(1)  # the last broadcasts arrive

@@ -38,3 +38,9 @@ async def until(ws: ClientConnection, match: Callable[[dict], bool], timeout: fl
             message = msgpack.unpackb(await ws.recv(), strict_map_key=False)
             if match(message):
                 return message
+
+
+async def request(ws: ClientConnection, rid: int, t: str, **fields: Any) -> dict:
+    """Send message `t` with request id `rid`; its answer (`re` = `rid`)."""
+    await ws.send(pack({"t": t, "id": rid, **fields}))
+    return await until(ws, lambda m: m.get("re") == rid)
