@@ -7,6 +7,7 @@ arms one when its last human goes and disarms it when one comes back."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from typing import Protocol
 
@@ -37,9 +38,11 @@ class RoomEnds:
         self.hub = hub
         self._abandon: dict[str, asyncio.TimerHandle] = {}
         self._unlist: dict[str, asyncio.TimerHandle] = {}
-        # Running rooms' absent humans: seat -> loop time they went (who left first
-        # loses most when the game is abandoned, server/ratingrules.py).
+        # Running rooms' absent humans: seat -> when they went, as a count (who left
+        # first loses most when the game is abandoned, server/ratingrules.py). Not the
+        # loop's time: uvloop's has a millisecond's grain, and two can go in one.
         self._went: dict[str, dict[int, float]] = {}
+        self._goings = itertools.count(1)
 
     def stop(self) -> None:
         for handle in [*self._abandon.values(), *self._unlist.values()]:
@@ -72,11 +75,11 @@ class RoomEnds:
             self._went.pop(room.id, None)
         else:
             went = self._went.setdefault(room.id, {})
-            now = asyncio.get_running_loop().time()
             for i, s in enumerate(room.seats):
                 if s is not None and s.identity is not None:
                     if s.conn is None:
-                        went.setdefault(i, now)
+                        if i not in went:
+                            went[i] = next(self._goings)
                     else:
                         went.pop(i, None)
         if room.status != PLAYING or self._humans_here(room):

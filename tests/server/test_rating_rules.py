@@ -194,7 +194,8 @@ async def test_in_an_abandoned_game_the_first_human_to_go_loses_most(quick_ends)
         seed_rating(quick_ends, Rating(client.you, name, 25.0, 3.0, 20, True))
     room = await table([ann, bob], ["normal"], shout_window_ms=60000, bot_delay_ms=10000)
     await ann.close()
-    await bob.expect("update", timeout=10)  # Ann's `disconnected`
+    # Ann's `disconnected` (not an update already on its way before it): Bob goes after.
+    await bob.until(lambda u: any(e["type"] == "disconnected" for e in u["events"]), timeout=10)
     await bob.close()
     await eventually(lambda: quick_ends.store.room(room).status == "abandoned", "abandonment")
     known = [[MODEL.rating(mu=25.0, sigma=3.0)] for _ in range(2)]
