@@ -295,6 +295,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.terminal: TerminalSession | None = None
         self.ended = False
         self._task: asyncio.Task[None] | None = None
+        self._held: asyncio.Task[None] | None = None  # waits for the session to take input
         self.done = asyncio.Event()  # set once the session is over and forgotten
 
     @property
@@ -326,6 +327,16 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.terminal is not None:
             self.terminal.feed(data)
+            if self.terminal.input_full and self._held is None and self.chan is not None:
+                # Back-pressure: the client's window fills and it waits (SSH flow control).
+                self.chan.pause_reading()
+                self._held = asyncio.get_running_loop().create_task(self._hold(self.terminal))
+
+    async def _hold(self, terminal: TerminalSession) -> None:
+        await terminal.input_room()
+        self._held = None
+        if self.chan is not None and not self.ended:
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if self.terminal is not None:
