@@ -7,9 +7,11 @@ several sessions share:
   to and with the terminal's own end marker. Textual's parser keeps a paste in
   memory until its end, so an unterminated one grew a worker without bound; the
   game never needs more than a name or a chat line.
-- what goes on to the app is rated (`rate` bytes a second, `burst` at once): past
-  that, the transport is paused (SSH stops reading its channel, the page's socket
-  is not read) until the rate allows more. Nothing is buffered beyond one read.
+- what goes on to the app is rated (`rate` bytes a second, `burst` at once), and so
+  is what the door reads (`read_rate`, `read_burst`, dropped paste included): past
+  either, what was read waits and the transport is paused (SSH stops reading its
+  channel, the page's socket is not read) until it has been handled. Nothing is
+  buffered beyond one read (SSH: what asyncssh had buffered, at most its window).
 - nothing else is dropped: what the PTY cannot take now waits, and the transport
   is paused until it has gone (a paste of 12 KiB or more lost its end marker to a
   full PTY, and the app stayed in paste mode).
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 PASTE_START = b"\x1b[200~"
 PASTE_END = b"\x1b[201~"
+STEP = 64 * 1024  # bytes read from the transport handled at a time
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,10 @@ class InputLimits:
     max_paste: int = 64 * 1024  # bytes of one bracketed paste the app gets
     rate: float = 8 * 1024  # bytes a second on to the app, sustained
     burst: float = 96 * 1024  # bytes at once: a whole paste at its limit, and typing
+    # What the door reads, a cut paste's dropped rest included (it costs the server's
+    # loop the transport's work: SSH decryption, a page's frames).
+    read_rate: float = 1024 * 1024  # bytes a second
+    read_burst: float = 16 * 1024 * 1024
 
 
 class PasteCutter:
@@ -126,9 +133,20 @@ class Bucket:
         return 0.0 if self.level >= 0 else -self.level / self.rate
 
 
+def step(inbox: bytearray) -> bytes:
+    """The next piece of `inbox` to handle: at most STEP bytes, and not ending at what
+    may start an escape sequence (a rate's wait would part it from its end, and Textual
+    would take its ESC for the Escape key)."""
+    if len(inbox) <= STEP:
+        return bytes(inbox)
+    cut = inbox.rfind(b"\x1b", STEP - 32, STEP)
+    return bytes(inbox[: cut if cut > 0 else STEP])
+
+
 class Keyboard:
-    """One session's input: cut (`PasteCutter`), rated (`Bucket`) and written to its
-    PTY (`attach`) as fast as the PTY takes it, with back-pressure on the transport."""
+    """One session's input: what the transport gave (`inbox`, one read at most while the
+    transport waits) is cut (`PasteCutter`), rated (`Bucket`s) and written to its PTY
+    (`attach`) as fast as the PTY takes it."""
 
     def __init__(
         self, limits: InputLimits | None = None, clock: Callable[[], float] = time.monotonic
@@ -136,6 +154,8 @@ class Keyboard:
         limits = limits or InputLimits()
         self.cutter = PasteCutter(limits.max_paste)
         self.bucket = Bucket(limits.rate, limits.burst, clock)
+        self.reading = Bucket(limits.read_rate, limits.read_burst, clock)
+        self.inbox = bytearray()  # read from the transport, not handled yet
         self.pending = bytearray()  # passed, not taken by the PTY yet
         self.written = 0  # bytes the PTY took
         self.room = asyncio.Event()  # set while the transport may read on
@@ -150,26 +170,22 @@ class Keyboard:
         return not self.room.is_set()
 
     def feed(self, data: bytes) -> None:
-        if self._closed:
-            return
-        passed = self.cutter.feed(data)
-        if passed:
-            self.bucket.take(len(passed))
-            self.pending += passed
-            self._write()
-        self._check()
+        if not self._closed:
+            self.inbox += data
+            self._pump()
 
     def attach(self, fd: int) -> None:
         """Write to this PTY (a non-blocking master) from now on."""
         self._fd = fd
         self._write()
-        self._check()
+        self._pump()
 
     def detach(self) -> None:
-        """The PTY is closing (the app ended): what it did not take is lost with it,
-        and a new app's parser starts outside any paste."""
+        """The PTY is closing (the app ended): what waited for it is lost with it, as
+        what the PTY itself held, and a new app's parser starts outside any paste."""
         self._stop_writing()
         self._fd = -1
+        self.inbox.clear()
         self.pending.clear()
         self.cutter = PasteCutter(self.cutter.limit)
         self._check()
@@ -177,10 +193,31 @@ class Keyboard:
     def close(self) -> None:
         """The session is over: nothing waits on it any more."""
         self._closed = True
-        self.detach()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.detach()
+
+    def _pump(self) -> None:
+        """Handle the inbox as fast as the rates and the PTY allow."""
+        while self.inbox and not self.pending and self._timer is None:
+            wait = max(self.bucket.wait(), self.reading.wait())
+            if wait > 0:
+                self._timer = asyncio.get_running_loop().call_later(wait, self._rated)
+                break
+            piece = step(self.inbox)
+            del self.inbox[: len(piece)]
+            self.reading.take(len(piece))
+            passed = self.cutter.feed(piece)
+            if passed:
+                self.bucket.take(len(passed))
+                self.pending += passed
+                self._write()
+        self._check()
+
+    def _rated(self) -> None:
+        self._timer = None
+        self._pump()
 
     def _write(self) -> None:
         if self._fd < 0:
@@ -203,7 +240,7 @@ class Keyboard:
 
     def _drain(self) -> None:
         self._write()
-        self._check()
+        self._pump()
 
     def _stop_writing(self) -> None:
         if self._writing:
@@ -212,18 +249,8 @@ class Keyboard:
                 asyncio.get_running_loop().remove_writer(self._fd)
 
     def _check(self) -> None:
-        """Let the transport read on, or hold it until the PTY and the rate allow."""
-        if self._closed:
+        """The transport reads on only once everything it gave has been handled."""
+        if self._closed or not (self.inbox or self.pending or self._timer):
             self.room.set()
-            return
-        wait = self.bucket.wait()
-        if self.pending or wait > 0:
-            self.room.clear()
         else:
-            self.room.set()
-        if wait > 0 and self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(wait, self._rated)
-
-    def _rated(self) -> None:
-        self._timer = None
-        self._check()
+            self.room.clear()

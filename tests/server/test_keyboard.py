@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from modernart.server.terminal.keyboard import (
     PASTE_END,
     PASTE_START,
+    STEP,
     Bucket,
     InputLimits,
     Keyboard,
     PasteCutter,
+    step,
 )
 
 from .waiting import eventually
@@ -113,7 +115,7 @@ async def test_what_the_pty_cannot_take_waits_and_holds_the_transport():
     os.close(slave)
 
 
-async def test_past_the_rate_the_transport_waits_for_the_refill():
+async def test_past_the_rate_the_input_waits_and_the_transport_with_it():
     master, slave = os.openpty()
     tty.setraw(slave)
     os.set_blocking(master, False)
@@ -121,11 +123,38 @@ async def test_past_the_rate_the_transport_waits_for_the_refill():
     keys = Keyboard(InputLimits(rate=1000, burst=2000), clock=lambda: now[0])
     keys.attach(master)
     keys.feed(b"k" * 1500)
-    assert not keys.full
-    keys.feed(b"k" * 1500)  # written (the PTY takes it), but the bucket is overdrawn
-    assert keys.full and not keys.pending and keys.written == 3000
-    now[0] = 1.0  # the refill; the door checks again when its timer fires
+    keys.feed(b"k" * 1500)  # a read is handled whole: the bucket is overdrawn
+    assert not keys.full and keys.written == 3000
+    keys.feed(b"k" * 100)
+    assert keys.full and keys.written == 3000  # it waits for the refill
+    now[0] = 1.0  # the refill; the door looks again when its timer fires
+    await eventually(lambda: not keys.full, "room again")
+    assert keys.written == 3100
+    keys.close()
+    os.close(master)
+    os.close(slave)
+
+
+async def test_what_the_door_reads_is_rated_too_a_dropped_paste_included():
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    now = [0.0]
+    limits = InputLimits(max_paste=10, read_rate=1000, read_burst=5000)
+    keys = Keyboard(limits, clock=lambda: now[0])
+    keys.attach(master)
+    keys.feed(PASTE_START + b"x" * 6000)  # an unterminated paste: its app gets 10 bytes
+    assert keys.written == len(PASTE_START) + 10 + len(PASTE_END)
+    keys.feed(b"x" * 1000)  # but the door has read 6 KB: the rest waits
+    assert keys.full and keys.inbox
+    now[0] = 2.0
     await eventually(lambda: not keys.full, "room again")
     keys.close()
     os.close(master)
     os.close(slave)
+
+
+def test_a_piece_of_the_input_does_not_end_at_an_escape_sequence_start():
+    inbox = bytearray(b"k" * (STEP - 3) + b"\x1b[A" + b"k" * 10)
+    assert step(inbox) == b"k" * (STEP - 3)
+    assert step(bytearray(b"k" * (STEP + 5))) == b"k" * STEP
