@@ -6,6 +6,8 @@ output as binary frames (and, before it, `["notice", text]`: how a hand-off
 code went, shown beside the code's field). A frame that is not one of these closes the socket
 (1008). Output waits in a queue for the socket; past `HIGH_WATER` bytes the
 session is paused (its client blocks on its writes) until the page catches up.
+Keys: the next frame is read once the session has taken a frame's keys (pastes
+cut and input rated by server/terminal/keyboard.py), so a flood waits in the socket.
 """
 
 from __future__ import annotations
