@@ -157,6 +157,7 @@ class Keyboard:
         self.reading = Bucket(limits.read_rate, limits.read_burst, clock)
         self.inbox = bytearray()  # read from the transport, not handled yet
         self.pending = bytearray()  # passed, not taken by the PTY yet
+        self.read = 0  # bytes handled of what the transport gave
         self.written = 0  # bytes the PTY took
         self.room = asyncio.Event()  # set while the transport may read on
         self.room.set()
@@ -207,6 +208,7 @@ class Keyboard:
                 break
             piece = step(self.inbox)
             del self.inbox[: len(piece)]
+            self.read += len(piece)
             self.reading.take(len(piece))
             passed = self.cutter.feed(piece)
             if passed:

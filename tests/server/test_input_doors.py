@@ -23,16 +23,24 @@ import pytest
 from modernart.server.app import Server
 from modernart.server.ssh.server import SshGate, SshSettings
 from modernart.server.terminal import TerminalSession
-from modernart.server.terminal.keyboard import PASTE_END, PASTE_START
+from modernart.server.terminal import session as session_module
+from modernart.server.terminal.keyboard import (
+    PASTE_END,
+    PASTE_START,
+    STEP,
+    InputLimits,
+    Keyboard,
+)
 from modernart.server.web.gate import WebGate, WebSettings
 
 from .pageclient import PageClient
-from .sshterm import ScreenWaits, open_terminal, ssh_connect
+from .sshterm import ScreenWaits, Terminal, open_terminal, ssh_connect
 from .waiting import eventually
 
 CTRL_Q = "\x11"
 TIOCGPTN = 0x80045430  # the number of a PTY master's /dev/pts slave (Linux)
 MB = 1 << 20
+WINDOW = 2 * MB  # asyncssh's channel window
 
 
 @pytest.fixture
@@ -192,3 +200,27 @@ async def test_an_unterminated_paste_of_megabytes_is_cut_and_the_worker_stays_sm
     assert session.keys.written < 100 * 1024  # the limit, not the 8 MB
     await you.send(PASTE_END)  # the terminal's own end, late: the keys work again
     await quits(you)
+
+
+# ------------------------------------------- 2: a flood read at the door's rate
+
+
+async def test_a_flood_over_ssh_waits_in_the_client_not_in_the_server(doors, monkeypatch):
+    # asyncssh reopens its whole window at the first packet it delivers after a pause:
+    # a door that paused again at once let a window more into the server at each resume.
+    limits = InputLimits(read_rate=MB, read_burst=MB)
+    monkeypatch.setattr(session_module, "Keyboard", lambda: Keyboard(limits))
+    you = await player("ssh", *doors)
+    session = you.session
+    assert session is not None
+    screen = you.screen
+    assert isinstance(screen, Terminal) and screen.chan is not None
+    flood = 40 * MB  # a paste never ended: dropped past 64 KiB, read at 1 MB/s
+    screen.chan.write(PASTE_START + b"x" * (flood - len(PASTE_START)))
+
+    def in_flight() -> int:  # sent by the client, not handled by the server yet
+        assert screen.chan is not None
+        return flood - screen.chan.get_write_buffer_size() - session.keys.read
+
+    await eventually(lambda: session.keys.read >= 6 * MB, "6 MB read", 60)
+    assert in_flight() <= 3 * WINDOW + STEP  # the network's, asyncssh's, the inbox
