@@ -298,6 +298,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.terminal: TerminalSession | None = None
         self.ended = False
         self._task: asyncio.Task[None] | None = None
+        self._held: asyncio.Task[None] | None = None  # resumes reading (`_hold`)
         self.done = asyncio.Event()  # set once the session is over and forgotten
 
     @property
@@ -329,6 +330,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.terminal is not None:
             self.terminal.feed(data)
+            if self.terminal.input_full and self._held is None and self.chan is not None:
+                self.chan.pause_reading()  # the client's window fills and it waits
+                self._held = asyncio.get_running_loop().create_task(self._hold(self.chan))
+
+    async def _hold(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        """Resume once the session has handled its input; each resume takes all that
+        asyncssh buffered (it reopens the whole window at the first packet it delivers)."""
+        while self.terminal is not None and self.terminal.input_full and not self.ended:
+            await self.terminal.input_room()
+            chan.resume_reading()  # delivers what asyncssh buffered, now
+            if self.terminal.input_full:
+                chan.pause_reading()
+        self._held = None
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if self.terminal is not None:

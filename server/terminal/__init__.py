@@ -23,7 +23,9 @@ How a transport uses it:
         )
     except Refused as exc:                      # full (memory budget), too many, too fast…
         say_and_close(str(exc), 1)
-    session.feed(keys)                          # bytes typed at the terminal
+    session.feed(keys)                          # bytes typed at the terminal; then
+    if session.input_full:                      # read no more until it has taken them
+        await session.input_room()              # (pastes cut at 64 KiB, rates: keyboard.py)
     session.resize(cols, rows)                  # a window change
     session.pause(); session.resume()           # the terminal's flow control
     session.lost()                              # the terminal went away (no word sent)

@@ -230,8 +230,11 @@ class TerminalDriver(Driver):
             self.disable_input()
             self._app.exit()
             return
-        for event in self._parser.feed(self._decode(data)):
-            self.process_message(event)
+        # A read that ends inside a character decodes to "" (its bytes wait in the
+        # decoder for the rest), which the parser would take for the end of input.
+        if text := self._decode(data):
+            for event in self._parser.feed(text):
+                self.process_message(event)
         self._arm_tick()
 
     def _arm_tick(self) -> None:

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .keyboard import Keyboard
 from .pool import WorkerPool, WorkerProcess
 from .workers import ZygoteGone
 
@@ -106,6 +107,7 @@ class TerminalSession:
         self.started = time.monotonic()
         self.last_input = self.started
         self._pending = bytearray()  # output not sent yet (within a frame)
+        self.keys = Keyboard()  # input on its way to the PTY: bounded, never dropped
         self.sent_bytes = 0
         self.restarts: list[float] = []
         self.secret_header: str | None = None
@@ -128,11 +130,18 @@ class TerminalSession:
     # ------------------------------------------------------- transport side
 
     def feed(self, data: bytes) -> None:
-        """Keys from the terminal (the PTY buffers them)."""
+        """Keys from the terminal; while `input_full`, the transport waits for
+        `input_room()` before it reads more (server/terminal/keyboard.py)."""
         self.last_input = time.monotonic()
-        if self._master >= 0:
-            with contextlib.suppress(BlockingIOError, OSError):
-                os.write(self._master, data)
+        self.keys.feed(data)
+
+    @property
+    def input_full(self) -> bool:
+        return self.keys.full
+
+    async def input_room(self) -> None:
+        """Until the session takes more input (or has ended)."""
+        await self.keys.room.wait()
 
     def resize(self, cols: int, rows: int) -> None:
         """The terminal's window changed (clamped to 500×200): redraw it all."""
@@ -199,6 +208,7 @@ class TerminalSession:
         finally:
             os.close(slave)
         self._master = master
+        self.keys.attach(master)
         if self.ended:  # the terminal went while the app started
             return
         self._start_reading()
@@ -316,6 +326,7 @@ class TerminalSession:
 
     def _release_process(self) -> None:
         self._stop_reading()
+        self.keys.detach()
         if self._master >= 0:
             os.close(self._master)
             self._master = -1
@@ -336,6 +347,7 @@ class TerminalSession:
             self._frame = None
         if self._idle is not None:
             self._idle.cancel()
+        self.keys.close()
         was_ended, self.ended = self.ended, True
         self.terminals.forget(self, reason or self._ending or "closed by the client")
         self.done.set()

@@ -6,6 +6,8 @@ output as binary frames (and, before it, `["notice", text]`: how a hand-off
 code went, shown beside the code's field). A frame that is not one of these closes the socket
 (1008). Output waits in a queue for the socket; past `HIGH_WATER` bytes the
 session is paused (its client blocks on its writes) until the page catches up.
+Keys: the next frame is read once the session has taken a frame's keys (pastes
+cut and input rated by server/terminal/keyboard.py), so a flood waits in the socket.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ class PageTerminal:
         self.queued = 0
         self.paused = False
         self.closed = asyncio.Event()
+        self._half = ""  # a surrogate pair's first half that ended the last stdin frame
 
     # -------------------------------------------------- from the session
 
@@ -117,13 +120,28 @@ class PageTerminal:
                     await self.ws.close(1008, str(exc))
                     return
                 self.handle(kind, data)
+                if self.session is not None and self.session.input_full:
+                    await self.session.input_room()  # back-pressure: the socket waits
 
     def handle(self, kind: str, data: Any) -> None:
         session = self.session
         assert session is not None
         if kind == "stdin" and isinstance(data, str):
-            session.feed(data.encode("utf-8", "replace"))
+            session.feed(self.keys(data))
         elif kind == "resize" and isinstance(data, dict):
             size = size_of(data.get("width"), data.get("height"))
             if size is not None:
                 session.resize(*size)
+
+    def keys(self, text: str) -> bytes:
+        """A stdin frame's text as UTF-8. JSON may carry half a surrogate pair (an emoji
+        split between two frames): its first half waits for the next frame; a lone
+        half becomes U+FFFD."""
+        text, self._half = self._half + text, ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            text, self._half = text[:-1], text[-1]
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:
+            pairs = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+            return pairs.encode("utf-8")

@@ -70,8 +70,21 @@
     pending = setTimeout(size, 60);
   });
   term.onResize(function (d) { send(["resize", { width: d.cols, height: d.rows }]); });
+  // A long paste goes in frames of at most STDIN_CHUNK characters (the server takes
+  // frames of 64 KiB; a control character is 6 bytes of JSON), never between the two
+  // halves of a surrogate pair (an emoji).
+  const STDIN_CHUNK = 8192;
+  function sendKeys(data) {
+    for (let start = 0; start < data.length;) {
+      let end = Math.min(start + STDIN_CHUNK, data.length);
+      const last = data.charCodeAt(end - 1);
+      if (end < data.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+      send(["stdin", data.slice(start, end)]);
+      start = end;
+    }
+  }
   term.onData(function (data) {
-    if (open) send(["stdin", data]);
+    if (open) sendKeys(data);
     else if (ws === null) connect(null);
   });
 
