@@ -44,6 +44,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import attack33_input
 import attack33_names
 import attack33_ratings
 import attack33_web
@@ -147,6 +148,7 @@ ATTACK_MODULES = [
     attack_ssh,
     attack_ws21,
     attack33_names,
+    attack33_input,
     attack33_web,
     attack33_ratings,
 ]
