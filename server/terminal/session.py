@@ -31,7 +31,9 @@ from .workers import ZygoteGone
 
 log = logging.getLogger("modernart.server.terminal")
 
-MAX_COLS, MAX_ROWS = 500, 200  # larger terminals are drawn at this size (issue 21)
+# Larger terminals are drawn at this size (issue 21: 500×200; issue 33: 300×100, so that
+# one session's screen costs its worker at most ~6 times a 120×40 one's to draw).
+MAX_COLS, MAX_ROWS = 300, 100
 DEFAULT_SIZE = (80, 24)
 GRACE = 2.0  # seconds a closing app may take to end before its PTY is closed under it
 RESTARTS = (3, 60.0)  # at most 3 restarts in 60 s, then the session closes
@@ -39,7 +41,7 @@ EXIT_WAIT = 1.0  # seconds to wait for the app's exit code once the PTY has clos
 
 
 def clamp(cols: int, rows: int) -> tuple[int, int]:
-    """A usable terminal size: 0 means unknown (the default), the rest at most 500×200."""
+    """A usable terminal size: 0 means unknown (the default), the rest at most 300×100."""
     cols = cols if cols > 0 else DEFAULT_SIZE[0]
     rows = rows if rows > 0 else DEFAULT_SIZE[1]
     return min(cols, MAX_COLS), min(rows, MAX_ROWS)
@@ -135,7 +137,7 @@ class TerminalSession:
                 os.write(self._master, data)
 
     def resize(self, cols: int, rows: int) -> None:
-        """The terminal's window changed (clamped to 500×200): redraw it all."""
+        """The terminal's window changed (clamped to 300×100): redraw it all."""
         cols, rows = clamp(cols, rows)
         if (cols, rows) == (self.cols, self.rows):
             return

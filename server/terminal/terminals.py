@@ -32,6 +32,7 @@ from .zygote import DEFAULT_APP
 log = logging.getLogger("modernart.server.terminal")
 
 DEFAULT_SESSIONS_PER_WORKER = 8  # docs/benchmarks.md (issue 16: several sessions per worker)
+DEFAULT_ADDRESS_PER_WORKER = 2  # issue 33: hostile sessions of one address share no crowd
 
 
 class NameTaken(Exception):
@@ -71,6 +72,8 @@ class TerminalSettings:
     # A stuck worker stalls its K sessions this long before they restart elsewhere.
     hang_timeout: float = HANG_TIMEOUT
     sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER  # 1: a process per session
+    # sessions of one address in one worker (0: no limit): one address fills no worker
+    address_per_worker: int = DEFAULT_ADDRESS_PER_WORKER
     app: str = DEFAULT_APP  # the client class the zygote serves ("module:Class")
     measure_every: float = 5.0  # seconds between two readings of the workers' memory; 0: never
 
@@ -96,7 +99,12 @@ class Terminals:
         self.keys = keys
         self.admission = Admission(settings.limits, self._workers_mb)
         self.zygote = Zygote(settings.app)
-        self.pool = WorkerPool(self.zygote, settings.sessions_per_worker, settings.hang_timeout)
+        self.pool = WorkerPool(
+            self.zygote,
+            settings.sessions_per_worker,
+            settings.hang_timeout,
+            settings.address_per_worker,
+        )
         self.sessions: set[TerminalSession] = set()
         self.by_key: dict[str, TerminalSession] = {}
         self._first_use: dict[str, asyncio.Lock] = {}
@@ -129,7 +137,7 @@ class Terminals:
 
     def refusal(self, peer: str) -> str | None:
         """Why a session from `peer` may not start now (checked again by `open`)."""
-        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room())
+        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room(peer))
         if reason is not None:
             return reason
         srv = self.server

@@ -18,10 +18,9 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from ..terminal import TerminalSession
+from ..terminal import MAX_COLS, MAX_ROWS, TerminalSession
 
 HIGH_WATER = 256 * 1024  # queued output bytes at which the session is paused
-MAX_COLS, MAX_ROWS = 500, 200
 
 
 class BadEnvelope(ValueError):
