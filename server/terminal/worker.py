@@ -38,7 +38,9 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from .driver import SessionTerminal, TerminalDriver, terminal_app
+from .driver import SessionTerminal, terminal_app
+from .fairness import FairDriver, InputShares
+from .memory import hand_back
 
 log = logging.getLogger("modernart.server.terminal.worker")
 
@@ -97,6 +99,7 @@ class Worker:
         self.terminals: dict[int, SessionTerminal] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.gone: asyncio.Event | None = None
+        self.shares = InputShares()  # each session's share of the loop (fairness.py)
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -173,13 +176,15 @@ class Worker:
             terminal.output.finish()
             self.send({"ended": sid, "code": 1})
             return
-        app.driver_class = partial(TerminalDriver, terminal=terminal)
+        share = self.shares.join(lambda: terminal.size[0] * terminal.size[1])
+        app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         app._capture_stdout = app._capture_stderr = sys.stderr  # see the module's docstring
         self.apps[sid] = app
         self.terminals[sid] = terminal
         task = asyncio.get_running_loop().create_task(self._run(sid, app, terminal))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(lambda _: share.leave())
 
     async def _run(self, sid: int, app: Any, terminal: SessionTerminal) -> None:
         code = 1
@@ -193,6 +198,7 @@ class Worker:
             self.apps.pop(sid, None)
             self.terminals.pop(sid, None)
             self.send({"ended": sid, "code": code})
+            hand_back()  # what the app held goes back to the system, not only to Python
 
 
 def run_worker(app_class: type, control: int, lifeline: int) -> int:
