@@ -1,106 +1,137 @@
 """Each session's share of its worker's event loop (issue 33 item 7).
 
-Up to K sessions share one worker's event loop (server/terminal/worker.py). Every
-key, mouse event or paste a session is given makes its app work and draw, at a cost
-that grows with its screen; a few sessions holding keys down at a large size used
-to keep the loop busy enough to make a neighbour's keys wait seconds.
+Up to K sessions share one worker's event loop (server/terminal/worker.py). A key
+makes its app work and draw: a few milliseconds to move a cursor, over half a second
+of CPU to open the help (Markdown) at any size. A few sessions holding such keys
+down used to keep the loop so busy that a neighbour's keys waited seconds.
 
-So a worker hands out input at a rate it can serve (`WORKER_RATE` events a second
-at a 120×40 screen), shared equally between the sessions that are typing now; each
-session has a token bucket of its own (`BURST` events, refilled at its share). An
-event costs `max(1, cells / BASE_CELLS)`: a 300×100 screen's key costs 6.25 of a
-120×40 screen's. A session over its share is not refused anything: its events wait
-in its driver, in order, and its PTY is not read meanwhile (so its terminal's own
-flow control holds the rest back). Nothing typed is lost; a session that floods
-is served after the others.
+So the loop's time is counted per app (`Ledger`: every callback the loop runs is
+charged to the app whose context it runs in) and a worker lets its sessions' input
+use at most `WORKER_CPU` of its loop, shared equally by the sessions typing now:
+each has a token bucket of CPU seconds (`BURST`), refilled at its share; what its app
+computed is taken from it. A session whose bucket is empty is not refused anything:
+its next events wait in its driver, in order, and its PTY is not read meanwhile (its
+terminal's flow control holds the rest back). Nothing typed is lost; a session that
+costs more than its share is served after the others, whose keys stay cheap to serve.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from textual import events
+from textual._context import active_app
 
 from .driver import TerminalDriver
 
-WORKER_RATE = 60.0  # input events a second a worker serves at 120×40, all typing sessions
-BURST = 30.0  # events a session may send at once (a second of a held key's auto-repeat)
-BASE_CELLS = 120 * 40  # the screen an event costs 1 at; larger ones cost in proportion
-ACTIVE_S = 1.0  # a session that had input this recently shares the worker's rate
+WORKER_CPU = 0.5  # seconds of CPU a second the typing sessions of a worker share
+BURST = 0.5  # CPU seconds a session may use at once (a burst of keys, one costly screen)
+ACTIVE_S = 1.0  # a session that had input this recently shares the worker's CPU
+
+
+class Ledger:
+    """The CPU seconds the loop spent on each app (by `id(app)`), since it started."""
+
+    def __init__(self, clock: Callable[[], float] = time.thread_time) -> None:
+        self.used: dict[int, float] = {}  # the apps of the sessions that have a share
+        self.clock = clock
+
+    def install(self) -> None:
+        """Charge every callback the process's event loops run to its context's app
+        (Textual's `active_app`, set in each app's tasks; none: not counted)."""
+        run = asyncio.events.Handle._run
+        used, clock = self.used, self.clock
+
+        def counted(handle: asyncio.Handle) -> None:
+            app = handle._context.get(active_app)  # type: ignore[attr-defined]
+            if app is None:
+                run(handle)
+                return
+            start = clock()
+            try:
+                run(handle)
+            finally:
+                key = id(app)
+                if key in used:
+                    used[key] += clock() - start
+
+        asyncio.events.Handle._run = counted  # type: ignore[method-assign]
 
 
 class InputShares:
-    """The sessions of one worker and their input shares."""
+    """The sessions of one worker and their shares of its loop."""
 
     def __init__(
         self,
-        rate: float = WORKER_RATE,
+        ledger: Ledger,
+        cpu: float = WORKER_CPU,
         burst: float = BURST,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
+        self.ledger = ledger
+        self.cpu, self.burst, self.clock = cpu, burst, clock
         self.shares: set[Share] = set()
 
-    def join(self, cells: Callable[[], int]) -> Share:
-        """A new session's share; `cells()`: its screen's size now (cols × rows)."""
-        share = Share(self, cells)
+    def join(self, app: object) -> Share:
+        """A new session's share, for its app."""
+        share = Share(self, id(app))
         self.shares.add(share)
         return share
 
     def each(self, now: float) -> float:
-        """The rate of one typing session now: the worker's, shared by those typing."""
-        typing = sum(1 for s in self.shares if s.waiting or now - s.used < ACTIVE_S)
-        return self.rate / max(1, typing)
+        """The CPU a second of one typing session now: the worker's, shared by those typing."""
+        typing = sum(1 for s in self.shares if s.waiting or now - s.typed < ACTIVE_S)
+        return self.cpu / max(1, typing)
 
 
 class Share:
-    """One session's token bucket; `cost()` of an event, `take()` spends it."""
+    """One session's token bucket of CPU seconds; `take()` before each event."""
 
-    def __init__(self, shares: InputShares, cells: Callable[[], int]) -> None:
+    def __init__(self, shares: InputShares, app: int) -> None:
         self.shares = shares
-        self.cells = cells
+        self.app = app
         self.tokens = shares.burst
         self.stamp = shares.clock()
-        self.used = float("-inf")
+        self.seen = shares.ledger.used.setdefault(app, 0.0)  # its CPU taken from the bucket
+        self.typed = float("-inf")
         self.waiting = False  # it has events held back
 
-    def cost(self) -> float:
-        return max(1.0, self.cells() / BASE_CELLS)
-
-    def _refill(self, now: float) -> None:
-        gained = (now - self.stamp) * self.shares.each(now)
-        self.tokens = min(self.shares.burst, self.tokens + gained)
-        self.stamp = now
-
     def take(self) -> float:
-        """Spend an event's cost if the bucket has any tokens: 0.0. Otherwise the seconds
-        until it has (the event waits, nothing is spent)."""
+        """0.0 if the session may have its next event now; else the seconds until it
+        may (nothing is spent by asking)."""
         now = self.shares.clock()
-        self._refill(now)
+        each = self.shares.each(now)
+        used = self.shares.ledger.used.get(self.app, self.seen)
+        gained = (now - self.stamp) * each
+        self.tokens = min(self.shares.burst, self.tokens + gained) - (used - self.seen)
+        self.stamp, self.seen = now, used
         if self.tokens <= 0:
-            return max(0.001, -self.tokens / self.shares.each(now))
-        self.tokens -= self.cost()
-        self.used = now
+            return max(0.005, -self.tokens / each)
+        self.typed = now
         return 0.0
 
     def leave(self) -> None:
         self.shares.shares.discard(self)
+        self.shares.ledger.used.pop(self.app, None)
 
 
 class FairDriver(TerminalDriver):
     """A session's driver whose input events reach its app at its share's pace.
 
-    Events past the share wait here, in order, and the session's PTY is not read
-    until they have all gone: at most one read's events (4 KiB) wait at a time."""
+    One event a turn of the loop at most, so that what the app computes for it is
+    charged before the next goes; events past the share wait here, in order, and
+    the session's PTY is not read until they have all gone: at most one read's
+    events (4 KiB) wait at a time."""
 
     def __init__(self, app: Any, *, share: Share, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.share = share
         self._held: deque[Any] = deque()
-        self._later: Any = None  # the timer that lets held events go
+        self._later: asyncio.TimerHandle | None = None  # the next event's turn
         self._unread = False  # its PTY is left unread while events wait
 
     def send_message(self, message: Any) -> None:
@@ -112,18 +143,19 @@ class FairDriver(TerminalDriver):
             self._let_go()
 
     def _let_go(self) -> None:
-        """Post what the share allows; wait for the rest with the PTY unread."""
+        """Post the next event if the share allows, and give the next its own turn: the
+        rest wait, the PTY unread."""
         self._later = None
-        while self._held:
-            wait = self.share.take()
-            if wait:
-                self.share.waiting = True
-                self._pause_reading()
-                self._later = self._loop.call_later(wait, self._let_go)
-                return
+        if not self._held:
+            self._resume_reading()
+            return
+        wait = self.share.take()
+        self.share.waiting = bool(wait)
+        if not wait:
             super().send_message(self._held.popleft())
-        self.share.waiting = False
-        self._resume_reading()
+        if self._held:
+            self._pause_reading()
+        self._later = self._loop.call_later(wait, self._let_go)
 
     def _pause_reading(self) -> None:
         if self._reading and not self._unread:

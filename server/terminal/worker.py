@@ -39,7 +39,7 @@ from functools import partial
 from typing import Any
 
 from .driver import SessionTerminal, terminal_app
-from .fairness import FairDriver, InputShares
+from .fairness import FairDriver, InputShares, Ledger
 from .memory import hand_back
 
 log = logging.getLogger("modernart.server.terminal.worker")
@@ -99,7 +99,9 @@ class Worker:
         self.terminals: dict[int, SessionTerminal] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.gone: asyncio.Event | None = None
-        self.shares = InputShares()  # each session's share of the loop (fairness.py)
+        self.ledger = Ledger()
+        self.ledger.install()  # the loop's time by app (fairness.py)
+        self.shares = InputShares(self.ledger)  # each session's share of the loop
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -176,7 +178,7 @@ class Worker:
             terminal.output.finish()
             self.send({"ended": sid, "code": 1})
             return
-        share = self.shares.join(lambda: terminal.size[0] * terminal.size[1])
+        share = self.shares.join(app)
         app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         app._capture_stdout = app._capture_stderr = sys.stderr  # see the module's docstring
         self.apps[sid] = app
