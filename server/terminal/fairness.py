@@ -9,15 +9,17 @@ So the loop's time is counted per app (`Ledger`: every callback the loop runs is
 charged to the app whose context it runs in) and a worker lets its sessions' input
 use at most `WORKER_CPU` of its loop, shared equally by the sessions typing now:
 each has a token bucket of CPU seconds (`BURST`), refilled at its share; what its app
-computed is taken from it. A session whose bucket is empty is not refused anything:
-its next events wait in its driver, in order, and its PTY is not read meanwhile (its
-terminal's flow control holds the rest back). Nothing typed is lost; a session that
-costs more than its share is served after the others, whose keys stay cheap to serve.
+computed is taken from it. Input events go to the apps in turns, one event a turn of
+the loop in the whole worker, round the sessions that have some waiting: a session
+whose bucket is empty lets the others go first. Nothing is refused or lost: its
+events wait in its driver, in order, and its PTY is not read meanwhile (its
+terminal's flow control holds the rest back).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections import deque
 from collections.abc import Callable
@@ -28,9 +30,13 @@ from textual._context import active_app
 
 from .driver import TerminalDriver
 
-WORKER_CPU = 0.5  # seconds of CPU a second the typing sessions of a worker share
-BURST = 0.5  # CPU seconds a session may use at once (a burst of keys, one costly screen)
+WORKER_CPU = 0.3  # seconds of CPU a second that two or more typing sessions share
+BURST = 0.2  # CPU seconds a session may use at once (a burst of keys, a costly screen)
 ACTIVE_S = 1.0  # a session that had input this recently shares the worker's CPU
+BUSY_POLL = 0.005  # seconds between two looks at an app still busy with its last event
+HOLD_MAX = 1.0  # seconds the others wait at most for an app busy with an event
+HALF_LIFE = 5.0  # seconds: how fast a session's use of the CPU is forgotten (priority)
+NOBODY = contextvars.Context()  # the turns' own context: their time is no app's
 
 
 class Ledger:
@@ -75,44 +81,107 @@ class InputShares:
         self.ledger = ledger
         self.cpu, self.burst, self.clock = cpu, burst, clock
         self.shares: set[Share] = set()
+        self.queue: list[FairDriver] = []  # sessions with events waiting
+        self.current: FairDriver | None = None  # the last to have an event posted
+        self.until = 0.0  # when the others go even if its app is still busy
+        self._turn: asyncio.Handle | None = None
 
-    def join(self, app: object) -> Share:
-        """A new session's share, for its app."""
-        share = Share(self, id(app))
+    def join(self, app: object, drawing: Callable[[], float] = lambda: 0.0) -> Share:
+        """A new session's share, for its app; `drawing()`: the CPU seconds its screen's
+        own thread has used (the screen relay: driver.py)."""
+        share = Share(self, id(app), drawing)
         self.shares.add(share)
         return share
 
+    def want(self, driver: FairDriver) -> None:
+        """`driver` has an event waiting: it takes its place in the turns."""
+        if driver not in self.queue:
+            self.queue.append(driver)
+        if self._turn is None:
+            self._turn = asyncio.get_running_loop().call_soon(self._next, context=NOBODY)
+
+    def drop(self, driver: FairDriver) -> None:
+        if driver in self.queue:
+            self.queue.remove(driver)
+        if self.current is driver:
+            self.current = None
+
+    def _next(self) -> None:
+        """One turn. While the app of the last event posted still runs (the loop ran some
+        of it since the last look), nothing else goes (for HOLD_MAX at most): one
+        session's input is computed at a time, and charged before the next. Then, of
+        the sessions whose share allows it, the one that used the least CPU lately has
+        its next event posted."""
+        self._turn = None
+        loop = asyncio.get_running_loop()
+        current = self.current
+        if current is not None and not current.share.idle() and self.clock() < self.until:
+            self._turn = loop.call_later(BUSY_POLL, self._next, context=NOBODY)
+            return
+        self.current = None
+        ready, waits = [], []
+        for driver in list(self.queue):
+            if not driver.held:
+                self.queue.remove(driver)
+            elif wait := driver.share.due():
+                waits.append(wait)
+            else:
+                ready.append(driver)
+        if ready:
+            driver = min(ready, key=lambda d: d.share.recent)
+            driver.share.posted()
+            if not driver.post_one():
+                self.queue.remove(driver)
+            self.current, self.until = driver, self.clock() + HOLD_MAX
+            waits = [BUSY_POLL]
+        if self.queue or self.current is not None:
+            self._turn = loop.call_later(min(waits), self._next, context=NOBODY)
+
     def each(self, now: float) -> float:
-        """The CPU a second of one typing session now: the worker's, shared by those typing."""
+        """The CPU a second of one typing session now: the worker's, shared by those
+        typing; a session typing alone may use the whole loop."""
         typing = sum(1 for s in self.shares if s.waiting or now - s.typed < ACTIVE_S)
-        return self.cpu / max(1, typing)
+        return self.cpu / typing if typing > 1 else 1.0
 
 
 class Share:
-    """One session's token bucket of CPU seconds; `take()` before each event."""
+    """One session's token bucket of CPU seconds (`due()`), and the CPU it used lately."""
 
-    def __init__(self, shares: InputShares, app: int) -> None:
+    def __init__(self, shares: InputShares, app: int, drawing: Callable[[], float]) -> None:
         self.shares = shares
         self.app = app
+        self.drawing = drawing
         self.tokens = shares.burst
         self.stamp = shares.clock()
-        self.seen = shares.ledger.used.setdefault(app, 0.0)  # its CPU taken from the bucket
+        self.seen = shares.ledger.used.setdefault(app, 0.0) + drawing()  # taken from the bucket
+        self.recent = 0.0  # CPU seconds used, halved every HALF_LIFE seconds
         self.typed = float("-inf")
         self.waiting = False  # it has events held back
+        self.last = shares.ledger.used[app]  # its app's CPU at the last look (`idle`)
 
-    def take(self) -> float:
+    def idle(self) -> bool:
+        """Whether the loop ran nothing of its app since the last look."""
+        used = self.shares.ledger.used.get(self.app, 0.0)
+        idle, self.last = used == self.last, used
+        return idle
+
+    def due(self) -> float:
         """0.0 if the session may have its next event now; else the seconds until it
-        may (nothing is spent by asking)."""
+        may. What its app and screen used since the last call is charged."""
         now = self.shares.clock()
         each = self.shares.each(now)
-        used = self.shares.ledger.used.get(self.app, self.seen)
-        gained = (now - self.stamp) * each
-        self.tokens = min(self.shares.burst, self.tokens + gained) - (used - self.seen)
+        used = max(self.seen, self.shares.ledger.used.get(self.app, 0.0) + self.drawing())
+        spent, elapsed = used - self.seen, now - self.stamp
+        self.tokens = min(self.shares.burst, self.tokens + elapsed * each) - spent
+        self.recent = self.recent * 0.5 ** (elapsed / HALF_LIFE) + spent
         self.stamp, self.seen = now, used
-        if self.tokens <= 0:
-            return max(0.005, -self.tokens / each)
-        self.typed = now
-        return 0.0
+        self.waiting = self.tokens <= 0
+        return max(0.005, -self.tokens / each) if self.waiting else 0.0
+
+    def posted(self) -> None:
+        """An event of its went to its app."""
+        self.typed = self.shares.clock()
+        self.idle()  # what ran of its app before does not count as this event's work
 
     def leave(self) -> None:
         self.shares.shares.discard(self)
@@ -120,42 +189,32 @@ class Share:
 
 
 class FairDriver(TerminalDriver):
-    """A session's driver whose input events reach its app at its share's pace.
+    """A session's driver whose input events reach its app in turns (`InputShares`).
 
-    One event a turn of the loop at most, so that what the app computes for it is
-    charged before the next goes; events past the share wait here, in order, and
-    the session's PTY is not read until they have all gone: at most one read's
-    events (4 KiB) wait at a time."""
+    Events wait here, in order, until their turn, and the session's PTY is not read
+    while any wait: at most one read's events (4 KiB) wait at a time."""
 
     def __init__(self, app: Any, *, share: Share, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.share = share
-        self._held: deque[Any] = deque()
-        self._later: asyncio.TimerHandle | None = None  # the next event's turn
+        self.held: deque[Any] = deque()
         self._unread = False  # its PTY is left unread while events wait
 
     def send_message(self, message: Any) -> None:
         if not isinstance(message, events.InputEvent):  # a resize, …: at once
             super().send_message(message)
             return
-        self._held.append(message)
-        if self._later is None:
-            self._let_go()
+        self.held.append(message)
+        self._pause_reading()
+        self.share.shares.want(self)
 
-    def _let_go(self) -> None:
-        """Post the next event if the share allows, and give the next its own turn: the
-        rest wait, the PTY unread."""
-        self._later = None
-        if not self._held:
-            self._resume_reading()
-            return
-        wait = self.share.take()
-        self.share.waiting = bool(wait)
-        if not wait:
-            super().send_message(self._held.popleft())
-        if self._held:
-            self._pause_reading()
-        self._later = self._loop.call_later(wait, self._let_go)
+    def post_one(self) -> bool:
+        """Post the next waiting event to the app: whether more wait."""
+        super().send_message(self.held.popleft())
+        if self.held:
+            return True
+        self._resume_reading()
+        return False
 
     def _pause_reading(self) -> None:
         if self._reading and not self._unread:
@@ -170,8 +229,6 @@ class FairDriver(TerminalDriver):
 
     def disable_input(self) -> None:
         super().disable_input()
-        if self._later is not None:
-            self._later.cancel()
-            self._later = None
-        self._held.clear()  # the session is ending: nobody reads its keys any more
+        self.held.clear()  # the session is ending: nobody reads its keys any more
+        self.share.shares.drop(self)
         self.share.leave()

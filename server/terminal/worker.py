@@ -47,6 +47,7 @@ log = logging.getLogger("modernart.server.terminal.worker")
 HEARTBEAT = 1.0  # seconds between two beats of a healthy event loop
 MAX_PACKET = 65536
 END_WAIT = 5.0  # seconds the apps may take to end when the server lets the worker go
+TRIM_DELAY = 2.0  # seconds after an app's end before the worker hands memory back
 
 
 class SessionTokens:
@@ -102,6 +103,7 @@ class Worker:
         self.ledger = Ledger()
         self.ledger.install()  # the loop's time by app (fairness.py)
         self.shares = InputShares(self.ledger)  # each session's share of the loop
+        self._trim: asyncio.TimerHandle | None = None
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -158,6 +160,13 @@ class Worker:
             for fd in fds:
                 os.close(fd)
 
+    def _hand_back_later(self) -> None:
+        """What ended apps held goes back to the system (memory.py), once, a moment after
+        the last of several that end together (a full collection takes a while)."""
+        if self._trim is not None:
+            self._trim.cancel()
+        self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, hand_back)
+
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         config: dict[str, Any] = msg.get("config") or {}
         terminal = SessionTerminal(slave, int(msg["cols"]), int(msg["rows"]))
@@ -178,7 +187,7 @@ class Worker:
             terminal.output.finish()
             self.send({"ended": sid, "code": 1})
             return
-        share = self.shares.join(app)
+        share = self.shares.join(app, terminal.output.cpu)
         app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         app._capture_stdout = app._capture_stderr = sys.stderr  # see the module's docstring
         self.apps[sid] = app
@@ -200,7 +209,7 @@ class Worker:
             self.apps.pop(sid, None)
             self.terminals.pop(sid, None)
             self.send({"ended": sid, "code": code})
-            hand_back()  # what the app held goes back to the system, not only to Python
+            self._hand_back_later()
 
 
 def run_worker(app_class: type, control: int, lifeline: int) -> int:

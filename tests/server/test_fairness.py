@@ -78,18 +78,18 @@ async def test_a_costly_flood_is_served_at_its_share_beside_a_neighbour_and_lose
             await neighbour.wait_text(f"neighbour keys {answered + 1}.")
             answered += 1
 
-    flood = 60  # 3 s of the worker's CPU
+    flood = 30  # 1.5 s of the worker's CPU
     start = time.monotonic()
     hostile.send("x" * flood)  # in one read or a few
     typing = asyncio.create_task(keep_typing())
     await hostile.wait_text(f"hostile keys {flood}.", timeout=120)  # every key, in the end
     elapsed = time.monotonic() - start
     typing.cancel()
-    # Its CPU beyond its bucket came at most at the worker's rate for input (a bound: a
-    # loaded machine only makes it slower); unshared, the flood ran at a whole core.
+    # Its CPU beyond its bucket came at most at the rate two typing sessions share (a
+    # bound: a loaded machine only makes it slower); unshared, it ran at a whole core.
     assert elapsed >= (flood * COST - fairness.BURST - COST) / fairness.WORKER_CPU
     assert answered >= 5  # and the neighbour was answered all along
-    assert keys_seen(neighbour, "neighbour") == answered
+    assert keys_seen(neighbour, "neighbour") >= answered
 
 
 def test_a_share_is_the_worker_cpu_split_between_typing_sessions_and_charged_as_used():
@@ -97,19 +97,23 @@ def test_a_share_is_the_worker_cpu_split_between_typing_sessions_and_charged_as_
     ledger = fairness.Ledger(clock=lambda: now[0])
     shares = fairness.InputShares(ledger, cpu=0.5, burst=0.5, clock=lambda: now[0])
     cheap, costly = object(), object()
-    a, b = shares.join(cheap), shares.join(costly)
-    assert a.take() == 0.0 and b.take() == 0.0  # a full bucket each
-    ledger.used[id(costly)] += 0.75  # its app computed for 0.75 s: 0.25 s in debt
+    drawn = [0.0]  # the CPU of the costly one's screen thread
+    a, b = shares.join(cheap), shares.join(costly, lambda: drawn[0])
+    assert a.due() == 0.0 and b.due() == 0.0  # a full bucket each
+    a.posted(), b.posted()
+    ledger.used[id(costly)] += 0.5  # its app computed for 0.5 s and its screen's thread
+    drawn[0] = 0.25  # drew for 0.25 s: 0.25 s in debt
     ledger.used[id(cheap)] += 0.01
     assert shares.each(now[0]) == 0.25  # two typing: half the worker's CPU each
-    wait = b.take()
+    wait = b.due()
     assert wait == pytest.approx(0.25 / 0.25)  # until its debt is paid at its share
-    assert a.take() == 0.0  # the cheap one goes on at once
+    assert a.due() == 0.0  # the cheap one goes on at once
+    assert a.recent == pytest.approx(0.01) and b.recent == pytest.approx(0.75)  # priority
     now[0] += wait
-    assert b.take() == 0.0  # paid (at least at its share: the other stopped typing since)
-    now[0] += 10.0  # nobody typed for a while: the full bucket, all the CPU to whoever types
-    assert a.take() == 0.0 and a.tokens == 0.5
-    assert shares.each(now[0]) == 0.5
+    assert b.due() == 0.0  # paid (at least at its share: the other stopped typing since)
+    now[0] += 10.0  # nobody typed for a while: a full bucket, the whole loop to one typing
+    assert a.due() == 0.0 and a.tokens == 0.5
+    assert shares.each(now[0]) == 1.0
     a.leave()
     assert id(cheap) not in ledger.used and shares.shares == {b}
 
