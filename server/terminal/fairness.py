@@ -34,6 +34,7 @@ WORKER_CPU = 0.3  # seconds of CPU a second that two or more typing sessions sha
 BURST = 0.2  # CPU seconds a session may use at once (a burst of keys, a costly screen)
 ACTIVE_S = 1.0  # a session that had input this recently shares the worker's CPU
 BUSY_POLL = 0.005  # seconds between two looks at an app still busy with its last event
+CHEAP = 0.25  # a session that used less than this share of the busy one's CPU goes
 HOLD_MAX = 1.0  # seconds the others wait at most for an app busy with an event
 HALF_LIFE = 5.0  # seconds: how fast a session's use of the CPU is forgotten (priority)
 NOBODY = contextvars.Context()  # the turns' own context: their time is no app's
@@ -108,32 +109,31 @@ class InputShares:
 
     def _next(self) -> None:
         """One turn. While the app of the last event posted still runs (the loop ran some
-        of it since the last look), nothing else goes (for HOLD_MAX at most): one
-        session's input is computed at a time, and charged before the next. Then, of
-        the sessions whose share allows it, the one that used the least CPU lately has
-        its next event posted."""
+        of it since the last look), only a session that used far less CPU lately may go
+        (for HOLD_MAX at most): costly input is computed one session at a time, and
+        charged before the next. Of the sessions whose share allows it, the one that
+        used the least CPU lately has its next event posted."""
         self._turn = None
         loop = asyncio.get_running_loop()
         current = self.current
-        if current is not None and not current.share.idle() and self.clock() < self.until:
-            self._turn = loop.call_later(BUSY_POLL, self._next, context=NOBODY)
-            return
-        self.current = None
-        ready, waits = [], []
+        busy = current is not None and not current.share.idle() and self.clock() < self.until
+        ready, waits = [], [BUSY_POLL]
         for driver in list(self.queue):
             if not driver.held:
                 self.queue.remove(driver)
             elif wait := driver.share.due():
                 waits.append(wait)
-            else:
+            elif not busy or driver.share.recent < current.share.recent * CHEAP:  # type: ignore[union-attr]
                 ready.append(driver)
         if ready:
             driver = min(ready, key=lambda d: d.share.recent)
             driver.share.posted()
             if not driver.post_one():
                 self.queue.remove(driver)
-            self.current, self.until = driver, self.clock() + HOLD_MAX
-            waits = [BUSY_POLL]
+            if not busy:
+                self.current, self.until = driver, self.clock() + HOLD_MAX
+        elif not busy:
+            self.current = None
         if self.queue or self.current is not None:
             self._turn = loop.call_later(min(waits), self._next, context=NOBODY)
 
