@@ -201,7 +201,7 @@ class FairDriver(TerminalDriver):
         self._unread = False  # its PTY is left unread while events wait
 
     def send_message(self, message: Any) -> None:
-        if not isinstance(message, events.InputEvent):  # a resize, …: at once
+        if not isinstance(message, (events.InputEvent, events.Paste)):  # a resize: at once
             super().send_message(message)
             return
         self.held.append(message)

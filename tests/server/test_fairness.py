@@ -4,6 +4,7 @@ placed, each session's share of its worker's input, and a worker's memory."""
 from __future__ import annotations
 
 import asyncio
+import os
 import pathlib
 import re
 import time
@@ -13,6 +14,7 @@ import pytest
 from textual._context import active_app
 
 from modernart.server.terminal import fairness
+from modernart.server.terminal.session import RESIZE_GAP
 
 from .counting_app import COST
 from .sshgate import lobby
@@ -136,6 +138,27 @@ def test_the_ledger_charges_each_callback_to_its_app():
     finally:
         asyncio.events.Handle._run = saved
     assert ledger.used[id(ledger)] >= 0.05
+
+
+@pytest.mark.usefixtures("importable_tests")
+async def test_window_changes_reach_the_client_at_most_twice_a_second_the_latest_winning(ssh):
+    gate = await ssh(app=COUNTING, guests=True)
+    term = await counting(gate, "w", "127.0.0.40")
+    session = session_of(gate, "w")
+    sent: list[dict] = []
+    send = session.worker.send
+    session.worker.send = lambda msg: (sent.append(msg), send(msg))[-1]
+    start = time.monotonic()
+    for i in range(30):  # a window dragged: 30 sizes at once
+        term.chan.change_terminal_size(100 + i, 30)
+    await eventually(lambda: os.get_terminal_size(session._master) == os.terminal_size((129, 30)))
+    await eventually(lambda: any(m.get("cols") == 129 for m in sent))
+    elapsed = time.monotonic() - start
+    resizes = [m for m in sent if "resize" in m]
+    assert resizes[-1] == {"resize": session.slot, "cols": 129, "rows": 30}
+    assert len(resizes) <= 2 + elapsed / RESIZE_GAP  # not 30
+    term.send("y")  # and the client answers at its new size
+    await term.wait_text("w keys 1.")
 
 
 # ------------------------------------------------------------------ a worker's memory
