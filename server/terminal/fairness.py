@@ -117,7 +117,8 @@ class InputShares:
         loop = asyncio.get_running_loop()
         current = self.current
         busy = current is not None and not current.share.idle() and self.clock() < self.until
-        ready, waits = [], [BUSY_POLL]
+        ready: list[FairDriver] = []
+        waits = [BUSY_POLL] if busy else []
         for driver in list(self.queue):
             if not driver.held:
                 self.queue.remove(driver)
@@ -132,9 +133,10 @@ class InputShares:
                 self.queue.remove(driver)
             if not busy:
                 self.current, self.until = driver, self.clock() + HOLD_MAX
+            waits.append(BUSY_POLL)
         elif not busy:
             self.current = None
-        if self.queue or self.current is not None:
+        if waits:
             self._turn = loop.call_later(min(waits), self._next, context=NOBODY)
 
     def each(self, now: float) -> float:
