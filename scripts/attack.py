@@ -44,6 +44,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import attack33_fairness
 import attack33_input
 import attack33_names
 import attack33_ratings
@@ -149,6 +150,7 @@ ATTACK_MODULES = [
     attack_ws21,
     attack33_names,
     attack33_input,
+    attack33_fairness,
     attack33_web,
     attack33_ratings,
 ]

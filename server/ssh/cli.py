@@ -7,7 +7,7 @@ import pathlib
 
 from ..terminal import TerminalSettings
 from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
-from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB
 from .server import DEFAULT_HANG_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_PER_ADDRESS, SshSettings
 from .startups import (
     DEFAULT_MAX_STARTUPS,
@@ -143,6 +143,15 @@ def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
         help="terminal sessions (SSH and browser) that share one worker process "
         f"(default {DEFAULT_SESSIONS_PER_WORKER}; 1: a process per session)",
     )
+    ssh.add_argument(
+        "--terminal-worker-max-mb",
+        type=float,
+        default=DEFAULT_WORKER_MAX_MB,
+        metavar="MB",
+        help="a worker process using more memory than this (PSS) ends the session that was "
+        f"given the most input lately, with a message (default {DEFAULT_WORKER_MAX_MB:.0f}; "
+        "0: never)",
+    )
 
 
 def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
@@ -157,6 +166,7 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         idle_timeout=args.ssh_idle_timeout,
         hang_timeout=args.ssh_hang_timeout,
         sessions_per_worker=args.terminal_sessions_per_worker,
+        worker_max_mb=args.terminal_worker_max_mb,
         limits=terminal_limits(args),
         startup_limits=StartupLimits(
             max_startups=args.ssh_max_startups,
@@ -176,6 +186,7 @@ def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
         idle_timeout=args.ssh_idle_timeout,
         hang_timeout=args.ssh_hang_timeout,
         sessions_per_worker=args.terminal_sessions_per_worker,
+        worker_max_mb=args.terminal_worker_max_mb,
         limits=terminal_limits(args),
     ).terminal_settings()
 

@@ -28,7 +28,7 @@ from ..app import Server
 from ..logthrottle import LogThrottle
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
 from ..terminal.refusals import RefusalLog
-from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, HANG_TIMEOUT
+from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
 from .keys import KeyIdentities, load_host_key
 from .startups import StartupLimits, Startups
@@ -57,6 +57,7 @@ class SshSettings:
     sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER
     app: str = DEFAULT_APP
     measure_every: float = 5.0
+    worker_max_mb: float = DEFAULT_WORKER_MAX_MB
     limits: Limits | None = field(default=None)
 
     def terminal_settings(self) -> TerminalSettings:
@@ -68,6 +69,7 @@ class SshSettings:
             sessions_per_worker=self.sessions_per_worker,
             app=self.app,
             measure_every=self.measure_every,
+            worker_max_mb=self.worker_max_mb,
         )
 
 

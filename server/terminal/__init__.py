@@ -16,7 +16,7 @@ How a transport uses it:
         session = await terminals.open(
             peer="203.0.113.5",                 # the person's address: per-address limits
             name="alice",                       # the player name (valid per PROTOCOL.md)
-            term="xterm-256color", cols=80, rows=24,   # clamped to 500×200
+            term="xterm-256color", cols=80, rows=24,   # clamped to 300×100
             key="SHA256:…",                     # a stable identity key, or None: a guest
             output=write_to_terminal,           # bytes for the terminal, as they come
             closed=say_and_close,               # closed(text, exit_status): once, at the end

@@ -78,6 +78,13 @@ class TerminalOutput:
     def resize(self, cols: int, rows: int) -> None:
         self._put(lambda relay: relay.resize(cols, rows))
 
+    def cpu(self) -> float:
+        """The CPU seconds its thread has used so far (drawing the screen's differences);
+        0.0 once it has ended."""
+        with contextlib.suppress(OSError, TypeError, ValueError, AttributeError):
+            return time.clock_gettime(time.pthread_getcpuclockid(self._thread.ident))
+        return 0.0
+
     def finish(self) -> None:
         """Send what is left (waiting at most CLOSE_WAIT for the terminal), then close."""
         with self._lock:

@@ -77,6 +77,7 @@ class Placed(Protocol):
     """A session as a worker sees it: told when its app has ended, with its exit code."""
 
     name: str
+    peer: str  # its address: one address fills no worker (`WorkerPool.per_address`)
 
     def app_ended(self, code: int) -> None: ...
 
@@ -107,6 +108,14 @@ class WorkerProcess:
 
     def __len__(self) -> int:
         return len(self.sessions)
+
+    def takes(self, peer: str) -> bool:
+        """Whether a session from `peer` may join: a free place, and fewer than the
+        pool's `per_address` sessions of that address here already."""
+        limit = self.pool.per_address
+        if self.free <= 0:
+            return False
+        return not limit or sum(s.peer == peer for s in self.sessions.values()) < limit
 
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         """Start a session's app on its PTY's slave; raises ZygoteGone if it cannot."""
@@ -222,25 +231,32 @@ class WorkerProcess:
 
 
 class WorkerPool:
-    """Places sessions in workers of at most `per_worker` sessions each."""
+    """Places sessions in workers of at most `per_worker` sessions each, and at most
+    `per_address` (0: no limit) of one address in a worker: sessions from one address
+    never fill a worker, so its hostile sessions share their worker's CPU and memory
+    with sessions of theirs, not with a crowd of neighbours (issue 33)."""
 
-    def __init__(self, zygote: Zygote, per_worker: int, hang_timeout: float) -> None:
+    def __init__(
+        self, zygote: Zygote, per_worker: int, hang_timeout: float, per_address: int = 2
+    ) -> None:
         self.zygote = zygote
         self.per_worker = max(1, per_worker)
+        self.per_address = per_address
         self.hang_timeout = hang_timeout
         self.workers: list[WorkerProcess] = []  # those that take sessions
         self.alive: set[WorkerProcess] = set()  # every worker not ended yet
         self._ids = 0
         self._placing = asyncio.Lock()
 
-    def has_room(self) -> bool:
-        return any(w.free > 0 for w in self.workers)
+    def has_room(self, peer: str) -> bool:
+        """Whether a session from `peer` fits in a running worker (else: a new one)."""
+        return any(w.takes(peer) for w in self.workers)
 
     async def place(self, session: Placed) -> tuple[WorkerProcess, int]:
-        """A place for `session` (its id in the worker): the first worker with room, or a
-        new one. Raises ZygoteGone when no worker can be forked."""
+        """A place for `session` (its id in the worker): the first worker that takes its
+        address, or a new one. Raises ZygoteGone when no worker can be forked."""
         async with self._placing:
-            worker = next((w for w in self.workers if w.free > 0), None)
+            worker = next((w for w in self.workers if w.takes(session.peer)), None)
             if worker is None:
                 worker = await self._spawn()
             self._ids += 1

@@ -32,15 +32,20 @@ from .workers import ZygoteGone
 
 log = logging.getLogger("modernart.server.terminal")
 
-MAX_COLS, MAX_ROWS = 500, 200  # larger terminals are drawn at this size (issue 21)
+# Larger terminals are drawn at this size (issue 21: 500×200; issue 33: 300×100, so that
+# one session's screen costs its worker at most ~6 times a 120×40 one's to draw).
+MAX_COLS, MAX_ROWS = 300, 100
 DEFAULT_SIZE = (80, 24)
 GRACE = 2.0  # seconds a closing app may take to end before its PTY is closed under it
 RESTARTS = (3, 60.0)  # at most 3 restarts in 60 s, then the session closes
 EXIT_WAIT = 1.0  # seconds to wait for the app's exit code once the PTY has closed
+# A window change makes the app lay out and draw its whole screen again: a session's
+# changes reach its app at most this often, the latest size winning (issue 33).
+RESIZE_GAP = 0.5
 
 
 def clamp(cols: int, rows: int) -> tuple[int, int]:
-    """A usable terminal size: 0 means unknown (the default), the rest at most 500×200."""
+    """A usable terminal size: 0 means unknown (the default), the rest at most 300×100."""
     cols = cols if cols > 0 else DEFAULT_SIZE[0]
     rows = rows if rows > 0 else DEFAULT_SIZE[1]
     return min(cols, MAX_COLS), min(rows, MAX_ROWS)
@@ -109,6 +114,9 @@ class TerminalSession:
         self._pending = bytearray()  # output not sent yet (within a frame)
         self.keys = Keyboard()  # input on its way to the PTY: bounded, never dropped
         self.sent_bytes = 0
+        self.fed = 0  # bytes typed or pasted in all
+        self.weighed = 0  # `fed` at the last reading of its worker's memory
+        self.weight = 0.0  # what it was given lately (Terminals.measure)
         self.restarts: list[float] = []
         self.secret_header: str | None = None
         self._master = -1
@@ -116,11 +124,18 @@ class TerminalSession:
         self._paused = False
         self._frame: asyncio.Handle | None = None
         self._idle: asyncio.TimerHandle | None = None
+        self._resizing: asyncio.TimerHandle | None = None  # a window change on its way
+        self._resized = float("-inf")  # when the last one was sent
         self._exit_code: asyncio.Future[int] | None = None
         self._ending: str | None = None  # why the server ends it (no restart)
         self._task: asyncio.Task[None] | None = None
         self.ended = False
         self.done = asyncio.Event()
+
+    @property
+    def closing(self) -> bool:
+        """The server is ending it (or its terminal went)."""
+        return self._ending is not None or self.ended
 
     @property
     def pid(self) -> int | None:
@@ -133,6 +148,7 @@ class TerminalSession:
         """Keys from the terminal; while `input_full`, the transport waits for
         `input_room()` before it reads more (server/terminal/keyboard.py)."""
         self.last_input = time.monotonic()
+        self.fed += len(data)
         self.keys.feed(data)
 
     @property
@@ -144,15 +160,23 @@ class TerminalSession:
         await self.keys.room.wait()
 
     def resize(self, cols: int, rows: int) -> None:
-        """The terminal's window changed (clamped to 500×200): redraw it all."""
+        """The terminal's window changed (clamped to 300×100): redraw it all."""
         cols, rows = clamp(cols, rows)
         if (cols, rows) == (self.cols, self.rows):
             return
         self.cols, self.rows = cols, rows
+        if self._resizing is None:
+            wait = max(0.0, self._resized + RESIZE_GAP - time.monotonic())
+            self._resizing = asyncio.get_running_loop().call_later(wait, self._send_size)
+
+    def _send_size(self) -> None:
+        """Tell the app the latest size (`resize` coalesces the changes in between)."""
+        self._resizing = None
+        self._resized = time.monotonic()
         if self._master >= 0:
-            set_size(self._master, cols, rows)
+            set_size(self._master, self.cols, self.rows)
         if self.worker is not None:
-            self.worker.send({"resize": self.slot, "cols": cols, "rows": rows})
+            self.worker.send({"resize": self.slot, "cols": self.cols, "rows": self.rows})
 
     def pause(self) -> None:
         """The terminal cannot take more now: stop reading (the client blocks on writes)."""
@@ -348,6 +372,8 @@ class TerminalSession:
         if self._idle is not None:
             self._idle.cancel()
         self.keys.close()
+        if self._resizing is not None:
+            self._resizing.cancel()
         was_ended, self.ended = self.ended, True
         self.terminals.forget(self, reason or self._ending or "closed by the client")
         self.done.set()

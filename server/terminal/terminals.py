@@ -25,7 +25,7 @@ from ..devicestore import key_label
 from ..session import Conn
 from ..storeerror import token_hash
 from .admission import Admission, Limits
-from .pool import WorkerPool
+from .pool import WorkerPool, WorkerProcess
 from .refusals import RefusalLog
 from .session import TerminalSession
 from .workers import Zygote, ZygoteGone
@@ -34,6 +34,12 @@ from .zygote import DEFAULT_APP
 log = logging.getLogger("modernart.server.terminal")
 
 DEFAULT_SESSIONS_PER_WORKER = 8  # docs/benchmarks.md (issue 16: several sessions per worker)
+DEFAULT_ADDRESS_PER_WORKER = 2  # issue 33: hostile sessions of one address share no crowd
+DEFAULT_WORKER_MAX_MB = 250.0  # a worker's PSS beyond which its heaviest session is ended
+OVER_SHARE = (
+    "This session used more than its share of the server's memory and was closed "
+    "(a very long paste or a flood of keys?). You can connect again."
+)
 
 
 class NameTaken(Exception):
@@ -73,8 +79,21 @@ class TerminalSettings:
     # A stuck worker stalls its K sessions this long before they restart elsewhere.
     hang_timeout: float = HANG_TIMEOUT
     sessions_per_worker: int = DEFAULT_SESSIONS_PER_WORKER  # 1: a process per session
+    # sessions of one address in one worker (0: no limit): one address fills no worker
+    address_per_worker: int = DEFAULT_ADDRESS_PER_WORKER
     app: str = DEFAULT_APP  # the client class the zygote serves ("module:Class")
     measure_every: float = 5.0  # seconds between two readings of the workers' memory; 0: never
+    # a worker measured above this (PSS, MB) ends its heaviest session, not all; 0: never
+    worker_max_mb: float = DEFAULT_WORKER_MAX_MB
+
+
+def weigh(sessions: set[TerminalSession]) -> None:
+    """Each session's weight: the bytes it was given lately (halved at each reading),
+    what its worker's memory is charged by: a paste, a flood of keys, grow its app's
+    queues and parser; an idle session weighs nothing."""
+    for session in sessions:
+        session.weight = session.weight / 2 + session.fed - session.weighed
+        session.weighed = session.fed
 
 
 def pss_mb(pid: int) -> float:
@@ -98,12 +117,18 @@ class Terminals:
         self.keys = keys
         self.admission = Admission(settings.limits, self._workers_mb)
         self.zygote = Zygote(settings.app)
-        self.pool = WorkerPool(self.zygote, settings.sessions_per_worker, settings.hang_timeout)
+        self.pool = WorkerPool(
+            self.zygote,
+            settings.sessions_per_worker,
+            settings.hang_timeout,
+            settings.address_per_worker,
+        )
         self.sessions: set[TerminalSession] = set()
         self.by_key: dict[str, TerminalSession] = {}
         self._first_use: dict[str, asyncio.Lock] = {}
         self._ending: set[asyncio.Task[None]] = set()  # sessions of revoked devices closing
         self._measuring: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self.refusals = RefusalLog(log, "terminal sessions")
 
     async def start(self) -> None:
@@ -137,7 +162,7 @@ class Terminals:
 
     def refusal(self, peer: str) -> str | None:
         """Why a session from `peer` may not start now (checked again by `open`)."""
-        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room())
+        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room(peer))
         if reason is not None:
             return reason
         srv = self.server
@@ -241,6 +266,29 @@ class Terminals:
         self.admission.overhead_mb = overhead
         for worker, mb in zip(workers, used, strict=True):
             worker.measured_mb = mb
+        weigh(self.sessions)
+        limit = self.settings.worker_max_mb
+        for worker in workers:
+            if limit and worker.measured_mb > limit:
+                self._over_share(worker)
+
+    def _over_share(self, worker: WorkerProcess) -> None:
+        """A worker over its memory limit: its heaviest session is ended, with a message,
+        not the worker and its neighbours (the worker hands the memory back: memory.py)."""
+        sessions = [s for s in self.sessions if s.worker is worker]
+        if not sessions or any(s.closing for s in sessions):
+            return  # one is being ended already: the next reading tells whether it was enough
+        heaviest = max(sessions, key=lambda s: (s.weight, s.cols * s.rows, s.started))
+        log.warning(
+            "worker %s uses %.0f MB (limit %.0f): session %s from %s ended",
+            worker.pid,
+            worker.measured_mb,
+            self.settings.worker_max_mb,
+            heaviest.name,
+            heaviest.peer,
+        )
+        self._tasks.add(task := asyncio.get_running_loop().create_task(heaviest.close(OVER_SHARE)))
+        task.add_done_callback(self._tasks.discard)
 
     def _workers_mb(self) -> float:
         """What the workers are charged besides their sessions' reservations."""

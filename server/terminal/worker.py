@@ -38,13 +38,16 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from .driver import SessionTerminal, TerminalDriver, terminal_app
+from .driver import SessionTerminal, terminal_app
+from .fairness import FairDriver, InputShares, Ledger
+from .memory import hand_back
 
 log = logging.getLogger("modernart.server.terminal.worker")
 
 HEARTBEAT = 1.0  # seconds between two beats of a healthy event loop
 MAX_PACKET = 65536
 END_WAIT = 5.0  # seconds the apps may take to end when the server lets the worker go
+TRIM_DELAY = 2.0  # seconds after an app's end before the worker hands memory back
 
 
 class SessionTokens:
@@ -97,6 +100,10 @@ class Worker:
         self.terminals: dict[int, SessionTerminal] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.gone: asyncio.Event | None = None
+        self.ledger = Ledger()
+        self.ledger.install()  # the loop's time by app (fairness.py)
+        self.shares = InputShares(self.ledger)  # each session's share of the loop
+        self._trim: asyncio.TimerHandle | None = None
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -153,6 +160,13 @@ class Worker:
             for fd in fds:
                 os.close(fd)
 
+    def _hand_back_later(self) -> None:
+        """What ended apps held goes back to the system (memory.py), once, a moment after
+        the last of several that end together (a full collection takes a while)."""
+        if self._trim is not None:
+            self._trim.cancel()
+        self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, hand_back)
+
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         config: dict[str, Any] = msg.get("config") or {}
         terminal = SessionTerminal(slave, int(msg["cols"]), int(msg["rows"]))
@@ -173,13 +187,15 @@ class Worker:
             terminal.output.finish()
             self.send({"ended": sid, "code": 1})
             return
-        app.driver_class = partial(TerminalDriver, terminal=terminal)
+        share = self.shares.join(app, terminal.output.cpu)
+        app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         app._capture_stdout = app._capture_stderr = sys.stderr  # see the module's docstring
         self.apps[sid] = app
         self.terminals[sid] = terminal
         task = asyncio.get_running_loop().create_task(self._run(sid, app, terminal))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(lambda _: share.leave())
 
     async def _run(self, sid: int, app: Any, terminal: SessionTerminal) -> None:
         code = 1
@@ -193,6 +209,7 @@ class Worker:
             self.apps.pop(sid, None)
             self.terminals.pop(sid, None)
             self.send({"ended": sid, "code": code})
+            self._hand_back_later()
 
 
 def run_worker(app_class: type, control: int, lifeline: int) -> int:

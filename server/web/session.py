@@ -20,10 +20,9 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from ..terminal import TerminalSession
+from ..terminal import MAX_COLS, MAX_ROWS, TerminalSession
 
 HIGH_WATER = 256 * 1024  # queued output bytes at which the session is paused
-MAX_COLS, MAX_ROWS = 500, 200
 
 
 class BadEnvelope(ValueError):

@@ -130,7 +130,7 @@ async def test_session_starts_are_rated_in_all(ssh):
 # ----------------------------------------------------------- terminal size (item 1)
 
 
-async def test_a_huge_terminal_is_drawn_at_500_by_200_and_stalls_no_one(ssh, key):
+async def test_a_huge_terminal_is_drawn_at_300_by_100_and_stalls_no_one(ssh, key):
     gate = await ssh()
     other = await lobby(gate, asyncssh.generate_private_key("ssh-ed25519"), "bob")
     conn = await ssh_connect(gate.port, "alice", key)
@@ -139,13 +139,13 @@ async def test_a_huge_terminal_is_drawn_at_500_by_200_and_stalls_no_one(ssh, key
     )
     await huge.wait_text("Rooms")
     (session,) = [s for s in gate.sessions if s.process.name == "alice"]
-    assert (session.process.cols, session.process.rows) == (500, 200)
-    assert os.get_terminal_size(session.process._master) == os.terminal_size((500, 200))
+    assert (session.process.cols, session.process.rows) == (300, 100)
+    assert os.get_terminal_size(session.process._master) == os.terminal_size((300, 100))
     huge.chan.change_terminal_size(65535, 65535)
     other.send("c")  # the other session answers at once
     await other.wait_text("Create a room")
-    await huge.wait(lambda: session.process.cols == 500, "the window change")
-    assert os.get_terminal_size(session.process._master) == os.terminal_size((500, 200))
+    await huge.wait(lambda: session.process.cols == 300, "the window change")
+    assert os.get_terminal_size(session.process._master) == os.terminal_size((300, 100))
     huge.chan.change_terminal_size(100, 30)
     await huge.wait(lambda: os.get_terminal_size(session.process._master).lines == 30, "resize")
 
