@@ -113,6 +113,12 @@ def lobby_help(where: str = "online") -> str:
     return text + ("\n\n---\n\n" + options if options else "")
 
 
+def help_texts(where: str) -> list[str]:
+    """Every F1 text a client `where` shows first: the lobby's and each game's (its
+    default variant), for the zygote to lay out before it forks (tui/helptext.py)."""
+    return [lobby_help(where), *(g.rules_text(None, where) for g in CLIENT_GAMES.values())]
+
+
 CLIENT_GAMES: dict[str, ClientGame] = {
     # Modern Art's rules text (engine/modernart/rules.md) has the table's keys woven in.
     "modernart": ClientGame("modernart", _modernart_table),

@@ -6,10 +6,9 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.widgets import Markdown
 
 from .dialog import Dialog
+from .helptext import HelpText
 
 
 class HelpScreen(Dialog[None]):
@@ -28,8 +27,7 @@ class HelpScreen(Dialog[None]):
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-scroll"):
-            yield Markdown(self.text)
+        yield HelpText(self.text, id="help-scroll")
 
     def on_mount(self) -> None:
         scroll = self.query_one("#help-scroll")

@@ -69,6 +69,10 @@ def warm_up(app_class: type) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
 
+    from modernart.tui.games import help_texts
+    from modernart.tui.helptext import warm
+
+    warm(help_texts("ssh"))  # F1's texts laid out: a session's first F1 only draws them
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
