@@ -50,10 +50,10 @@ class PlayerReplies(App[None]):
     room_game: str
     player_name: str
     records_dir: Path | None
-    # False in an SSH session: the client runs on the server, not the player's machine;
-    # `export_hint` is then the operator's command for the record (with its --data).
+    # False in an SSH or browser session: the client runs on the server, not the player's
+    # machine; `records_hint` then says how the door gives a record (ROOM: its room).
     own_machine: bool = True
-    export_hint: str | None = None
+    records_hint: str | None = None
     _saving: str | None = None  # the room whose record was asked for to be saved
     _asking_name = False
 
@@ -107,12 +107,10 @@ class PlayerReplies(App[None]):
             self._write_record(record)
             return
         if saving:
-            hint = (self.export_hint or "modernart-server export ROOM").replace(
-                "ROOM", str(msg.get("room"))
-            )
+            hint = self.records_hint or "ask the server's operator for it."
             self._tell(
-                "This session runs on the server, so no file can reach your machine: "
-                f"here is the replay; the server's operator can run `{hint}`."
+                "This session runs on the server: here is the replay. To keep the record, "
+                + hint.replace("ROOM", str(msg.get("room")))
             )
         self.push_screen(replay_table(Replay(record)))
 
