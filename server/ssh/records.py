@@ -74,14 +74,10 @@ class Viewer:
 
 def download_hint(user: str, host: str, port: int) -> str:
     """How a player of this SSH door keeps a record, for the game to say when `s` is
-    pressed (ROOM: the room): the exact commands, with this door's port and user."""
+    pressed (ROOM: the room): the exact command, with this door's port and user."""
     where = f"[{host}]" if ":" in host else host
     scp = shlex.quote(f"{user}@{where}:{GAMES}/ROOM.json")
-    ssh = shlex.quote(f"{user}@{host}")
-    return (
-        f"run on your machine: scp -P {port} {scp} . "
-        f"(or: ssh -p {port} {ssh} record ROOM > ROOM.json)"
-    )
+    return f"run on your machine: scp -P {port} {scp} ."
 
 
 # ---------------------------------------------------------------- `record ROOM`

@@ -15,7 +15,7 @@ import pytest
 from modernart.engine.records import load_record, replay
 
 from .finishedgames import Games, played
-from .sshterm import ssh_connect
+from .sshterm import open_terminal, ssh_connect
 
 SECRET = "1234"
 
@@ -197,3 +197,20 @@ async def check_record(games: Games, gate, key) -> str:
     assert replay(load_record(text))["finished"]
     json.loads(text)
     return text
+
+
+async def test_save_record_in_an_ssh_session_tells_the_scp_command_not_a_path(ssh, key):
+    gate = await ssh()
+    async with played(f"ws://127.0.0.1:{gate.server.port}/") as games:
+        keyed(gate, key, games.ann.token)
+        term = await open_terminal(await ssh_connect(gate.port, "alice", key))
+        await term.wait_text("finished")  # the lobby: Bob's running game, then Ann's two
+        term.send("\x1b[B")
+        term.send("w")  # Ann's public game, over
+        await term.wait_text("Save record")
+        term.send("s")
+        await term.wait_text("To keep this game")
+        log = " ".join(line[40:].strip("│ ") for line in term.screen.display)  # the event log
+        scp = f"scp -P {gate.port} alice@127.0.0.1:games/{games.public}.json ."
+        assert f"To keep this game's record, run on your machine: {scp}" in log
+        assert str(gate.server.data_dir) not in term.text() and "export" not in term.text()

@@ -132,10 +132,10 @@ async def test_save_record_over_ssh_shows_the_viewer_and_the_door_s_command(serv
         room = store_finished_game(server, app.you, "Ann", "modernart")
         app.room = room
         app.save_record()
-        await until(pilot, lambda: viewing(app))
+        await until(pilot, lambda: bool(told))
         scp = f"scp -P 2222 Ann@203.0.113.5:games/{room}.json ."
-        assert scp in told[0] and f"record {room} > {room}.json" in told[0]
-        assert "--data" not in told[0] and str(server.data_dir) not in told[0]
+        assert told == [f"To keep this game's record, run on your machine: {scp}"]
+        assert not viewing(app)  # `s` saves (or says how): the replay is `p`'s
         assert not list(tmp_path.glob("*.json"))
 
 
