@@ -18,6 +18,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from modernart.engine import dump_record
+from modernart.engine.games import get_game
 
 from ..httpcheck import cookies
 from ..records import identity_of_token, own_games, visible_record
@@ -46,6 +47,7 @@ def answer(store: Store, headers: Headers, path: str) -> Response:
             {
                 "room": g.room,
                 "game": g.game,
+                "title": get_game(g.game).title,
                 "finished": int(g.finished),
                 "outcome": g.outcome,
                 "url": f"/record/{g.room}.json",

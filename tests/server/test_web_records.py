@@ -20,6 +20,8 @@ from modernart.server.web.identity import COOKIE
 from .finishedgames import played
 from .pageclient import PageClient
 from .sshgate import MakeGate, gates
+from .test_web import browser as browser  # the fixture: Chromium
+from .test_web import lobby
 
 
 @pytest.fixture
@@ -108,3 +110,47 @@ async def test_the_cookie_a_page_was_given_is_the_one_that_counts(web):
     assert session.records is not None and "Your finished games" in session.records
     assert str(gate.server.data_dir) not in session.records
     await page.ws.close()
+
+
+LINKS_JS = """
+const done = arguments[arguments.length - 1];
+const list = document.getElementById('records-list');
+const links = () => Array.from(list.querySelectorAll('a')).map(
+  a => [a.getAttribute('href'), a.getAttribute('download'), a.textContent]);
+if (links().length) { done(links()); return; }
+const observer = new MutationObserver(() => {
+  if (links().length) { observer.disconnect(); done(links()); }
+});
+observer.observe(list, {childList: true});
+setTimeout(() => { observer.disconnect(); done(null); }, 25000);
+"""
+FETCH_JS = """
+const done = arguments[arguments.length - 1];
+fetch(arguments[0]).then(async answer => done(
+  [answer.status, answer.headers.get('content-disposition'), await answer.text()]));
+"""
+
+
+async def test_the_page_lists_your_finished_games_and_downloads_one(web, browser):
+    gate = await web()
+    async with played(f"ws://127.0.0.1:{gate.server.port}/") as games:
+        page = await browser()
+        await lobby(gate, page)  # a new identity's cookie first; then Ann's (as a code would)
+        cookie = {"name": COOKIE, "value": games.ann.token, "path": "/", "httpOnly": True}
+        await page.call(page.driver.add_cookie, cookie)
+        await page.call(page.driver.refresh)
+        await page.wait_text("Rooms")
+        await page.run("document.getElementById('records-button').click()")
+        links = await page.call(page.driver.execute_async_script, LINKS_JS)
+        assert links is not None, "no finished games listed"
+        assert [href for href, _, _ in links] == [
+            f"/record/{games.public}.json",
+            f"/record/{games.locked}.json",
+        ]
+        assert links[0][1] == f"modernart-{games.public}.json" and games.public in links[0][2]
+        status, disposition, body = await page.call(
+            page.driver.execute_async_script, FETCH_JS, links[0][0]
+        )
+        assert status == 200 and disposition.startswith("attachment")
+        assert replay(load_record(body))["finished"]
+        assert await page.run("return document.getElementById('records').hidden") is False

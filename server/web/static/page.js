@@ -130,8 +130,8 @@
       link.href = game.url;
       link.download = game.game + "-" + game.room + ".json";
       const when = new Date(game.finished * 1000).toLocaleString();
-      link.textContent = game.game + " " + game.room + ", " + when +
-        (game.outcome === "abandoned" ? " (abandoned)" : "");
+      link.textContent = game.title + ", " + when + " (" + game.room + ")" +
+        (game.outcome === "abandoned" ? ", abandoned" : "");
       const item = document.createElement("li");
       item.appendChild(link);
       list.appendChild(item);
