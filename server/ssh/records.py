@@ -139,7 +139,7 @@ class Blob:
         return len(self.data) if whence == getattr(os, "SEEK_HOLE", -1) else offset
 
 
-def attrs(mode: int, size: int = 0, mtime: int | None = None) -> asyncssh.SFTPAttrs:
+def attrs(mode: int, size: int | None = 0, mtime: int | None = None) -> asyncssh.SFTPAttrs:
     kind = asyncssh.FILEXFER_TYPE_DIRECTORY if mode == DIR_MODE else asyncssh.FILEXFER_TYPE_REGULAR
     return asyncssh.SFTPAttrs(type=kind, size=size, permissions=mode, mtime=mtime, atime=mtime)
 
@@ -199,12 +199,10 @@ class RecordFiles(asyncssh.SFTPServer):
         if where == "/":
             yield self._name(GAMES, attrs(DIR_MODE))
             return
+        # No sizes: making 50 records to measure them would hold up the game server's
+        # loop at every `ls`; a file's own stat (on `get`) has its size.
         for game in self.viewer.games():
-            try:
-                size = len(self.viewer.record(game.room))
-            except Refused:  # gone since it was listed
-                continue
-            yield self._name(f"{game.room}.json", attrs(FILE_MODE, size, int(game.finished)))
+            yield self._name(f"{game.room}.json", attrs(FILE_MODE, None, int(game.finished)))
 
     def _name(self, name: str, found: asyncssh.SFTPAttrs) -> asyncssh.SFTPName:
         entry = asyncssh.SFTPName(name.encode(), attrs=found)
