@@ -137,7 +137,7 @@
       list.appendChild(item);
     }
     document.getElementById("records-status").textContent = games.length
-      ? "Download a game's record (JSON; `modernart view FILE` replays it):"
+      ? "Download a game's record (JSON, for modernart view FILE):"
       : "No finished games yet: a game's record is here once the game is over.";
   }
   recordsButton.addEventListener("click", function () {
