@@ -159,8 +159,8 @@ class Worker:
         try:
             with environment(msg.get("env") or {}):
                 # The client runs on the server, not on the player's machine (issue 18): a
-                # record it is asked to save opens in the viewer, beside how the door gives
-                # it (issue 28: scp over SSH, a download link in the browser).
+                # record it is asked to save is not written here; the client says how the
+                # door gives it (issue 28: scp over SSH, a download link in the browser).
                 app = terminal_app(self.app_class)(
                     config["url"],
                     name=config["name"],
