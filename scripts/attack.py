@@ -14,7 +14,8 @@ after, the server's CPU during the attack, and what the attack achieved.
 The attacks live in modules of their own (ATTACK_MODULES): issue 7's in attack_ws.py,
 issue 21's in attack_ws21.py and attack_ssh.py (`--only 21.1 21.3 21.7 21.10`: the server
 has SSH with guests on a free port), issue 33's in attack33_*.py (the server has the browser
-door on a free port too).
+door on a free port too), issue 28's in attack28_records.py (the records over SSH and
+in the browser).
 
 Items 5 (a full disk) and 12 (a read-only data directory) cannot be provoked
 from outside; tests/server/test_store_failure.py and test_hardening.py cover them.
@@ -44,6 +45,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import attack28_records
 import attack33_fairness
 import attack33_input
 import attack33_names
@@ -153,6 +155,7 @@ ATTACK_MODULES = [
     attack33_fairness,
     attack33_web,
     attack33_ratings,
+    attack28_records,
 ]
 ATTACKS: dict[str, Callable[[str, float], Awaitable[dict[str, Any]]]] = {
     name: attack for module in ATTACK_MODULES for name, attack in module.ATTACKS.items()

@@ -20,9 +20,9 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 
 from . import names, ratingrules, ratings
 from .codec import BadMessage
-from .export import record_of_room
 from .fields import get_name, get_str
 from .playerstore import SeatResult
+from .records import visible_record
 from .refusal import Refused
 from .store import Store, StoreError
 
@@ -226,20 +226,11 @@ class PlayerDesk:
 
     def on_record(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The RECORD.md record of a game that is over: the deck and every action, which
-        are no secret any more (docs/decisions.md). A locked room's only to its players."""
+        are no secret any more (docs/decisions.md). A locked room's only to its players
+        (server/records.py, the rule every door shares)."""
         assert conn.identity is not None
         room_id = get_str(msg, "room", 1, 64)
-        stored = self.store.room(room_id)
-        if stored is None or stored.header is None:
-            raise Refused("no_such_room", f"no game {room_id!r}")
-        if stored.status not in ("finished", ABANDONED):
-            raise Refused("not_allowed", "a game's record is given once the game is over")
-        seats = stored.members.get("seats") or []
-        players = {s.get("identity") for s in seats if s}
-        if stored.settings.get("password") and conn.identity.id not in players:
-            raise Refused("not_allowed", "this room was locked: its record is its players'")
-        record = record_of_room(self.store, room_id)
-        assert record is not None
+        record = visible_record(self.store, conn.identity.id, room_id)
         conn.send(_reply({"t": "record", "room": room_id, "record": record.to_dict()}, rid))
 
     @staticmethod

@@ -62,7 +62,7 @@ class ClientApp(PlayerReplies):
         records_dir: Path | None = None,
         bell: bool = False,
         own_machine: bool = True,
-        export_hint: str | None = None,
+        records_hint: str | None = None,
         watch: str | None = None,
     ) -> None:
         super().__init__()
@@ -72,8 +72,8 @@ class ClientApp(PlayerReplies):
         self.tokens = tokens
         self.local = local
         self.records_dir = records_dir
-        self.own_machine = own_machine  # False: an SSH session (tui/playerlink.py)
-        self.export_hint = export_hint
+        self.own_machine = own_machine  # False: an SSH or browser session (tui/playerlink.py)
+        self.records_hint = records_hint
         self.connection: Connection | None = None
         self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None

@@ -50,10 +50,10 @@ class PlayerReplies(App[None]):
     room_game: str
     player_name: str
     records_dir: Path | None
-    # False in an SSH session: the client runs on the server, not the player's machine;
-    # `export_hint` is then the operator's command for the record (with its --data).
+    # False in an SSH or browser session: the client runs on the server, not the player's
+    # machine; `records_hint` then says how the door gives a record (ROOM: its room).
     own_machine: bool = True
-    export_hint: str | None = None
+    records_hint: str | None = None
     _saving: str | None = None  # the room whose record was asked for to be saved
     _asking_name = False
 
@@ -77,7 +77,9 @@ class PlayerReplies(App[None]):
 
     def save_record(self) -> None:
         """Save the finished game's record (RECORD.md): a game of this process's own
-        server from its store; any other from the server (`record`, once it is over)."""
+        server from its store; any other from the server (`record`, once it is over).
+        A client that runs on the server (SSH, browser) says how its door gives the
+        record instead (`records_hint`: scp, or the page's download link)."""
         if self.local is not None and self.room:
             record = self.local.record(self.room)
             if record is not None:
@@ -106,14 +108,10 @@ class PlayerReplies(App[None]):
         if saving and self.own_machine:
             self._write_record(record)
             return
-        if saving:
-            hint = (self.export_hint or "modernart-server export ROOM").replace(
-                "ROOM", str(msg.get("room"))
-            )
-            self._tell(
-                "This session runs on the server, so no file can reach your machine: "
-                f"here is the replay; the server's operator can run `{hint}`."
-            )
+        if saving:  # the client runs on the server: the door says how (issue 28)
+            hint = self.records_hint or "ask the server's operator for it."
+            self._tell("To keep this game's record, " + hint.replace("ROOM", str(msg.get("room"))))
+            return
         self.push_screen(replay_table(Replay(record)))
 
     def record_refused(self, msg: dict[str, Any]) -> bool:

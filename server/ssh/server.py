@@ -6,7 +6,8 @@ server on loopback. A public key is an identity: the key table maps its
 fingerprint to the token of the identity a `hello` created on the key's first
 use. Keyless sessions
 (`--ssh-guests`) get a fresh identity each time. Password authentication is
-never offered; exec, subsystems (SFTP), forwarding, agent and X11 are refused.
+never offered; forwarding, agent and X11 are refused, and so is every exec and
+subsystem but the records' (`record ROOM`, scp and SFTP: records.py, channel.py).
 
 The client process's WebSocket carries a per-session secret (the URL's user
 info, sent as an Authorization header) that `Server.forwarded` maps to the SSH
@@ -30,7 +31,9 @@ from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSett
 from ..terminal.refusals import RefusalLog
 from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
+from .channel import Channel
 from .keys import KeyIdentities, load_host_key
+from .records import download_hint, records_session
 from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh.server")
@@ -285,8 +288,9 @@ class Gatekeeper(asyncssh.SSHServer):
         self.fingerprint = None  # a guest, whatever keys were offered before
         return True  # no questions: a guest signs in at once
 
-    def session_requested(self) -> Session:
-        return Session(self)
+    def session_requested(self) -> Channel:
+        identities, key = self.gate.identities, self.fingerprint
+        return Channel(Session(self), lambda: records_session(identities, key))
 
 
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -320,11 +324,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        self.command = command  # accepted only to be answered with a message
+        self.command = command  # not `record`/scp (channel.py): answered with a message
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        return False  # SFTP and every other subsystem
+        return False  # every subsystem but SFTP (channel.py)
 
     def session_started(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -373,19 +377,24 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     # the session ------------------------------------------------------------
 
+    def _host(self) -> str:
+        """The address the player reached this door at."""
+        assert self.chan is not None
+        return str((self.chan.get_extra_info("sockname") or ("HOST",))[0])
+
     def _usage(self, flag: str = "") -> str:
         """The command to use, e.g. `ssh -t -p 2222 alice@203.0.113.5`."""
         assert self.chan is not None
         user = self.chan.get_extra_info("username") or "USER"
-        host = (self.chan.get_extra_info("sockname") or ("HOST",))[0]
-        host = f"[{host}]" if ":" in host else host
+        host = f"[{self._host()}]" if ":" in self._host() else self._host()
         return f"ssh {flag}-p {self.gate.port} {user}@{host}"
 
     async def _run(self) -> None:
         chan = self.chan
         assert chan is not None
         if self.command is not None:
-            self._refuse(f"This server only runs the game, no commands: `{self._usage()}`.")
+            usage = self._usage()
+            self._refuse(f"This server runs the game (`{usage}`) and `{usage} record ROOM`.")
             return
         try:
             term = chan.get_terminal_type()
@@ -411,6 +420,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 key=self.keeper.fingerprint,
                 output=self._send,
                 closed=self._close,
+                records=download_hint(name, self._host(), self.gate.port),
             )
         except Refused as exc:
             self._refuse(str(exc))

@@ -19,7 +19,6 @@ import errno
 import fcntl
 import logging
 import os
-import shlex
 import struct
 import termios
 import time
@@ -96,8 +95,10 @@ class TerminalSession:
         key: str | None,
         output: Callable[[bytes], None],
         closed: Callable[[str, int], None],
+        records: str | None = None,
     ) -> None:
         self.terminals = terminals
+        self.records = records  # how this door's player gets a record (the client says it)
         self.peer = peer
         self.name = name
         self.key = key
@@ -216,9 +217,7 @@ class TerminalSession:
         env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
         url, self.secret_header = self.terminals.forward(self.peer)
         config = {"url": url, "name": self.name, "token": self.token, "watch": self.watch}
-        data = getattr(self.terminals.server, "data_dir", None)
-        if data is not None:
-            config["export"] = f"modernart-server export ROOM --data {shlex.quote(str(data))}"
+        config["records"] = self.records
         self._exit_code = asyncio.get_running_loop().create_future()
         try:
             worker, slot = await self.terminals.pool.place(self)

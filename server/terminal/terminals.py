@@ -181,8 +181,11 @@ class Terminals:
         key: str | None,
         output: Callable[[bytes], None],
         closed: Callable[[str, int], None],
+        records: str | None = None,
     ) -> TerminalSession:
-        """Start a session for `name` at `peer`; raises `Refused` with a message."""
+        """Start a session for `name` at `peer`; raises `Refused` with a message.
+        `records`: how the door gives a player a record, for the client to say (ROOM:
+        the room's id)."""
         reason = self.refusal(peer)
         if reason is not None:
             self.refusals.count(reason, peer)
@@ -197,6 +200,7 @@ class Terminals:
             key=key,
             output=output,
             closed=closed,
+            records=records,
         )
         self.admission.admit(session, peer)
         self.sessions.add(session)

@@ -173,14 +173,15 @@ class Worker:
         try:
             with environment(msg.get("env") or {}):
                 # The client runs on the server, not on the player's machine (issue 18): a
-                # record it is asked to save opens in the viewer, beside the export command.
+                # record it is asked to save is not written here; the client says how the
+                # door gives it (issue 28: scp over SSH, a download link in the browser).
                 app = terminal_app(self.app_class)(
                     config["url"],
                     name=config["name"],
                     tokens=SessionTokens(config.get("token")),
                     watch=config.get("watch"),
                     own_machine=False,
-                    export_hint=config.get("export"),
+                    records_hint=config.get("records"),
                 )
         except Exception:
             log.exception("session %s: the client could not be made", sid)

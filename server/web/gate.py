@@ -29,7 +29,7 @@ from ..logthrottle import LogThrottle
 from ..refusal import Refused as RequestRefused
 from ..store import StoreError
 from ..terminal import HelloRefused, Refused, Terminals, TerminalSettings
-from . import page
+from . import page, records
 from .identity import (
     SUBPROTOCOL,
     BrowserKeys,
@@ -166,6 +166,10 @@ class WebGate:
         if path.path != "/ws":
             if request.method not in PAGE_METHODS:
                 return page.not_allowed(PAGE_METHODS)
+            if records.is_records(path.path):  # the cookie's finished games (issue 28)
+                assert self.server.store is not None
+                found = records.answer(self.server.store, request.headers, path.path)
+                return page.for_method(request.method, found)
             return page.for_method(request.method, self._file(path.path))
         if request.method != "GET":
             return page.not_allowed(("GET",))
@@ -285,6 +289,7 @@ class WebGate:
                 key=visit.key,
                 output=terminal.output,
                 closed=terminal.close,
+                records=records.HINT,
             )
         except Refused as exc:
             self.quiet.info("refused", "browser session from %s refused: %s", visit.address, exc)

@@ -228,14 +228,19 @@ async def test_a_session_without_a_pty_is_told_to_use_ssh_t(ssh, key):
     assert not gate.sessions
 
 
-async def test_exec_sftp_and_forwarding_are_refused(ssh, key):
+async def test_exec_and_subsystems_but_the_records_and_forwarding_are_refused(ssh, key):
     gate = await ssh()
     conn = await ssh_connect(gate.port, "alice", key)
-    result = await conn.run("cat /etc/passwd", term_type="xterm")
-    assert "only runs the game" in str(result.stdout) and result.exit_status == 1
-    assert "root:" not in str(result.stdout)
-    with pytest.raises(asyncssh.ChannelOpenError):  # the sftp subsystem
-        await conn.start_sftp_client()
+    for command in ("cat /etc/passwd", "recorder x", "sh -c 'record x'"):
+        result = await conn.run(command, term_type="xterm")
+        assert "runs the game" in str(result.stdout) and result.exit_status == 1
+        assert "record ROOM" in str(result.stdout) and "root:" not in str(result.stdout)
+    # The records' own (tests/server/test_ssh_records.py): `record`, and read-only SFTP.
+    assert (await conn.run("record nosuch")).exit_status == 1
+    async with conn.start_sftp_client() as sftp:
+        assert sorted(await sftp.listdir("/")) == [".", "..", "games"]
+    with pytest.raises(asyncssh.ChannelOpenError):  # any other subsystem
+        await conn.create_session(asyncssh.SSHClientSession, subsystem="netconf")
     with pytest.raises(asyncssh.ChannelOpenError):
         await conn.open_connection("127.0.0.1", gate.server.port)
     with pytest.raises(asyncssh.ChannelListenError):

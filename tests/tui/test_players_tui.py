@@ -15,6 +15,7 @@ from tui_keys import shown, until
 from modernart.engine.records import load_record, replay
 from modernart.server import ratings
 from modernart.server.playerstore import Rating, SeatResult
+from modernart.server.ssh.records import download_hint
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import NameDialog
 from modernart.tui.people import LeaderboardScreen, OnlineScreen, PastGamesScreen
@@ -121,10 +122,9 @@ async def test_save_record_fetches_it_from_the_server(server, url, tmp_path):
         assert replay(record)["finished"] and record.extra["room"] == room
 
 
-async def test_save_record_over_ssh_shows_the_viewer_and_the_export_command(server, url, tmp_path):
-    app = ClientApp(
-        url, "Ann", own_machine=False, export_hint="modernart-server export ROOM --data /srv/d"
-    )
+async def test_save_record_over_ssh_shows_the_viewer_and_the_door_s_command(server, url, tmp_path):
+    hint = download_hint("Ann", "203.0.113.5", 2222)  # what the SSH door gives its sessions
+    app = ClientApp(url, "Ann", own_machine=False, records_hint=hint)
     told: list[str] = []
     app._tell = told.append  # type: ignore[method-assign]
     async with app.run_test(size=(80, 24)) as pilot:
@@ -132,8 +132,10 @@ async def test_save_record_over_ssh_shows_the_viewer_and_the_export_command(serv
         room = store_finished_game(server, app.you, "Ann", "modernart")
         app.room = room
         app.save_record()
-        await until(pilot, lambda: viewing(app))
-        assert f"modernart-server export {room} --data /srv/d" in told[0]
+        await until(pilot, lambda: bool(told))
+        scp = f"scp -P 2222 Ann@203.0.113.5:games/{room}.json ."
+        assert told == [f"To keep this game's record, run on your machine: {scp}"]
+        assert not viewing(app)  # `s` saves (or says how): the replay is `p`'s
         assert not list(tmp_path.glob("*.json"))
 
 

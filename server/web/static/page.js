@@ -131,6 +131,48 @@
     term.focus();
   });
 
+  // "Your finished games": the records of this browser's identity's games that are
+  // over, from /records (the cookie says who); each downloads as a JSON file.
+  const recordsBox = document.getElementById("records");
+  const recordsButton = document.getElementById("records-button");
+  function showRecords(games) {
+    const list = document.getElementById("records-list");
+    list.replaceChildren();
+    for (const game of games) {
+      const link = document.createElement("a");
+      link.href = game.url;
+      link.download = game.game + "-" + game.room + ".json";
+      const when = new Date(game.finished * 1000).toLocaleString();
+      link.textContent = game.title + ", " + when + " (" + game.room + ")" +
+        (game.outcome === "abandoned" ? ", abandoned" : "");
+      const item = document.createElement("li");
+      item.appendChild(link);
+      list.appendChild(item);
+    }
+    document.getElementById("records-status").textContent = games.length
+      ? "Download a game's record (JSON, for modernart view FILE):"
+      : "No finished games yet: a game's record is here once the game is over.";
+  }
+  recordsButton.addEventListener("click", function () {
+    const opening = recordsBox.hidden;
+    recordsBox.hidden = !opening;
+    recordsButton.setAttribute("aria-expanded", String(opening));
+    size();
+    term.focus();
+    if (!opening) return;
+    document.getElementById("records-status").textContent = "Loading…";
+    fetch("/records", { credentials: "same-origin", cache: "no-store" })
+      .then(function (answer) {
+        if (!answer.ok) throw new Error(answer.status);
+        return answer.json();
+      })
+      .then(function (body) { showRecords(body.games); size(); })
+      .catch(function () {
+        document.getElementById("records-status").textContent =
+          "Your games could not be loaded: connect first, then try again.";
+      });
+  });
+
   size();
   term.focus();
   connect(null);
