@@ -174,6 +174,50 @@ async def test_a_spectator_follows_the_players_into_the_rematch(url, raw, tmp_pa
         assert "watching" in status(dee)
 
 
+async def app_plays_out(app: ClientApp, pilot: Any, seed: int) -> None:
+    """The app's player plays with a random bot (acting as its keys would) until the game
+    ends; the round summaries wait in their queue, as for a player away from the keys."""
+    bot, last = make_bot("random", seed), None
+    async with asyncio.timeout(60):
+        while not app.table.view.get("finished"):
+            view = app.table.view
+            if view is not last and view.get("legal") and (action := bot.choose(view)):
+                app.act(action)
+            last = view
+            await pilot.pause(0.01)
+
+
+async def test_a_player_answers_the_rematch_in_the_game_over_dialog(url, raw, tmp_path):
+    """The real server's `rematch` reaches the open dialog; `r` there starts the rematch."""
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="ab-table", options={"shout_window_ms": 100})
+    room = (await bob.wait_for("joined"))["room"]
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "ann.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
+        await pilot.press("j")
+        await until(pilot, lambda: app.seat == 1)
+        await bob.send("add_bot")
+        await bob.send("start")
+        await until(pilot, lambda: app.table.view.get("status") == "playing")
+        await asyncio.gather(play_out(bob, 1), app_plays_out(app, pilot, 2))
+        while type(app.screen).__name__ == "RoundSummary":
+            await pilot.press("enter")
+            await pilot.pause()
+        await until(pilot, lambda: type(app.screen).__name__ == "GameOver")
+        dialog = app.screen
+        assert "r: rematch" in dialog_text(dialog)
+        await bob.send("rematch", room=room, accept=True)
+        waiting = "Rematch: Bob accepted (1 of 2); waiting for you"
+        await until(pilot, lambda: waiting in dialog_text(dialog))
+        await pilot.press("r")
+        new_room = (await bob.wait_for("rematch", accepted=[0, 1]))["new_room"]
+        await until(pilot, lambda: app.room == new_room and app.table.view.get("room") == new_room)
+        assert "Rematch: everyone accepted; the new game starts." in log_text(app)
+        assert app.table.view["status"] == "playing" and app.table.view["you"] == 1
+        assert app.table.room_info["name"] == "ab-table · rematch"
+
+
 async def test_a_late_spectator_reads_what_was_said_before(url, raw, tmp_path):
     bob, cy, _ = await table_of_two(raw, chat="good luck, Cy")
     await cy.send("chat", text="thanks, you too")
