@@ -23,6 +23,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 from . import __version__
 from .actions import CloseNotAllowed, parse_action
 from .botpool import BotPool
+from .chat import on_chat
 from .codec import BadMessage, decode, encode, encode_entries, map_header, ws_frame
 from .devices import DeviceDesk
 from .fields import get_int, get_name, get_str, is_int
@@ -141,7 +142,7 @@ class Hub:
             "bye": self.on_bye,
             "add_bot": self.on_add_bot,
             "start": self.on_start,
-            "chat": self.on_chat,
+            "chat": lambda conn, msg, rid: on_chat(self, conn, msg, rid),
             "act": self.on_act,
             "sync": self.on_sync,
             "history": self.on_history,
@@ -736,7 +737,10 @@ class Hub:
             room.spectators.discard(conn)
             room.attach(seat, conn)
             identity.room, identity.seat = room, seat
-        conn.send(_reply({"t": "joined", "room": room.id, "seat": seat}, rid))
+        joined: dict[str, Any] = {"t": "joined", "room": room.id, "seat": seat}
+        if room.chat:  # what was said before (issue 28): the log starts with it
+            joined["chat"] = list(room.chat)
+        conn.send(_reply(joined, rid))
         conn.send(room.room_message(seat))
         if room.game is None:
             for other, other_seat in room.members():
@@ -842,22 +846,6 @@ class Hub:
         room.address = conn.address
         room.start()
         self.rooms_changed()
-
-    def on_chat(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        text = get_str(msg, "text", 1, 300)
-        room, identity = conn.room, conn.identity
-        if room is None or identity is None:
-            raise Refused("not_allowed", "chat needs a room")
-        if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
-            raise Refused("rate_limited", "too many chat messages; slow down")
-        # Each line goes to every member: the room's own rate bounds the fan-out.
-        if not self.room_chats[room.id].take():
-            raise Refused("rate_limited", "this room's chat is busy; try again in a moment")
-        frame = ws_frame(
-            encode({"t": "chat", "from": identity.name, "seat": conn.seat, "text": text})
-        )
-        for member, _ in room.members():
-            member.send_framed(frame)
 
     # ------------------------------------------------------------------ play
 

@@ -48,6 +48,8 @@ class RoomOptions:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
+ROOM_NAME_MAX = 40  # characters of a room's name (`create`; a rematch's, server/rematch.py)
+
 OPTION_RANGES = {
     "shout_window_ms": (100, 60_000),
     "turn_timeout_s": (0, 3600),
@@ -135,7 +137,7 @@ def parse_create(
     seats = get_int(msg, "seats", min(info.players), max(info.players))
     if seats not in info.players:
         raise BadMessage(f"`seats` must be one of {list(info.players)} for {info.title}")
-    name = get_str(msg, "name", 1, 40, default=None)
+    name = get_str(msg, "name", 1, ROOM_NAME_MAX, default=None)
     if name is None or not name.strip():
         name = f"{host_name}'s table"
     raw_variant = msg.get("variant")

@@ -1,23 +1,43 @@
 """Rematch (issue 18): on a finished table each human accepts or declines the same
 table again (same game, variant, seats, bots, names and options; the next seat
 starts); everyone there sees the answers (`rematch`), and once every human has
-accepted the new room starts with everyone who is connected already in it."""
+accepted the new room starts with everyone who is connected already in it, its
+spectators too (issue 28), under a name that says it is a rematch
+("Ann's table · rematch 2": the table's second)."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .codec import BadMessage
 from .fields import get_str
 from .limits import REMATCH_BURST, Limits, TokenBucket
-from .options import RoomSettings
+from .options import ROOM_NAME_MAX, RoomSettings
 from .refusal import Refused
 from .room import FINISHED, Room, Seat
 from .store import Store
 
 if TYPE_CHECKING:
     from .session import Conn, Identity
+
+
+REMATCH_NAME = re.compile(r"(?P<table>.*) · rematch(?: (?P<count>[0-9]+))?", re.DOTALL)
+
+
+def rematch_name(name: str) -> str:
+    """The rematch room's name: the table's name and which rematch of it this is
+    ("Ann's table · rematch", then "… · rematch 2"), its table's name shortened with
+    "…" where the whole would pass ROOM_NAME_MAX."""
+    table, count = name, 1
+    if (found := REMATCH_NAME.fullmatch(name)) is not None:
+        table, count = found["table"], int(found["count"] or 1) + 1
+    mark = " · rematch" if count == 1 else f" · rematch {count}"
+    room = ROOM_NAME_MAX - len(mark)
+    if len(table) > room:
+        table = table[: room - 1].rstrip() + "…"
+    return table + mark
 
 
 class RematchHost(Protocol):
@@ -76,6 +96,7 @@ def on_rematch(hub: RematchHost, conn: Conn, msg: dict[str, Any], rid: int | Non
         member.send(data)
     if new_room is not None:
         _move_in(room, new_room)
+        _spectators_follow(room, new_room)
         new_room.start()
         hub.rooms_changed()
 
@@ -96,7 +117,8 @@ def _start_again(hub: RematchHost, old: Room) -> Room:
     assert old.game is not None
     first = old.info.record_header(old.game)["first_auctioneer"]
     options = dataclasses.replace(old.options, first_auctioneer=(first + 1) % old.size)
-    settings = RoomSettings(old.size, old.name, old.variant, options, old.info.name)
+    name = rematch_name(old.name)
+    settings = RoomSettings(old.size, name, old.variant, options, old.info.name)
     room = Room(hub, hub.new_room_id(), settings, old.password)
     for i, s in enumerate(old.seats):
         assert s is not None
@@ -130,3 +152,18 @@ def _move_in(old: Room, room: Room) -> None:
             conn.room, conn.seat = room, i
             room.attach(i, conn)
             conn.send({"t": "joined", "room": room.id, "seat": i})
+            conn.send(room.room_message(i))  # its name says it is a rematch
+
+
+def _spectators_follow(old: Room, room: Room) -> None:
+    """Those watching the table watch its rematch (issue 28): they came to see these
+    players, and `L` takes them back to the lobby as from any room. They were let into
+    the old room (its password), and the new one has the same."""
+    for conn in list(old.spectators):
+        old.spectators.discard(conn)
+        conn.room, conn.seat = room, None
+        if conn.identity is not None:
+            conn.identity.watching = room.id  # a reload watches the rematch
+        room.spectators.add(conn)
+        conn.send({"t": "joined", "room": room.id, "seat": None})
+        conn.send(room.room_message(None))

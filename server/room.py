@@ -12,6 +12,7 @@ import asyncio
 import functools
 import logging
 import random
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
+from .chat import RECENT_CHAT
 from .codec import encode, ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
@@ -149,6 +151,7 @@ class Room:
         self.game: GameState | None = None
         self.seq = 0
         self.history = History()  # public events, for the `history` request
+        self.chat: deque[dict[str, Any]] = deque(maxlen=RECENT_CHAT)  # server/chat.py
         self._hammer: list[asyncio.TimerHandle] = []
         self._hammer_deadline: float | None = None
         self._turn_clock: asyncio.TimerHandle | None = None

@@ -314,6 +314,7 @@ class ClientApp(PlayerReplies):
             self.push_screen(self.table)
         else:
             self.table.room, self.table.seat = self.room, self.seat
+        self.table.earlier_chat = [] if same_room else list(msg.get("chat") or [])
         # The room's public history: all of it for a fresh table, only what was
         # missed for a table that was here before the connection dropped.
         history: dict[str, Any] = {"t": "history"}
@@ -385,6 +386,8 @@ class ClientApp(PlayerReplies):
             if msg.get("more") is True and isinstance(upto, int):  # paged (issue 21)
                 self._history_id = self.send({"t": "history", "since": upto})
                 self.history_pending = self._history_id is not None
+            else:
+                self.table.history_done()
 
     def _on_chat(self, msg: dict[str, Any]) -> None:
         if self.table is not None:
@@ -394,6 +397,8 @@ class ClientApp(PlayerReplies):
     def _on_error(self, msg: dict[str, Any]) -> None:
         if self.history_pending and msg.get("re") == self._history_id:
             self.history_pending = False  # a server without `history`: live events only
+            if self.table is not None:
+                self.table.history_done()
             return
         if self.you is None and self.name_refused(msg):
             return

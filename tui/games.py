@@ -13,6 +13,7 @@ from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import keys_help as artsociety_keys
 from .gametable import GameTable
+from .rematch import AFTER_GAME_HELP
 from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
 
 
@@ -47,6 +48,7 @@ class ClientGame:
         text = f"{title}\n\n{ids}\n{rules}"
         keys = self.keys_help(variant) if callable(self.keys_help) else self.keys_help
         text += "\n\n" + keys if keys else ""
+        text += "\n\n" + AFTER_GAME_HELP
         options = OPTIONS_HELP.get(where, "")
         if where == "local" and self.name != DEFAULT_GAME:
             options = options.replace("(`modernart`)", f"(`modernart --game {self.name}`)")

@@ -35,7 +35,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
@@ -57,6 +57,7 @@ from .presence import (
     table_facts,
 )
 from .quiet import quiet_update
+from .rematch import RematchKeys
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -74,8 +75,8 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("B", "pick_bot", "Bot level…"),
     Binding("s", "start", "Start game"),
     Binding("s", "save", "Save record"),
-    Binding("R", "rematch(True)", "Rematch", show=False),
-    Binding("D", "rematch(False)", "Decline", show=False),
+    Binding("R", "rematch(True)", "Rematch"),
+    Binding("D", "rematch(False)", "Decline", show=False),  # F1 and the log name it
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
     Binding("L", "leave", "Leave"),
@@ -191,7 +192,7 @@ class TurnClock(Static):
         quiet_update(self, line or "")
 
 
-class GameTable(Screen[None]):
+class GameTable(RematchKeys):
     """The base of every game's table: see the module docstring for the contract."""
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
@@ -218,6 +219,7 @@ class GameTable(Screen[None]):
         self._open_screen: ModalScreen[Any] | None = None  # the one on screen
         self.connection = "connected"
         self.presence = PresenceTeller()
+        self.earlier_chat: list[Any] = []  # `joined.chat`: told once the history is
 
     # ------------------------------------------------------------- the hooks
 
@@ -358,6 +360,19 @@ class GameTable(Screen[None]):
             if event.get("type") == "rated":
                 self.note(rating_line(self.names, event.get("ratings") or []), "bold")
 
+    def history_done(self) -> None:
+        """The history is in the log: what was said before you came in follows it, where
+        the eye is (`joined.chat`, issue 28; seats are told by the history's presence)."""
+        if self._later(self.history_done):
+            return
+        lines, self.earlier_chat = self.earlier_chat, []
+        lines = [line for line in lines if isinstance(line, dict)]
+        if lines:
+            self.note(f"Said here before you came in (the last {len(lines)}):")
+        for line in lines:
+            name, text = str(line.get("from", "?")), str(line.get("text", ""))
+            self.add_chat(name, text, watching="seat" in line and line["seat"] is None)
+
     @staticmethod
     def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
         """The move is told with the round's end that follows it (Modern Art's R18)."""
@@ -393,7 +408,7 @@ class GameTable(Screen[None]):
         if view.get("status") == "waiting" or not view:
             text.append(" · waiting room")
         elif view.get("finished"):
-            text.append(" · game over")
+            text.append(" · game over" + self.rematch_status())
         elif view:
             text.append(f" · {self.progress(view)}")
         purse = self.purse(view) if view else None
@@ -501,7 +516,7 @@ class GameTable(Screen[None]):
         if action == "save":
             return bool(self.view.get("finished"))
         if action == "rematch":
-            return bool(self.view.get("finished")) and self.view.get("you") is not None
+            return self.rematch_shown(bool(parameters[0]))
         if action == "hint":
             has_hint = get_game(self.GAME).hint is not None
             return has_hint and hints_allowed(self.room_info) and bool(self.legal)
@@ -612,29 +627,6 @@ class GameTable(Screen[None]):
                 self.post_message(LeaveRoom())
 
         self.app.push_screen(Confirm("Leave this game?", detail), answer)
-
-    def action_rematch(self, accept: bool) -> None:
-        """R: the same table again (D: no); it starts once every human accepted."""
-        if not (self.view.get("finished") and self.room):
-            self.app.bell()
-            return
-        self.send({"t": "rematch", "room": self.room, "accept": accept})
-
-    def show_rematch(self, msg: dict[str, Any]) -> None:
-        """Who has accepted the rematch so far (`rematch`, docs/protocol.md)."""
-        names = self.names
-        accepted = [seat_name(names, s) for s in msg.get("accepted") or []]
-        declined = [seat_name(names, s) for s in msg.get("declined") or []]
-        humans = msg.get("humans") or []
-        if msg.get("new_room"):
-            self.note("Rematch: everyone accepted; the new game starts.", "bold")
-            return
-        text = f"Rematch: {len(accepted)} of {len(humans)} accepted ({', '.join(accepted)})"
-        if declined:
-            text += f"; declined: {', '.join(declined)}"
-        elif self.view.get("you") not in (msg.get("accepted") or []):
-            text += " · R: accept, D: decline"
-        self.note(text, "bold")
 
     def after_game_over(self, choice: str | None) -> None:
         """The end screen's choice: save the record, rematch, quit, or just close it."""

@@ -17,6 +17,7 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 
 from ..dialog import Dialog
+from ..rematch import DIALOG_KEYS, RematchLine
 from . import values
 from .look import GENRES, genre_text
 
@@ -148,7 +149,7 @@ class ArtSocietyEnd(Dialog[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),
-        Binding("r", "choose('rematch')", "Rematch", show=False),
+        Binding("r", "choose('rematch')", "Rematch"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 
@@ -170,9 +171,8 @@ class ArtSocietyEnd(Dialog[str | None]):
             shown = Static(table)
             shown.styles.width = table_width(table)  # `auto` measures a Table too narrow
             yield shown
-            yield Static(
-                Text("Enter: back to the table · s: save the record · q: quit", style="dim")
-            )
+            yield RematchLine()
+            yield Static(Text(DIALOG_KEYS, style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#as-end").border_title = "Final scores"

@@ -588,6 +588,8 @@ class ArtSocietyTable(GameTable):
             return self.playing
         if action in ("move", "cycle_wall") and not self.playing:
             return False  # a waiting room has no walls yet: the footer keeps Quit and Help
+        if action == "move" and self.view.get("finished"):
+            return False  # nothing left to move: the footer's room goes to Rematch
         if action == "cycle_wall":
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":

@@ -16,6 +16,7 @@ from modernart.engine.modernart.cards import ARTISTS
 
 from ..dialog import Dialog
 from ..quiet import quiet_update
+from ..rematch import DIALOG_KEYS, RematchLine
 from ..words import winners_line
 from .style import artist_text, paintings
 
@@ -145,7 +146,7 @@ class GameOver(Dialog[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
-        Binding("r", "choose('rematch')", "Rematch", show=False),
+        Binding("r", "choose('rematch')", "Rematch"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -174,10 +175,8 @@ class GameOver(Dialog[str]):
             if self.last_round:
                 yield Static(values_line(self.last_round))
             yield Static(money_table(self.event, self.names, self.last_round, self.bought))
-            yield Static(
-                Text("s: save the game record   Enter: back to the table   q: quit", style="dim"),
-                classes="hint",
-            )
+            yield RematchLine()
+            yield Static(Text(DIALOG_KEYS, style="dim"), classes="hint")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

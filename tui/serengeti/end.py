@@ -14,6 +14,7 @@ from textual.widgets import Static
 from modernart.engine.serengeti.cards import TRIBES
 
 from ..dialog import Dialog
+from ..rematch import DIALOG_KEYS, RematchLine
 from ..words import short_name, winners_line
 from .words import TIEBREAK_WORDS, TRIBE_SHORT, TRIBE_STYLE
 
@@ -53,7 +54,7 @@ class SerengetiOver(Dialog[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
-        Binding("r", "choose('rematch')", "Rematch", show=False),
+        Binding("r", "choose('rematch')", "Rematch"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -79,10 +80,8 @@ class SerengetiOver(Dialog[str]):
                     style="dim",
                 )
             )
-            yield Static(
-                Text("s: save the game record   Enter: back to the table   q: quit", style="dim"),
-                classes="hint",
-            )
+            yield RematchLine()
+            yield Static(Text(DIALOG_KEYS, style="dim"), classes="hint")
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -1,0 +1,137 @@
+"""The rematch in sight (issue 28): the table's keys for it (`R` accepts, `D` declines), its
+state in words for the log, the status line and the game-over dialog, and the dialog's
+line that follows the answers as they come (`rematch`, docs/protocol.md).
+
+`RematchKeys` is mixed into `GameTable` (tui/gametable.py); each game's end dialog yields a
+`RematchLine` and names `r` in its hint (`DIALOG_KEYS`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.screen import Screen
+from textual.widgets import Static
+
+from .messages import SendToServer
+from .quiet import quiet_update
+
+# The end dialogs' hint line: every key they take (r, s, Enter, q).
+DIALOG_KEYS = "r: rematch   s: save the record   Enter: back to the table   q: quit"
+
+AFTER_GAME_HELP = (
+    "## After the game\n\n"
+    "**R** at the table (or **r** in the game-over dialog) asks for a rematch: the same "
+    "table again (seats, bots, options; the next player starts) in a new room named "
+    '"… · rematch". It starts when every player has accepted; the status line, the '
+    "dialog and the log say who has. **D** declines (or takes an accept back). Those "
+    "watching the table watch the rematch too. **s** saves the game record; **L** leaves."
+)
+
+
+def _names(seats: Any, names: Sequence[str], you: int | None) -> list[str]:
+    seats = seats if isinstance(seats, list) else []
+    return [
+        "you" if s == you and you is not None else names[s] if 0 <= s < len(names) else "?"
+        for s in seats
+        if isinstance(s, int)
+    ]
+
+
+def rematch_words(msg: dict[str, Any], names: Sequence[str], you: int | None) -> str:
+    """ "Rematch: Ann accepted (1 of 2); waiting for Bob" — who has answered what."""
+    humans = msg.get("humans") or []
+    accepted = _names(msg.get("accepted"), names, you)
+    declined = _names(msg.get("declined"), names, you)
+    if msg.get("new_room"):
+        if you is None:
+            return "The players started a rematch: you watch it too (L leaves)."
+        return "Rematch: everyone accepted; the new game starts."
+    answered = set(msg.get("accepted") or []) | set(msg.get("declined") or [])
+    waiting = _names([s for s in humans if s not in answered], names, you)
+    parts = [f"{', '.join(accepted) or 'nobody'} accepted ({len(accepted)} of {len(humans)})"]
+    if declined:
+        parts.append(f"{', '.join(declined)} declined")
+    if waiting:
+        parts.append(f"waiting for {', '.join(waiting)}")
+    return "Rematch: " + "; ".join(parts)
+
+
+class RematchLine(Static):
+    """The rematch's state in a game-over dialog, kept up to date by the table."""
+
+    def on_mount(self) -> None:
+        self.display = False
+        for screen in self.app.screen_stack:
+            if isinstance(screen, RematchKeys) and screen.rematch:
+                self.show(screen.rematch_text())
+
+    def show(self, text: str) -> None:
+        self.display = bool(text)
+        quiet_update(self, Text(text, style="bold"))
+
+
+class RematchKeys(Screen[None]):
+    """The table's part of the rematch: `R`/`D`, and what it says of the answers."""
+
+    view: dict[str, Any]
+    room: str | None
+    _rematch: dict[str, Any] | None = None  # the latest `rematch` message
+
+    @property
+    def rematch(self) -> dict[str, Any]:
+        """The latest `rematch` of this room (a rematch's table starts with none)."""
+        msg = self._rematch or {}
+        return msg if msg.get("room") == self.room else {}
+
+    @property
+    def names(self) -> list[str]:
+        raise NotImplementedError
+
+    def note(self, text: str, style: str = "dim") -> None:
+        raise NotImplementedError
+
+    def draw_status(self) -> None:
+        raise NotImplementedError
+
+    def rematch_shown(self, accept: bool) -> bool:
+        """`R` while you have not accepted, `D` while you have not declined: a player's
+        keys once the game is over and until the rematch starts."""
+        you = self.view.get("you")
+        if not self.view.get("finished") or you is None or self.rematch.get("new_room"):
+            return False
+        answered = self.rematch.get("accepted" if accept else "declined") or []
+        return you not in answered
+
+    def rematch_status(self) -> str:
+        """The status line's part: " · rematch 1/2" once someone has accepted."""
+        accepted = self.rematch.get("accepted") or []
+        if not self.view.get("finished") or not accepted or self.rematch.get("new_room"):
+            return ""
+        return f" · rematch {len(accepted)}/{len(self.rematch.get('humans') or [])}"
+
+    def rematch_text(self) -> str:
+        return rematch_words(self.rematch, self.names, self.view.get("you"))
+
+    def action_rematch(self, accept: bool) -> None:
+        """R: the same table again (D: no); it starts once every human accepted."""
+        if not (self.view.get("finished") and self.room and self.view.get("you") is not None):
+            self.app.bell()
+            return
+        self.post_message(SendToServer({"t": "rematch", "room": self.room, "accept": accept}))
+
+    def show_rematch(self, msg: dict[str, Any]) -> None:
+        """Who has answered the rematch so far (`rematch`, docs/protocol.md): in the log,
+        the status line, the footer's keys and an open game-over dialog."""
+        self._rematch = msg
+        text = self.rematch_text()
+        you = self.view.get("you")
+        if you is not None and not msg.get("new_room") and you not in (msg.get("accepted") or []):
+            text += " · R: accept, D: decline"
+        self.note(text, "bold")
+        for screen in self.app.screen_stack:
+            for line in screen.query(RematchLine):
+                line.show(self.rematch_text())
+        self.draw_status()
+        self.refresh_bindings()
