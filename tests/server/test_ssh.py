@@ -497,7 +497,8 @@ async def test_an_amount_typed_over_in_one_burst_keeps_every_key(ssh, key):
     await term.wait(lambda: term.text().count("(H)") + term.text().count("(R)") >= 3, "3 bots")
     term.send("s")
     keyboard = KeyboardPlayer(term, 0)
-    typed: dict[int, tuple[str, int]] = {}  # at which action count, what
+    typed: list[tuple[str, int]] = []  # the one decision typed in a burst
+    dismissed = ""  # the screen a round's summary was closed on
 
     def game_of_key():
         room_id, _ = seat_of(gate, key)
@@ -505,23 +506,30 @@ async def test_an_amount_typed_over_in_one_burst_keeps_every_key(ssh, key):
         return None if room is None else room.game
 
     def amount_sent() -> bool:
+        nonlocal dismissed
         game = game_of_key()
         if game is None:
             return False
         mine = [(a.get("type"), a.get("amount")) for a in game.actions if a.get("seat") == 0]
-        if any(what in mine for what in typed.values()):
+        if typed and typed[0] in mine:
             return True
         assert "Enter an amount" not in term.text(), f"the burst lost keys: {typed}"
         legal = game.legal(0) if 0 in game.to_act() else {}
         kind = next((k for k in ("sealed", "price") if k in legal), None)
         if kind is None:
-            keyboard.step(game)
+            keyboard.step(game)  # the quick player's keys for every other decision
             return False
-        label = {"sealed": "Secret bid", "price": "Price"}[kind]
+        if "Enter: continue" in term.text() and term.text() != dismissed:
+            dismissed = term.text()
+            term.send("\x1b")  # a round's summary over the table: Escape closes it
+            return False
         low, high = legal[kind]
-        if label in term.text() and len(game.actions) not in typed:
-            typed[len(game.actions)] = (kind, min(high, low + 2))
-            term.send("\x7f" * 4 + str(min(high, low + 2)) + "\r")
+        label = {"sealed": "Secret bid", "price": "Price"}[kind]
+        if not typed and f"{label} {low}–{high}:" in term.text():
+            # The first such decision: no entry was on this screen before, so the one
+            # shown is this decision's.
+            typed.append((kind, min(high, low + 2)))
+            term.send("\x7f" * 4 + str(typed[0][1]) + "\r")
         return False
 
     moves = lambda: len(getattr(game_of_key(), "actions", ()))  # noqa: E731
