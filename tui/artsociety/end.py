@@ -14,7 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from modernart.engine.artsociety.rules import House
+from modernart.engine.artsociety.rules import EXCESS_TO_END, House
+from modernart.engine.artsociety.wall import Wall
 
 from ..dialog import Dialog
 from . import values
@@ -94,6 +95,29 @@ def score_rows(house: House, scores: Sequence[dict[str, Any]]) -> list[tuple[str
     return [(label, key) for label, key, shown in rows if shown or any(s.get(key) for s in scores)]
 
 
+def why_it_ended(view: dict[str, Any], names: Sequence[str]) -> str:
+    """A22 in words from the final view: which of the ends came ("Bob's wall is full").
+    The `game_end` event does not say; the view shows each end's cause."""
+    seats = view.get("seats") or []
+    layout = view.get("wall") or {}
+    cols, rows = layout.get("cols", 10), layout.get("rows", 10)
+    reasons = []
+    for seat, info in enumerate(seats):
+        name = names[seat] if seat < len(names) else "?"
+        whose = "Your" if name == "You" else f"{name}'s"
+        if Wall.from_view(cols, rows, info.get("wall") or []).full:
+            reasons.append(f"{whose} wall is full")
+        if (info.get("excess") or 0) >= EXCESS_TO_END:
+            has = "have" if name == "You" else "has"
+            reasons.append(f"{name} {has} {info['excess']} excess paintings")
+    if not view.get("hand") and view.get("you") is not None:
+        reasons.append("every bid card has been played")
+    piles = view.get("piles")
+    if isinstance(piles, dict) and not any(piles.values()):
+        reasons.append("no painting is left for another lot")
+    return ("Ended: " + "; ".join(reasons) + " (A22).") if reasons else ""
+
+
 def score_table(
     scores: Sequence[dict[str, Any]],
     names: Sequence[str],
@@ -157,6 +181,7 @@ class ArtSocietyEnd(Dialog[str | None]):
         self.event = event
         self.names = list(names)
         self.you = view.get("you")
+        self.view = view
         self.house = values.house_of(view.get("variant"))
 
     def compose(self) -> ComposeResult:
@@ -167,8 +192,14 @@ class ArtSocietyEnd(Dialog[str | None]):
             verb = "wins" if len(winners) == 1 and who != "You" else "win"
             yield Static(Text(f"Game over: {who} {verb}", style="bold yellow"))
             table = score_table(self.event.get("scores") or [], names, winners, self.house)
+            width = table_width(table)
+            why = why_it_ended(self.view, names)
+            if why:
+                reason = Static(Text(why), id="as-end-why")
+                reason.styles.width = width  # wrapped to the table's width, never wider
+                yield reason
             shown = Static(table)
-            shown.styles.width = table_width(table)  # `auto` measures a Table too narrow
+            shown.styles.width = width  # `auto` measures a Table too narrow
             yield shown
             yield Static(
                 Text("Enter: back to the table · s: save the record · q: quit", style="dim")

@@ -24,12 +24,12 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
-from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..quiet import quiet_update
 from ..words import count, short_name
+from .bidcards import BidCards
 from .end import ArtSocietyEnd
 from .look import (
     FRAME_LEGEND,
@@ -51,13 +51,11 @@ class TableLog(EventLog, can_focus=False):
     """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
 
 
-# A bid card this far from the one chosen last asks "Bid 20?" first.
-FAR_BID = 8
 QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-class ArtSocietyTable(GameTable):
+class ArtSocietyTable(BidCards, GameTable):
     """Renders Art Society views (the `GameTable` contract, tui/gametable.py)."""
 
     GAME = "artsociety"
@@ -69,6 +67,8 @@ class ArtSocietyTable(GameTable):
         Binding("right", "move('right')", show=False),
         Binding("up", "move('up')", show=False),
         Binding("down", "move('down')", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(1)", show=False),
         Binding("enter", "confirm", "OK"),
         Binding("tab", "next_tile", "Tile"),
         Binding("r", "turn", "Turn"),
@@ -110,6 +110,7 @@ class ArtSocietyTable(GameTable):
         self.choice = 0  # which placement option the ghost shows
         self.exchanging = False
         self.pointer = 0  # the bid card, the lot painting or the shape under the cursor
+        self.moved_bid = False
         self.chosen: list[str] = []  # shapes chosen for the lot so far (A9)
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
@@ -221,7 +222,7 @@ class ArtSocietyTable(GameTable):
         if "pick" in legal and "pick" not in before:
             self.pointer = 0
         if "bid" in legal and "bid" not in before:
-            self.pointer = 0
+            self.pointer, self.moved_bid = 0, False
         if "shapes" not in legal:
             self.chosen = []
         elif "shapes" not in before:
@@ -611,13 +612,10 @@ class ArtSocietyTable(GameTable):
                 step = dx or dy
                 if "shapes" in legal and dy:
                     step = dy * 5
-                if kind == "bid":  # the cards stop at the ends: never 1 → 20 by one key
-                    where = min(max(self.pointer + step, 0), len(items) - 1)
-                    if where == self.pointer:
-                        self.app.bell()
-                    self.pointer = where
-                else:
-                    self.pointer = (self.pointer + step) % len(items)
+                if kind == "bid":
+                    self.move_bid(self.pointer + step, items)
+                    return
+                self.pointer = (self.pointer + step) % len(items)
                 self._draw_panel()
                 self._draw_you()
                 return
@@ -626,34 +624,14 @@ class ArtSocietyTable(GameTable):
         cols, rows = self._wall_size()
         col, row = self.cursor
         self.cursor = (min(max(col + dx, 0), cols - 1), min(max(row + dy, 0), rows - 1))
+        self.error = ""  # a refusal spoke of the spot just left (the panel says the new one's)
         self._draw_wall()
         self._draw_panel()
-
-    def far_bid(self, card: int) -> int | None:
-        """The card you chose last (your stack's top; before your first bid, your lowest
-        card) when `card` is far from it: a bid worth a second look (A10: it is gone)."""
-        stack = self.view.get("stack") or []
-        hand = self.view.get("hand") or [card]
-        last = stack[-1] if len(stack) > 1 else min(hand)
-        return last if abs(card - last) >= FAR_BID else None
 
     def action_confirm(self) -> None:
         legal = self.legal
         if "bid" in legal:
-            card = legal["bid"][self.pointer % len(legal["bid"])]
-            last = self.far_bid(card)
-            if last is None:
-                self._send({"type": "bid", "card": card})
-                return
-
-            def answer(yes: bool | None) -> None:
-                if yes and "bid" in self.legal and card in self.legal["bid"]:
-                    self._send({"type": "bid", "card": card})
-
-            chose = len(self.view.get("stack") or []) > 1
-            which = "the card you chose last" if chose else "your lowest card"
-            detail = f"It is far from {last}, {which}; a card played is gone for the game."
-            self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
+            self.confirm_bid(legal["bid"][self.pointer % len(legal["bid"])])
         elif "pick" in legal:
             lot = legal["pick"]
             self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})

