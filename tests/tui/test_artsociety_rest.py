@@ -50,3 +50,25 @@ async def test_a13_the_refusal_goes_once_the_ghost_moves_to_a_green_spot() -> No
         await pilot.press(*arrows(table.cursor, (index % 10, index // 10)))
         shown = panel(table)
         assert "fits. Enter hangs it." in shown and "Not sent" not in shown
+
+
+async def test_a20_the_museum_count_keeps_its_number_at_80_columns() -> None:
+    game, events = bot_game(LONG)
+    assert len(game.museum) >= 10
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_view(events)
+        await pilot.pause()
+        await pilot.press("enter")  # the final scores closed: the table
+        assert app.screen is app.table
+        assert any(f"· in museum {len(game.museum)}" in line for line in screen_lines(app))
+
+
+async def test_a4_f1_gives_the_decor_pieces_sizes() -> None:
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        text = app.screen.text
+        assert "`+1` is 1×1 (1 shield), `+2` 2×1 (2 shields), `+3` 3×1 (3 shields)" in text
+        assert "decor pieces 1×1, 2×1, 3×1" in text

@@ -42,10 +42,13 @@ KEYS = """
 - In lists, `val 4` is a painting's value (width + height − 1), `f2` its frame.
 - **Other walls** are mini-maps: each character is one column of two cells (its top
   half the upper cell, its bottom half the lower one) in the genre's colour,
-  magenta for decor; `excess 1` under a wall counts paintings that fitted nowhere
-  ({excess} each at the end).
+  magenta for decor; under it the score, and `ex1` counts the paintings that
+  fitted nowhere ({excess} each at the end).
 - The **Museum** line gives each genre's prestige and the multiplier it scores at
-  now (`P 2→×{second}`: portraits, prestige 2, ×{second}); **Decor left** the pieces per size.
+  now (`P 2→×{second}`: portraits, prestige 2, ×{second}); **Decor** the pieces left
+  of each size: `+1` is 1×1 (1 shield), `+2` 2×1 (2 shields), `+3` 3×1 (3 shields),
+  and **r** turns a piece upright (1×2, 1×3) before it is hung (A4); **in museum**
+  the paintings nobody picked (A20).
 - Your **white card** (in the bid cards' title) breaks ties between equal bids (A8).
 - After the game, **e** shows the final scores again.
 """
@@ -61,7 +64,8 @@ def house_rules(house: House) -> str:
         f"- wall {h.cols} × {h.rows}; eyeline rows {', '.join(map(str, h.eyeline))}; "
         f"star cells {', '.join(h.stars)} (A2)",
         f"- paintings (value = width + height − 1): {shapes} (A3)",
-        f"- decor pieces of 1, 2, 3 shields: {', '.join(map(str, h.decor))} (A4)",
+        f"- decor pieces 1×1, 2×1, 3×1 (1, 2, 3 shields; turned: 1×2, 1×3): "
+        f"{', '.join(map(str, h.decor))} (A4)",
         f"- frame bonus: M matching frames bring {values.frame_bonus(h, 'M')} (A18)"
         + (", smaller pieces only when that size has run out" if h.frame_bonus == "exact" else ""),
         f"- multipliers for ranks 1–4: {', '.join(f'×{m}' for m in h.multipliers)} (A23)",

@@ -310,19 +310,15 @@ class ArtSocietyTable(BidCards, GameTable):
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
             # A mini-map is 10 wide: the name gets the row (a bot's "Vera (H)" in full) and
-            # the score the row under the wall, never run together ("alice-100"). With
-            # excess paintings (A17) that row says so and the score shares the name's row.
-            score = str(seat["score"]["total"])
-            if seat.get("excess"):
-                name = short_name(seat.get("name", "?"), 8 - len(score))
-                block.append(f"{name} {score}\n", style="bold")
-            else:
-                block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
+            # the score the row under the wall, never run together ("alice-100"), with the
+            # excess paintings (A17) after it: "57 pts ex2".
+            block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
-            if seat.get("excess"):
-                block.append(f"\nexcess {seat['excess']}", style="red")
-            else:
-                block.append(f"\n{count(score, 'pt')}", style="bold")
+            score, excess = seat["score"]["total"], seat.get("excess") or 0
+            words = count(score, "pt")
+            block.append(f"\n{words if len(words) + 4 * bool(excess) <= 10 else score}", "bold")
+            if excess:
+                block.append(f" ex{excess}", style="bold red")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -345,7 +341,7 @@ class ArtSocietyTable(BidCards, GameTable):
             text.append(f"{prestige.get(genre, 0):>2}→")
             text.append(f"×{mult.get(genre, '?')}", style="bold")
         decor = view.get("decor") or [0, 0, 0]
-        text.append("\nDecor left ")
+        text.append("\nDecor ")  # 80 columns leave 42: room for "in museum 100"
         for size, left in enumerate(decor, 1):
             text.append(f"+{size}", style="bold magenta")
             text.append(f":{left} ")
