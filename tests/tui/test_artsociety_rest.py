@@ -5,10 +5,11 @@ count at 80 columns, and no stale refusal once the ghost is on a green spot."""
 
 from __future__ import annotations
 
-from artsociety_keys import arrows
+from artsociety_keys import arrows, keys_for
 from artsociety_offline import ArtSocietyOffline
 from test_artsociety_newcomer import LONG, bot_game, screen_lines
-from test_artsociety_screens import offline, panel, placing, play_until
+from test_artsociety_screens import cannot_hang, offline, panel, placing, play_until
+from tui_keys import until
 
 from modernart.engine.artsociety.rules import EXCESS_TO_END, cell_index
 from modernart.tui.artsociety.end import ArtSocietyEnd
@@ -72,3 +73,32 @@ async def test_a4_f1_gives_the_decor_pieces_sizes() -> None:
         text = app.screen.text
         assert "`+1` is 1×1 (1 shield), `+2` 2×1 (2 shields), `+3` 3×1 (3 shields)" in text
         assert "decor pieces 1×1, 2×1, 3×1" in text
+
+
+async def test_the_footer_lists_hint_chat_and_leave_at_every_decision_at_80x24() -> None:
+    """Playtests #10: `?` worked but was never listed, and chat and leave were unlisted at
+    every decision. Now the decision's keys come first, then the table's own where they fit;
+    at 80 columns the hint, chat, leave, Quit and Help fit beside every decision."""
+    footers: dict[str, tuple[str, ...]] = {}
+    decisions: set[str] = {"busiest"}
+    app = offline()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.table
+        for turn in range(60):
+            await pilot.pause()
+            decisions |= set(table.legal)
+            if table.legal:
+                footers.setdefault(screen_lines(app)[-1].rstrip(), tuple(sorted(table.legal)))
+            keys, _ = keys_for(table, turn)
+            await pilot.press(*keys)
+    game, _, _ = cannot_hang()
+    game.apply({"type": "excess", "seat": 0})  # the busiest: a decor piece after excess
+    app = ArtSocietyOffline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "a Assist" in screen_lines(app)[-1])
+        footers[screen_lines(app)[-1].rstrip()] = ("busiest",)
+    assert {"bid", "pick", "place", "shapes", "decor", "busiest"} <= decisions
+    for footer, legal in footers.items():
+        assert footer.endswith("^q Quit f1 Help") and len(footer) <= 80, (footer, legal)
+        for words in ("? Hint", "t Chat", "L Leave"):
+            assert words in footer, (footer, legal)

@@ -31,6 +31,7 @@ from ..quiet import quiet_update
 from ..words import count, short_name
 from .bidcards import BidCards
 from .end import ArtSocietyEnd
+from .footerkeys import side_keys_shown
 from .look import (
     FRAME_LEGEND,
     GENRES,
@@ -84,11 +85,11 @@ class ArtSocietyTable(BidCards, GameTable):
         Binding("d", "act('done')", "Done"),
         Binding("backspace", "unchoose", "Undo"),
         Binding("w", "cycle_wall", "Walls"),
-        Binding("question_mark", "hint", "Hint", show=False),
+        Binding("question_mark", "hint", "Hint"),
         # The table's own keys, "Save record" shortened so that F1 Help fits at 80 columns.
         *(replace(b, description="Save") if b.action == "save" else b for b in TABLE_BINDINGS),
-        # While you decide the footer lists the decision's keys only (80 columns): these keys
-        # still work then, unlisted (F1 lists them).
+        # While you decide the footer lists these keys only where they fit beside the
+        # decision's (footerkeys.py); they still work then, unlisted (F1 lists them).
         *(Binding(key, f"quiet('{name}')", show=False) for key, name in QUIET_KEYS.items()),
         # A key that cannot act now rings the bell and says why (the real bindings come first).
         *(
@@ -549,10 +550,15 @@ class ArtSocietyTable(BidCards, GameTable):
         if action == "quiet":
             name = str(parameters[0])
             return self._allowed("log", (-1,)) if name == "log_up" else self._allowed(name, ())
-        side = action in QUIET_KEYS.values() or (action == "log" and parameters == (-1,))
-        if side and self.playing and self.legal:
-            return False
+        side = "log_up" if action == "log" and parameters == (-1,) else action
+        if side in QUIET_KEYS.values() and self.playing and self.legal:
+            return side in self._side_fits() and self._allowed(action, parameters)
         return self._allowed(action, parameters)
+
+    def _side_fits(self) -> set[str]:
+        """The table's own keys the footer has room for beside the decision's."""
+        bindings = [b for b in [*self.BINDINGS, *self.app.BINDINGS] if isinstance(b, Binding)]
+        return side_keys_shown(bindings, self._allowed, self.app.get_key_display, self.size.width)
 
     def action_quiet(self, name: str) -> None:
         if name == "log_up":

@@ -54,7 +54,7 @@ class SerengetiTable(GameTable):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
         Binding("e", "scores", "Scoring"),
-        Binding("question_mark", "hint", "Hint", show=False),
+        Binding("question_mark", "hint", "Hint"),
         *TABLE_BINDINGS,
     ]
     DEFAULT_CSS = """
