@@ -128,9 +128,7 @@ class LobbyScreen(Screen[None]):
 
     def _draw_hint(self) -> None:
         if self.rooms:
-            room = self.selected_room() if self._narrow else None
-            # Under 100 columns the Watch column is left out: the room under the cursor's
-            # spectators are told here instead.
+            room = self.selected_room() if self._narrow else None  # no Watch column: here
             watching = f" ({room.get('spectators', 0)} watching)" if room else ""
             hint = f"Enter/j join · w watch{watching} · c create a room · r refresh"
         elif self.connection == "connected":
@@ -275,8 +273,7 @@ class LobbyScreen(Screen[None]):
         self.query_one("#error", Static).update(Text(message, style="bold red"))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if self._narrow:
-            self._draw_hint()
+        self._draw_hint()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
