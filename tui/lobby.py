@@ -128,7 +128,9 @@ class LobbyScreen(Screen[None]):
 
     def _draw_hint(self) -> None:
         if self.rooms:
-            hint = "Enter/j join · w watch · c create a room · r refresh"
+            room = self.selected_room() if self._narrow else None  # no Watch column: here
+            watching = f" ({room.get('spectators', 0)} watching)" if room else ""
+            hint = f"Enter/j join · w watch{watching} · c create a room · r refresh"
         elif self.connection == "connected":
             hint = "No rooms yet: press c to create one."
         else:
@@ -269,6 +271,9 @@ class LobbyScreen(Screen[None]):
 
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(Text(message, style="bold red"))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._draw_hint()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()

@@ -11,11 +11,21 @@ characters it inserts.
 
 from __future__ import annotations
 
+import string
 from functools import cache
 
 from textual import events
 from textual.binding import Binding
+from textual.keys import _character_to_key, key_to_character
 from textual.widgets import Input
+
+# Keys whose names Textual does not turn back into their character ("plus" for "+"): an
+# Input types them all the same, so the footer must not offer them ("+ Min" beside the chat).
+UNNAMED = {
+    _character_to_key(c): c
+    for c in string.punctuation
+    if key_to_character(_character_to_key(c)) != c
+}
 
 
 @cache
@@ -30,6 +40,9 @@ def own_bindings(widget_class: type[Input]) -> dict[str, tuple[Binding, ...]]:
 
 class OrderedInput(Input):
     """An Input that runs its own key bindings at once, in the order of the keys."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return super().check_consume_key(key, character or UNNAMED.get(key))
 
     async def _on_key(self, event: events.Key) -> None:
         bindings = own_bindings(type(self)).get(event.key, ())

@@ -21,6 +21,16 @@ def suggest(view: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
     if action["type"] == "pass":
         return action, f"Pass: {worth}, less than a bid you may make (S7, S8)."
     amount = action["amount"]
+    return action, f"Bid {amount}: {worth}; {payout(view, amount)} (S11)."
+
+
+def payout(view: dict[str, Any], amount: int) -> str:
+    """Whom a price of `amount` pays by S11: `amount // len(paid)` each, the rest to the
+    bank; a price smaller than the number of players paid goes to the bank alone."""
     paid = view["payout_preview"][amount % 10]
+    share = amount // len(paid) if paid else 0
+    if not share:
+        return f"a price of {amount} is too little to share: it goes to the bank"
     names = ", ".join(view["seats"][s]["name"] for s in paid)
-    return action, f"Bid {amount}: {worth}; a price ending in {amount % 10} pays {names} (S11)."
+    each = " each" if len(paid) > 1 else ""
+    return f"a price of {amount} pays {share}{each} to {names}"

@@ -169,3 +169,32 @@ def test_s11_s19_the_payout_preview_names_who_each_last_digit_would_pay(variant,
     act(game, 3, "pass")
     event = sold(act(game, 0, "bid", 14) + act(game, 1, "pass") + act(game, 2, "pass"))
     assert [p["to"] for p in event["payments"]] == paid_for_4
+
+
+@pytest.mark.parametrize("amount", [1, 2, 3, 4, 7, 10])
+def test_s11_the_hint_says_whom_a_price_pays_as_the_sale_pays_it(amount, monkeypatch):
+    """Issue 28 (playtests #11): the hint said a price ending in 1 pays three players, the
+    bid line that 1 goes to the bank. S11: each of the three receives 1 // 3 = 0; the
+    rest, all of it, goes to the bank. The hint now says what the sale then does."""
+    import copy
+
+    from modernart.engine.serengeti import hint
+
+    game = new_game(4, first=0)
+    bid = {"type": "bid", "amount": amount}
+    monkeypatch.setattr(hint.HeuristicBot, "choose", lambda self, view: bid)
+    said = hint.suggest(game.view(0))[1]
+    words = said.rsplit("; ", 1)[1].removesuffix(" (S11).")
+    sale = copy.deepcopy(game)
+    act(sale, 0, "bid", amount)
+    for seat in (1, 2, 3):
+        events = act(sale, seat, "pass")
+    paid = [p for p in sold(events)["payments"] if p.get("to") is not None and p["amount"]]
+    if not paid:
+        assert words == f"a price of {amount} is too little to share: it goes to the bank"
+        assert sold(events)["bank"] == amount
+    else:
+        share = paid[0]["amount"]
+        assert words == f"a price of {amount} pays {share} each to P2, P3, P4".replace(
+            "P2, P3, P4", ", ".join(game.view(0)["seats"][p["to"]]["name"] for p in paid)
+        )

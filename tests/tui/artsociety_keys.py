@@ -58,7 +58,8 @@ def _sending_keys(table: ArtSocietyTable, turn: int) -> list[str]:
         cards = legal["bid"]
         steps = turn % len(cards)  # the cursor stops at the highest card
         card = cards[min(table.pointer + steps, len(cards) - 1)]
-        sure = ["y"] if table.far_bid(card) is not None else []  # "Bid 20?" asks first
+        # "Bid 2?" asks first, for a far card the cursor was not moved to
+        sure = ["y"] if not steps and table.far_bid(card) is not None else []
         return ["right"] * steps + ["enter", *sure]
     if "pick" in legal:
         return ["down"] * (turn % len(legal["pick"])) + ["enter"]

@@ -217,25 +217,41 @@ def bidding(table: ArtSocietyTable) -> bool:
     return "bid" in table.legal
 
 
-async def test_a10_bid_cards_stop_at_the_ends_and_a_far_card_asks_first() -> None:
+async def test_a10_bid_cards_stop_at_the_ends_and_only_an_unchosen_far_card_asks() -> None:
+    """The cursor stops at the ends; Home and End jump there (issue 28). A far card moved
+    to on purpose is bid at once; Enter on the card the cursor starts on (your lowest),
+    far from the card chosen last, asks first (docs/decisions/28-artsoc.md)."""
     from test_artsociety_screens import play_until
 
     app = ArtSocietyOffline(ArtSociety(NAMES, seed=3))
+
+    def bids() -> list[dict]:
+        return [m for m in app.sent if m.get("t") == "act" and m["action"]["type"] == "bid"]
+
     async with app.run_test(size=(80, 24)) as pilot:
         table = await play_until(pilot, app, bidding)
         cards = table.legal["bid"]
         await pilot.press("left")  # at the lowest card: it stays (no wrap to the highest)
         assert cards[table.pointer] == cards[0]
+        await pilot.press("end")
+        assert cards[table.pointer] == cards[-1]
+        await pilot.press("home")
+        assert cards[table.pointer] == cards[0]
         for _ in range(len(cards) + 3):
             await pilot.press("right")
         assert cards[table.pointer] == cards[-1]
-        await pilot.press("enter")  # the highest card, far from the lowest: asked first
+        await pilot.press("enter")  # the highest card, moved to on purpose: no question
+        assert not isinstance(app.screen, Confirm)
+        assert [b["action"]["card"] for b in bids()] == [cards[-1]]
+        table = await play_until(pilot, app, bidding)
+        low = table.legal["bid"][table.pointer]
+        assert low == min(table.legal["bid"]) and cards[-1] - low >= 8
+        await pilot.press("enter")  # the starting card, far from the last chosen: asked
         assert isinstance(app.screen, Confirm)
         await pilot.press("n")
-        bids = [m for m in app.sent if m.get("t") == "act" and m["action"]["type"] == "bid"]
-        assert "bid" in table.legal and not bids
+        assert "bid" in table.legal and len(bids()) == 1
         await pilot.press("enter", "y")
-        await until(pilot, lambda: "bid" not in table.legal or table.view.get("my_bid"))
+        assert [b["action"]["card"] for b in bids()] == [cards[-1], low]
 
 
 def test_a11_the_reveal_tells_the_tie_rule_when_bids_are_equal():

@@ -146,7 +146,7 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         await pilot.press("end")
         assert hand.cards[hand.cursor] == "krypto.sealed"
         shown = hand.render().plain
-        assert "*" in shown and "the 5th Krypto: ends the round, unsold (R18)" in shown
+        assert "*" in shown and "Krypto (sealed) · * the 5th: ends the round, unsold (R18)" in shown
         cards_row = shown.splitlines()[0].rstrip()
         assert cards_row.endswith("*") and "[KR" in cards_row  # the selected card keeps its mark
         await pilot.press("home")

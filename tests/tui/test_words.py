@@ -183,10 +183,10 @@ def test_r18_hand_warning_counts_the_fifth_card_and_a_doubles_second() -> None:
     from modernart.tui.modernart.hand import round_ender
 
     counts = {"krypto": 4, "yoko": 3}
-    assert "5th Krypto: ends the round, unsold" in round_ender("krypto.open", "play", counts)
+    assert "the 5th: ends the round, unsold" in round_ender("krypto.open", "play", counts)
     assert "double unsold" in round_ender("krypto.open", "add", counts)
     assert round_ender("yoko.open", "play", counts) is None
-    assert "a 2nd Yoko added would be the 5th" in round_ender("yoko.double", "play", counts)
+    assert "a 2nd added would be the 5th" in round_ender("yoko.double", "play", counts)
     assert round_ender("yoko.double", "play", {"yoko": 2}) is None
 
 

@@ -14,7 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from modernart.engine.artsociety.rules import House
+from modernart.engine.artsociety.rules import EXCESS_TO_END, House
+from modernart.engine.artsociety.wall import Wall
 
 from ..dialog import Dialog
 from ..rematch import DIALOG_KEYS, RematchLine
@@ -42,10 +43,13 @@ KEYS = """
 - In lists, `val 4` is a painting's value (width + height − 1), `f2` its frame.
 - **Other walls** are mini-maps: each character is one column of two cells (its top
   half the upper cell, its bottom half the lower one) in the genre's colour,
-  magenta for decor; `excess 1` under a wall counts paintings that fitted nowhere
-  ({excess} each at the end).
+  magenta for decor; under it the score, and `ex1` counts the paintings that
+  fitted nowhere ({excess} each at the end).
 - The **Museum** line gives each genre's prestige and the multiplier it scores at
-  now (`P 2→×{second}`: portraits, prestige 2, ×{second}); **Decor left** the pieces per size.
+  now (`P 2→×{second}`: portraits, prestige 2, ×{second}); **Decor** the pieces left
+  of each size: `+1` is 1×1 (1 shield), `+2` 2×1 (2 shields), `+3` 3×1 (3 shields),
+  and **r** turns a piece upright (1×2, 1×3) before it is hung (A4); **in museum**
+  the paintings nobody picked (A20).
 - Your **white card** (in the bid cards' title) breaks ties between equal bids (A8).
 - After the game, **e** shows the final scores again.
 """
@@ -61,7 +65,8 @@ def house_rules(house: House) -> str:
         f"- wall {h.cols} × {h.rows}; eyeline rows {', '.join(map(str, h.eyeline))}; "
         f"star cells {', '.join(h.stars)} (A2)",
         f"- paintings (value = width + height − 1): {shapes} (A3)",
-        f"- decor pieces of 1, 2, 3 shields: {', '.join(map(str, h.decor))} (A4)",
+        f"- decor pieces 1×1, 2×1, 3×1 (1, 2, 3 shields; turned: 1×2, 1×3): "
+        f"{', '.join(map(str, h.decor))} (A4)",
         f"- frame bonus: M matching frames bring {values.frame_bonus(h, 'M')} (A18)"
         + (", smaller pieces only when that size has run out" if h.frame_bonus == "exact" else ""),
         f"- multipliers for ranks 1–4: {', '.join(f'×{m}' for m in h.multipliers)} (A23)",
@@ -93,6 +98,29 @@ def score_rows(house: House, scores: Sequence[dict[str, Any]]) -> list[tuple[str
         (f"full wall (+{house.full_bonus})", "full", True),
     ]
     return [(label, key) for label, key, shown in rows if shown or any(s.get(key) for s in scores)]
+
+
+def why_it_ended(view: dict[str, Any], names: Sequence[str]) -> str:
+    """A22 in words from the final view: which of the ends came ("Bob's wall is full").
+    The `game_end` event does not say; the view shows each end's cause."""
+    seats = view.get("seats") or []
+    layout = view.get("wall") or {}
+    cols, rows = layout.get("cols", 10), layout.get("rows", 10)
+    reasons = []
+    for seat, info in enumerate(seats):
+        name = names[seat] if seat < len(names) else "?"
+        whose = "Your" if name == "You" else f"{name}'s"
+        if Wall.from_view(cols, rows, info.get("wall") or []).full:
+            reasons.append(f"{whose} wall is full")
+        if (info.get("excess") or 0) >= EXCESS_TO_END:
+            has = "have" if name == "You" else "has"
+            reasons.append(f"{name} {has} {info['excess']} excess paintings")
+    if not view.get("hand") and view.get("you") is not None:
+        reasons.append("every bid card has been played")
+    piles = view.get("piles")
+    if isinstance(piles, dict) and not any(piles.values()):
+        reasons.append("no painting is left for another lot")
+    return ("Ended: " + "; ".join(reasons) + " (A22).") if reasons else ""
 
 
 def score_table(
@@ -158,6 +186,7 @@ class ArtSocietyEnd(Dialog[str | None]):
         self.event = event
         self.names = list(names)
         self.you = view.get("you")
+        self.view = view
         self.house = values.house_of(view.get("variant"))
 
     def compose(self) -> ComposeResult:
@@ -168,8 +197,14 @@ class ArtSocietyEnd(Dialog[str | None]):
             verb = "wins" if len(winners) == 1 and who != "You" else "win"
             yield Static(Text(f"Game over: {who} {verb}", style="bold yellow"))
             table = score_table(self.event.get("scores") or [], names, winners, self.house)
+            width = table_width(table)
+            why = why_it_ended(self.view, names)
+            if why:
+                reason = Static(Text(why), id="as-end-why")
+                reason.styles.width = width  # wrapped to the table's width, never wider
+                yield reason
             shown = Static(table)
-            shown.styles.width = table_width(table)  # `auto` measures a Table too narrow
+            shown.styles.width = width  # `auto` measures a Table too narrow
             yield shown
             yield RematchLine()
             yield Static(Text(DIALOG_KEYS, style="dim"))

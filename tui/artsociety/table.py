@@ -24,13 +24,14 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
-from ..confirm import Confirm
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..quiet import quiet_update
 from ..words import count, short_name
+from .bidcards import BidCards
 from .end import ArtSocietyEnd
+from .footerkeys import side_keys_shown
 from .look import (
     FRAME_LEGEND,
     GENRES,
@@ -51,13 +52,11 @@ class TableLog(EventLog, can_focus=False):
     """The event log, never focused: the arrows belong to the ghost (PgUp/PgDn scroll it)."""
 
 
-# A bid card this far from the one chosen last asks "Bid 20?" first.
-FAR_BID = 8
 QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-class ArtSocietyTable(GameTable):
+class ArtSocietyTable(BidCards, GameTable):
     """Renders Art Society views (the `GameTable` contract, tui/gametable.py)."""
 
     GAME = "artsociety"
@@ -69,6 +68,8 @@ class ArtSocietyTable(GameTable):
         Binding("right", "move('right')", show=False),
         Binding("up", "move('up')", show=False),
         Binding("down", "move('down')", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(1)", show=False),
         Binding("enter", "confirm", "OK"),
         Binding("tab", "next_tile", "Tile"),
         Binding("r", "turn", "Turn"),
@@ -84,11 +85,11 @@ class ArtSocietyTable(GameTable):
         Binding("d", "act('done')", "Done"),
         Binding("backspace", "unchoose", "Undo"),
         Binding("w", "cycle_wall", "Walls"),
-        Binding("question_mark", "hint", "Hint", show=False),
+        Binding("question_mark", "hint", "Hint"),
         # The table's own keys, "Save record" shortened so that F1 Help fits at 80 columns.
         *(replace(b, description="Save") if b.action == "save" else b for b in TABLE_BINDINGS),
-        # While you decide the footer lists the decision's keys only (80 columns): these keys
-        # still work then, unlisted (F1 lists them).
+        # While you decide the footer lists these keys only where they fit beside the
+        # decision's (footerkeys.py); they still work then, unlisted (F1 lists them).
         *(Binding(key, f"quiet('{name}')", show=False) for key, name in QUIET_KEYS.items()),
         # A key that cannot act now rings the bell and says why (the real bindings come first).
         *(
@@ -110,6 +111,7 @@ class ArtSocietyTable(GameTable):
         self.choice = 0  # which placement option the ghost shows
         self.exchanging = False
         self.pointer = 0  # the bid card, the lot painting or the shape under the cursor
+        self.moved_bid = False
         self.chosen: list[str] = []  # shapes chosen for the lot so far (A9)
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
@@ -221,7 +223,7 @@ class ArtSocietyTable(GameTable):
         if "pick" in legal and "pick" not in before:
             self.pointer = 0
         if "bid" in legal and "bid" not in before:
-            self.pointer = 0
+            self.pointer, self.moved_bid = 0, False
         if "shapes" not in legal:
             self.chosen = []
         elif "shapes" not in before:
@@ -309,19 +311,15 @@ class ArtSocietyTable(GameTable):
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
             # A mini-map is 10 wide: the name gets the row (a bot's "Vera (H)" in full) and
-            # the score the row under the wall, never run together ("alice-100"). With
-            # excess paintings (A17) that row says so and the score shares the name's row.
-            score = str(seat["score"]["total"])
-            if seat.get("excess"):
-                name = short_name(seat.get("name", "?"), 8 - len(score))
-                block.append(f"{name} {score}\n", style="bold")
-            else:
-                block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
+            # the score the row under the wall, never run together ("alice-100"), with the
+            # excess paintings (A17) after it: "57 pts ex2".
+            block.append(f"{short_name(seat.get('name', '?'), 9)}\n", style="bold")
             block.append_text(mini_text(layout, seat.get("wall") or []))
-            if seat.get("excess"):
-                block.append(f"\nexcess {seat['excess']}", style="red")
-            else:
-                block.append(f"\n{count(score, 'pt')}", style="bold")
+            score, excess = seat["score"]["total"], seat.get("excess") or 0
+            words = count(score, "pt")
+            block.append(f"\n{words if len(words) + 4 * bool(excess) <= 10 else score}", "bold")
+            if excess:
+                block.append(f" ex{excess}", style="bold red")
             if seat.get("assistant"):
                 block.append("\nassistant ")
                 held = seat["assistant"]
@@ -344,7 +342,7 @@ class ArtSocietyTable(GameTable):
             text.append(f"{prestige.get(genre, 0):>2}→")
             text.append(f"×{mult.get(genre, '?')}", style="bold")
         decor = view.get("decor") or [0, 0, 0]
-        text.append("\nDecor left ")
+        text.append("\nDecor ")  # 80 columns leave 42: room for "in museum 100"
         for size, left in enumerate(decor, 1):
             text.append(f"+{size}", style="bold magenta")
             text.append(f":{left} ")
@@ -552,10 +550,15 @@ class ArtSocietyTable(GameTable):
         if action == "quiet":
             name = str(parameters[0])
             return self._allowed("log", (-1,)) if name == "log_up" else self._allowed(name, ())
-        side = action in QUIET_KEYS.values() or (action == "log" and parameters == (-1,))
-        if side and self.playing and self.legal:
-            return False
+        side = "log_up" if action == "log" and parameters == (-1,) else action
+        if side in QUIET_KEYS.values() and self.playing and self.legal:
+            return side in self._side_fits() and self._allowed(action, parameters)
         return self._allowed(action, parameters)
+
+    def _side_fits(self) -> set[str]:
+        """The table's own keys the footer has room for beside the decision's."""
+        bindings = [b for b in [*self.BINDINGS, *self.app.BINDINGS] if isinstance(b, Binding)]
+        return side_keys_shown(bindings, self._allowed, self.app.get_key_display, self.size.width)
 
     def action_quiet(self, name: str) -> None:
         if name == "log_up":
@@ -613,13 +616,10 @@ class ArtSocietyTable(GameTable):
                 step = dx or dy
                 if "shapes" in legal and dy:
                     step = dy * 5
-                if kind == "bid":  # the cards stop at the ends: never 1 → 20 by one key
-                    where = min(max(self.pointer + step, 0), len(items) - 1)
-                    if where == self.pointer:
-                        self.app.bell()
-                    self.pointer = where
-                else:
-                    self.pointer = (self.pointer + step) % len(items)
+                if kind == "bid":
+                    self.move_bid(self.pointer + step, items)
+                    return
+                self.pointer = (self.pointer + step) % len(items)
                 self._draw_panel()
                 self._draw_you()
                 return
@@ -628,34 +628,14 @@ class ArtSocietyTable(GameTable):
         cols, rows = self._wall_size()
         col, row = self.cursor
         self.cursor = (min(max(col + dx, 0), cols - 1), min(max(row + dy, 0), rows - 1))
+        self.error = ""  # a refusal spoke of the spot just left (the panel says the new one's)
         self._draw_wall()
         self._draw_panel()
-
-    def far_bid(self, card: int) -> int | None:
-        """The card you chose last (your stack's top; before your first bid, your lowest
-        card) when `card` is far from it: a bid worth a second look (A10: it is gone)."""
-        stack = self.view.get("stack") or []
-        hand = self.view.get("hand") or [card]
-        last = stack[-1] if len(stack) > 1 else min(hand)
-        return last if abs(card - last) >= FAR_BID else None
 
     def action_confirm(self) -> None:
         legal = self.legal
         if "bid" in legal:
-            card = legal["bid"][self.pointer % len(legal["bid"])]
-            last = self.far_bid(card)
-            if last is None:
-                self._send({"type": "bid", "card": card})
-                return
-
-            def answer(yes: bool | None) -> None:
-                if yes and "bid" in self.legal and card in self.legal["bid"]:
-                    self._send({"type": "bid", "card": card})
-
-            chose = len(self.view.get("stack") or []) > 1
-            which = "the card you chose last" if chose else "your lowest card"
-            detail = f"It is far from {last}, {which}; a card played is gone for the game."
-            self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
+            self.confirm_bid(legal["bid"][self.pointer % len(legal["bid"])])
         elif "pick" in legal:
             lot = legal["pick"]
             self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})

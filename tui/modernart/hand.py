@@ -33,16 +33,17 @@ ENDER_MARK = "*"  # beside a card that would end the round
 def round_ender(card: str, action: str, counts: dict[str, int]) -> str | None:
     """Why playing (or adding) `card` now would end the round (R18), or None.
 
-    `counts` already holds every card of this round, the lot's included.
+    `counts` already holds every card of this round, the lot's included. The note
+    follows the card's name, which names the artist: it fits 80 columns beside any card
+    (the longest, "Christin P. (fixed price)", leaves 46).
     """
-    artist = ARTIST_NAMES[ARTIST_OF[card]]
     played = counts.get(ARTIST_OF[card], 0)
     fifth = ordinal(CARDS_TO_END_ROUND)
     if played + 1 >= CARDS_TO_END_ROUND:
-        unsold = "the double unsold" if action == "add" else "unsold"
-        return f"the {fifth} {artist}: ends the round, {unsold} (R18)"
+        unsold = "double unsold" if action == "add" else "unsold"
+        return f"the {fifth}: ends the round, {unsold} (R18)"
     if action == "play" and TYPE_OF[card] == "double" and played + 2 >= CARDS_TO_END_ROUND:
-        return f"a 2nd {artist} added would be the {fifth}: round over (R18)"
+        return f"a 2nd added would be the {fifth}: round over (R18)"
     return None
 
 

@@ -86,17 +86,27 @@ def money_table(
     return table
 
 
-def values_line(last_round: dict[str, Any]) -> Text:
-    """ "Round 4 sold for: Lite Metal 60 · Yoko 50 · Christin P. 30 · others 0" (R23)."""
+DIALOG_TEXT = 70  # the text's width in a dialog (app.tcss #dialog: 74, less border and padding)
+
+
+def values_line(last_round: dict[str, Any], width: int = DIALOG_TEXT) -> Text:
+    """ "Round 4 sold for: Lite Metal 60 · Yoko 50 · Christin P. 30 · others 0" (R23);
+    past `width` the line breaks between two artists, never inside one ("others" / "0")."""
     values = last_round.get("values") or {}
     text = Text(f"Round {last_round.get('round')} sold for: ", style="bold")
     paid = [a for a in last_round.get("ranking") or [] if values.get(a)]
-    for i, artist in enumerate(paid):
-        if i:
-            text.append(" · ")
-        text.append_text(artist_text(artist))
-        text.append(f" {values[artist]}")
-    text.append(" · others 0" if paid else "nothing", style="dim")
+    parts = [Text.assemble(artist_text(a), f" {values[a]}") for a in paid]
+    parts.append(Text("others 0" if paid else "nothing", style="dim"))
+    line = len(text)
+    for i, part in enumerate(parts):
+        if i and line + 3 + len(part) > width:
+            text.append("\n")
+            line = 0
+        elif i:
+            text.append(" · ", style="dim" if i == len(paid) else "")
+            line += 3
+        text.append_text(part)
+        line += len(part)
     return text
 
 

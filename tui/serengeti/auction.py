@@ -15,7 +15,7 @@ from modernart.engine.serengeti.cards import AUCTIONS
 from ..amount import AmountInput
 from ..gametable import TurnClock
 from ..quiet import quiet_update
-from .payout import payout_grid
+from .payout import legend, payout_grid
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
 
 
@@ -86,7 +86,9 @@ class AuctionBox(Vertical):
             if running
             else "Auction"
         )
-        self.border_subtitle = f"{view.get('deck_left', 0)} cards left" if running else ""
+        left = f"{view.get('deck_left', 0)} cards left"
+        shared = legend(view) if running and view.get("payout_preview") else ""
+        self.border_subtitle = " · ".join(filter(None, (shared, left))) if running else ""
         lot = Text()
         if running:
             lot.append("Lot: ", style="bold")

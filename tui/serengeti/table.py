@@ -37,7 +37,8 @@ KEYS_HELP = """## Keys at the Serengeti table
 whose turn it is and the turn clock (only where the room sets a turn timeout:
 local games against bots have none). *Ends in / pays*: for each last digit, who would
 be paid if you bought the lot at a price ending in it (`all`: everyone else, as no one
-else holds that digit; `✗`: you hold it, so you may not bid it).
+else holds that digit; `2 pl`: the two players who hold it share the price, S11; `✗`: you
+hold it, so you may not bid it).
 
 **Players**: `▶` whose turn, `S` the start player of this auction, `chips` (yours only
 until the end), `pts` tribe points so far, `barred` the digits no bid of theirs may end in (S7),
@@ -54,7 +55,7 @@ class SerengetiTable(GameTable):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
         Binding("e", "scores", "Scoring"),
-        Binding("question_mark", "hint", "Hint", show=False),
+        Binding("question_mark", "hint", "Hint"),
         *TABLE_BINDINGS,
     ]
     DEFAULT_CSS = """

@@ -65,16 +65,23 @@ def digit_list(digits: Sequence[int]) -> str:
     return " ".join(parts)
 
 
-def by_tribe(codes: Sequence[str]) -> Text:
+def by_tribe(codes: Sequence[str], width: int = 0) -> Text:
     """Owned cards grouped by tribe, short: "bl 0 3 8 · re 2" in the tribes' colours (the
-    digits spaced, so "bl 389" does not read as Blue 389)."""
-    text = Text()
+    digits spaced, so "bl 389" does not read as Blue 389). Past `width` (if given) the
+    next tribe starts a new line: a tribe's digits are never split ("ye 7" / "9")."""
+    text, line = Text(), 0
     for tribe in TRIBES:
         digits = sorted(DIGIT_OF[c] for c in codes if TRIBE_OF.get(c) == tribe)
         if digits:
-            if text:
+            group = f"{TRIBE_SHORT[tribe]} {' '.join(map(str, digits))}"
+            if text and width and line + 3 + len(group) > width:
+                text.append("\n")
+                line = 0
+            elif text:
                 text.append(" · ", "dim")
-            text.append(f"{TRIBE_SHORT[tribe]} {' '.join(map(str, digits))}", TRIBE_STYLE[tribe])
+                line += 3
+            text.append(group, TRIBE_STYLE[tribe])
+            line += len(group)
     return text
 
 
