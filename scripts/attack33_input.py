@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncssh
+import attack_ssh
 import psutil
 import pyte
 
@@ -28,14 +29,6 @@ PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
 CTRL_Q = b"\x11"
 NAMES = (f"typist{n}" for n in itertools.count())  # a name taken before asks first
 SSH_PORT = WEB_PORT = 0  # set by attack.py in the attack's process
-
-
-class Guest(asyncssh.SSHClient):
-    def kbdint_auth_requested(self) -> str:
-        return ""
-
-    def kbdint_challenge_received(self, name, instructions, lang, prompts):  # type: ignore[no-untyped-def]
-        return ["" for _ in prompts]
 
 
 class Term(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -73,20 +66,7 @@ class Term(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 
 async def name_box(address: str) -> tuple[asyncssh.SSHClientConnection, Any, Term]:
     """A guest in the lobby with the name box open (n)."""
-    conn = await asyncssh.connect(
-        "127.0.0.1",
-        SSH_PORT,
-        username=next(NAMES),
-        client_keys=None,
-        known_hosts=None,
-        agent_path=None,
-        config=None,
-        password=None,
-        kbdint_auth=True,
-        client_factory=Guest,
-        local_addr=(address, 0),
-        login_timeout=60,
-    )
+    conn = await attack_ssh.guest(address, next(NAMES))
     chan, term = await conn.create_session(
         Term, term_type="xterm-256color", term_size=(80, 24), encoding=None
     )
