@@ -18,21 +18,9 @@ from modernart.server.storeerror import token_hash
 
 from .sshgate import identity_of
 from .sshterm import open_terminal, ssh_connect
+from .test_players import hello_refused, request
 from .waiting import eventually
 from .wsclient import Client
-
-
-async def request(client: Client, t: str, **fields: Any) -> dict:
-    rid = await client.send(t, **fields)
-    return await client.expect_reply(rid)
-
-
-async def hello_refused(url: str, name: str) -> dict:
-    client = await Client.open(url)
-    await client.send("hello", v=1, name=name)
-    error = await client.expect("error")
-    await client.close()
-    return error
 
 
 def hold(server: Server, prefix: str, count: int) -> None:
