@@ -14,23 +14,24 @@ from .dialog import Dialog
 
 
 class Confirm(Dialog[bool]):
-    """`y` confirms; `n`, Escape (or anything bound to no) keeps playing."""
+    """`y` confirms; `n` or Escape says no. Every question of the client answers so
+    (KeepGame's third choice has a letter of its own); `back` says what no does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, detail: str = "") -> None:
+    def __init__(self, question: str, detail: str = "", back: str = "back to the game") -> None:
         super().__init__()
-        self.question, self.detail = question, detail
+        self.question, self.detail, self.back = question, detail, back
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="confirm"):
             yield Static(Text(self.question, style="bold yellow"), classes="title")
             if self.detail:
                 yield Static(self.detail)
-            yield Static(Text("y: yes   n or Escape: no, back to the game", style="dim"))
+            yield Static(Text(f"y: yes   n or Escape: no, {self.back}", style="dim"))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

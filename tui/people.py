@@ -21,6 +21,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 from .dialog import Dialog
 from .fitted import FittedTable
 from .messages import SendToServer
+from .words import count
 
 WHERE = {"lobby": "in the lobby", "playing": "playing in", "watching": "watching"}
 
@@ -182,7 +183,7 @@ class PastGamesScreen(PeopleScreen):
             delta = "" if change is None else f"{change:+d}"
             players = ", ".join(str(n) for n in g.get("players") or [])
             table.add_row(date, game_title(g.get("game")), players, result, delta)
-        self.draw_title(f"{msg.get('player', '')} · {len(self.games)} games")
+        self.draw_title(f"{msg.get('player', '')} · {count(len(self.games), 'game')}")
         self.query_one("#people-hint", Static).update(
             Text("Enter: replay the game", style="dim") if self.games else ""
         )
