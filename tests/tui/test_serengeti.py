@@ -351,4 +351,3 @@ def test_record_path_is_told_whole_with_home_as_tilde() -> None:
     deep = home / ".local" / "share" / "modernart" / "records" / "serengeti-r1-20261130.json"
     assert home_path(deep) == "~/.local/share/modernart/records/serengeti-r1-20261130.json"
     assert home_path(pathlib.Path("/srv/a/b/c/x.json")) == "/srv/a/b/c/x.json"
-
