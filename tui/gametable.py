@@ -42,7 +42,7 @@ from textual.widgets import Input, Static
 from modernart.engine.games import DEFAULT_GAME, get_game
 
 from .botpick import BotLevelDialog
-from .confirm import Confirm
+from .confirm import Confirm, leave_question
 from .devices import replaced_note
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
@@ -597,21 +597,16 @@ class GameTable(Screen[None]):
         )
 
     def action_leave(self) -> None:
-        if not self.game_running:
+        asked = leave_question(bool(self.local), self.game_running)
+        if asked is None:
             self.post_message(LeaveRoom())
             return
-        detail = (
-            "Your seat is kept: the others see that you left, a bot plays for you after a "
-            "while, and you can come back by joining the room again."
-        )
-        if self.local:
-            detail = "This game against bots ends when you leave."
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.post_message(LeaveRoom())
 
-        self.app.push_screen(Confirm("Leave this game?", detail), answer)
+        self.app.push_screen(Confirm(*asked), answer)
 
     def action_rematch(self, accept: bool) -> None:
         """R: the same table again (D: no); it starts once every human accepted."""

@@ -16,6 +16,7 @@ from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
 from modernart.tui.confirm import Confirm
 from modernart.tui.createroom import CreateRoomDialog
+from modernart.tui.games import client_game
 from modernart.tui.local import KeepGame
 from modernart.tui.modernart.hand import Hand
 from modernart.tui.people import PastGamesScreen
@@ -125,3 +126,11 @@ async def test_the_bot_picker_names_its_keys_its_default_and_what_enter_seats() 
         assert prompts_of(app.dialog)[1].startswith("▶ normal") and "seat a normal bot" in told()
         await pilot.press("enter")
         assert app.answers == ["normal"]
+
+
+def test_f1_of_a_game_against_bots_says_it_has_no_lobby() -> None:
+    """Playtests #3: F1 spoke of a lobby that a game against bots does not have."""
+    for name in ("modernart", "serengeti", "artsociety"):
+        text = client_game(name).rules_text(where="local")
+        assert "there is no lobby, so `L`" in text and "`L` asks first" in text
+        assert "no lobby" not in client_game(name).rules_text(where="online")
