@@ -16,7 +16,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 from .createroom import CreateRoomDialog, game_choice
 from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
-from .fitted import FittedTable
+from .fitted import MarkedTable
 from .footer import Footer
 from .gametable import CONNECTION_LABEL, hints_allowed
 from .messages import GameChosen, SendToServer
@@ -85,13 +85,14 @@ class LobbyScreen(Screen[None]):
         self.connection = "connecting"
         self._narrow = False  # the columns shown are those of a narrow screen
         self._drawn: dict[str, list[Any]] = {}  # the table's rows: cells by room id
+        self._left: str | None = None  # the room just left: the cursor goes past it
 
     def send(self, msg: dict[str, Any]) -> None:
         self.post_message(SendToServer(msg))
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        table = FittedTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        table = MarkedTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
         yield Static(id="error")
@@ -231,6 +232,9 @@ class LobbyScreen(Screen[None]):
             if selected is not None and str(selected["id"]) in rows:
                 table.move_cursor(row=list(rows).index(str(selected["id"])))
         self._drawn = rows
+        if self._left is not None:
+            self.came_back(self._left)
+            self._left = None
         self._draw_hint()
 
     def _cells(self, room: dict[str, Any]) -> list[Any]:
@@ -255,6 +259,16 @@ class LobbyScreen(Screen[None]):
         if not self._narrow:
             cells.append(str(room.get("spectators", 0)))
         return cells
+
+    def came_back(self, room: str) -> None:
+        """Back from `room`: the cursor on the top room (the newest waiting one) other
+        than that one, here and in the list the server sends next (playtests #5: Enter
+        went back into the finished game just left)."""
+        self._left = room
+        if not self.query(DataTable):
+            return
+        ids = [str(r["id"]) for r in self.rooms]
+        self.query_one(DataTable).move_cursor(row=1 if ids[:1] == [room] else 0)
 
     def selected_room(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)
