@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
@@ -57,6 +58,7 @@ from .presence import (
     table_facts,
 )
 from .quiet import quiet_update
+from .ratingwords import rating_line
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -78,6 +80,8 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("D", "rematch(False)", "Decline", show=False),
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
+    # Before the focused widget's End (the hand's last card), only while reading back.
+    Binding("end", "log_latest", show=False, priority=True),
     Binding("L", "leave", "Leave"),
     Binding("escape", "cancel_chat", show=False),
 ]
@@ -99,19 +103,6 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     return "?"
-
-
-def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
-    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"; a
-    provisional rating has a "?" (issue 33)."""
-    parts = []
-    for seat, change in enumerate(ratings):
-        if isinstance(change, dict):
-            after, before = change.get("after"), change.get("before")
-            delta = after - before if isinstance(after, int) and isinstance(before, int) else 0
-            mark = "?" if change.get("provisional") else ""  # provisional (issue 33)
-            parts.append(f"{seat_name(names, seat)} {after}{mark} ({delta:+d})")
-    return "Ratings: " + ", ".join(parts) if parts else "This game was not rated."
 
 
 def seat_status(info: dict[str, Any]) -> Text:
@@ -544,6 +535,14 @@ class GameTable(Screen[None]):
 
     def action_log(self, pages: int) -> None:
         self.query_one("#log", EventLog).page(pages)
+
+    def action_log_latest(self) -> None:
+        """End while the log reads back: to its latest line; else End is the focused
+        widget's (SkipAction passes it on)."""
+        log = self.query_one("#log", EventLog)
+        if log.following:
+            raise SkipAction
+        log.latest()
 
     def action_hint(self) -> None:
         """`?`: what the game's hard bot would do here and why (`GameInfo.hint`), from

@@ -134,3 +134,14 @@ def test_f1_of_a_game_against_bots_says_it_has_no_lobby() -> None:
         text = client_game(name).rules_text(where="local")
         assert "there is no lobby, so `L`" in text and "`L` asks first" in text
         assert "no lobby" not in client_game(name).rules_text(where="online")
+
+
+def test_a_bot_levels_rating_is_told_once_and_as_the_levels() -> None:
+    """Issue 28 and playtests #7: three hard bots showed the same "+109" each, as if
+    each had its own rating; a level has one, shared by its bots."""
+    from modernart.tui.gametable import rating_line
+
+    hard = {"before": 1500, "after": 1609, "level": "hard"}
+    changes = [{"before": 1500, "after": 1621, "provisional": True}, hard, hard, hard]
+    line = rating_line(["Ann", "Otto (H)", "Vera (H)", "Hugo (H)"], changes)
+    assert line == "Ratings: Ann 1621? (+121), bot levels (one rating each): hard 1609 (+109)"
