@@ -150,7 +150,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NameDialog(self.player), chosen)
 
     def action_online(self) -> None:
-        self.app.push_screen(OnlineScreen())
+        # The game last played or watched (ClientApp.room_game): its ratings first.
+        self.app.push_screen(OnlineScreen(getattr(self.app, "room_game", DEFAULT_GAME)))
 
     def action_leaderboard(self) -> None:
         room = self.selected_room()
