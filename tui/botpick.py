@@ -43,9 +43,9 @@ class BotLevelDialog(Dialog[str]):
 
     def _prompt(self, at: int, highlighted: bool) -> Text:
         level, help_line = self.choices[at]
-        default = " (default)" if level == self.info.default_bot else ""
+        default = ("default · ", "bold") if level == self.info.default_bot else ""
         return Text.assemble(
-            f"{MARK if highlighted else ' '} ", (f"{level:<9}", "bold"), help_line, default
+            f"{MARK if highlighted else ' '} ", (f"{level:<9}", "bold"), default, help_line
         )
 
     def compose(self) -> ComposeResult:

@@ -120,8 +120,8 @@ async def test_the_bot_picker_names_its_keys_its_default_and_what_enter_seats() 
         told = lambda: " ".join(text_of(s) for s in app.dialog.query(Static))  # noqa: E731
         assert "Enter: seat a hard bot" in told() and "Escape" in told() and "↑↓" in told()
         prompts = prompts_of(app.dialog)
-        assert prompts[2].startswith("▶ hard") and "(default)" in prompts[2]
-        assert prompts[1].startswith("  normal") and "(default)" not in prompts[1]
+        assert prompts[2].startswith("▶ hard     default · ")
+        assert prompts[1].startswith("  normal") and "default" not in prompts[1]
         await pilot.press("up")
         assert prompts_of(app.dialog)[1].startswith("▶ normal") and "seat a normal bot" in told()
         await pilot.press("enter")
