@@ -319,11 +319,16 @@ class PlayerDesk:
             score = scores[i] if scores is not None else None
             kept = e.place if outcome == "finished" else None
             results.append(SeatResult(i, e.player, e.name, kept, score, before, after))
-            out.append(
-                None
-                if change is None
-                else {"before": before, "after": after, "provisional": not change.after.established}
-            )
+            rated: dict[str, Any] | None = None
+            if change is not None:
+                rated = {
+                    "before": before,
+                    "after": after,
+                    "provisional": not change.after.established,
+                }
+                if e.player.startswith("bot:"):  # the level's one rating, shared by its bots
+                    rated["level"] = e.player[4:]
+            out.append(rated)
         rated = [c.after for c in changes.values()]
         self.store.save_results(room.id, game, outcome, results, rated)
         return out

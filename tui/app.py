@@ -425,6 +425,8 @@ class ClientApp(PlayerReplies):
             while self.screen is not self.lobby and len(self.screen_stack) > 2:
                 self.pop_screen()
             self.table = None
+        if self.room is not None and self.lobby is not None:
+            self.lobby.came_back(self.room)
         self.room = self.seat = None
         if request_rooms:
             self.send({"t": "rooms"})

@@ -14,23 +14,38 @@ from .dialog import Dialog
 
 
 class Confirm(Dialog[bool]):
-    """`y` confirms; `n`, Escape (or anything bound to no) keeps playing."""
+    """`y` confirms; `n` or Escape says no. Every question of the client answers so
+    (KeepGame's third choice has a letter of its own); `back` says what no does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Yes"),
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, detail: str = "") -> None:
+    def __init__(self, question: str, detail: str = "", back: str = "back to the game") -> None:
         super().__init__()
-        self.question, self.detail = question, detail
+        self.question, self.detail, self.back = question, detail, back
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="confirm"):
             yield Static(Text(self.question, style="bold yellow"), classes="title")
             if self.detail:
                 yield Static(self.detail)
-            yield Static(Text("y: yes   n or Escape: no, back to the game", style="dim"))
+            yield Static(Text(f"y: yes   n or Escape: no, {self.back}", style="dim"))
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+def leave_question(local: bool, running: bool) -> tuple[str, str] | None:
+    """`L` at a table: the question to ask first (None: none, back to the lobby). A
+    running game asks, and so does a game against bots, running or over: it has no lobby,
+    so leaving it ends the program (playtests #3; F1 says so too)."""
+    if local:
+        return "Leave and quit?", "A game against bots has no lobby: leaving it ends the program."
+    if not running:
+        return None
+    return "Leave this game?", (
+        "Your seat is kept: the others see that you left, a bot plays for you after a "
+        "while, and you can come back by joining the room again."
+    )

@@ -93,4 +93,4 @@ class DevicesScreen(PeopleScreen):
 
         label = str(device.get("label", "?"))
         detail = "Its token stops working at once; a session open there ends."
-        self.app.push_screen(Confirm(f"Revoke {label}?", detail), answer)
+        self.app.push_screen(Confirm(f"Revoke {label}?", detail, "keep it"), answer)

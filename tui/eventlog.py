@@ -12,7 +12,10 @@ from textual import events
 from textual.geometry import Region
 from textual.widgets import RichLog
 
+from .words import count
+
 SCROLL_HINT = "PgUp/PgDn scroll"
+LATEST_KEY = "End"  # the table's key back to the latest line while reading back
 
 
 MAX_ENTRIES = 1000
@@ -32,6 +35,7 @@ class EventLog(RichLog):
         # Whether new lines scroll into view. Only the player's own scrolling changes it:
         # "am I at the end now?" is unreliable while lines are still being laid out.
         self.following = True
+        self.unseen = 0  # entries written while the player read back (said in the subtitle)
         self.entries: deque[Text] = deque(maxlen=MAX_ENTRIES)  # what was written, unwrapped
         self._last_rows = 0  # how many rows the last entry took (0: not known)
         self._wrapped_at = 0  # the width the lines were wrapped to
@@ -60,6 +64,9 @@ class EventLog(RichLog):
             line.append(self._suffix)
         self.run = None
         self.entries.append(line)
+        if not self.following:  # say that news came, rather than yank the view (#8)
+            self.unseen += 1
+            self._follow(False)
         self._write(line)
         if len(self.entries) == MAX_ENTRIES and len(self.lines) > 4 * MAX_ENTRIES:
             self._rewrap()  # the oldest entries' rows go too
@@ -133,7 +140,17 @@ class EventLog(RichLog):
 
     def _follow(self, following: bool) -> None:
         self.following = following
-        self.border_subtitle = SCROLL_HINT if following else "reading back · PgDn: latest"
+        if following:
+            self.unseen = 0
+            self.border_subtitle = SCROLL_HINT
+            return
+        news = f" · {count(self.unseen, 'new line')} below" if self.unseen else ""
+        self.border_subtitle = f"reading back{news} · {LATEST_KEY}: latest"
+
+    def latest(self) -> None:
+        """Back to the latest line, following new ones again (the table's End)."""
+        self.scroll_end(animate=False, immediate=True)
+        self._follow(True)
 
     def page(self, pages: int) -> None:
         """Scroll by whole pages (PgUp/PgDn); reaching the end follows new lines again."""

@@ -80,7 +80,9 @@ def _artsociety_table() -> type[GameTable]:
 SHOUT_WINDOW_HELP = "`--shout-window SECONDS` how long the hammer waits in open auctions, "
 OPTIONS_HELP = {
     "local": (
-        "Against bots (`modernart`): `--bot-delay SECONDS` sets how long bots think, "
+        "Against bots (`modernart`): there is no lobby, so `L` (and `q` when the game is "
+        "over) end the game and the program; `L` asks first. "
+        "`--bot-delay SECONDS` sets how long bots think, "
         f"{SHOUT_WINDOW_HELP}`--bell` rings the terminal bell when your turn comes."
     ),
     "online": (

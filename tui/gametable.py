@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
@@ -42,7 +43,7 @@ from textual.widgets import Input, Static
 from modernart.engine.games import DEFAULT_GAME, get_game
 
 from .botpick import BotLevelDialog
-from .confirm import Confirm
+from .confirm import Confirm, leave_question
 from .devices import replaced_note
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
@@ -57,6 +58,7 @@ from .presence import (
     table_facts,
 )
 from .quiet import quiet_update
+from .ratingwords import rating_line
 from .rematch import RematchKeys
 
 CONNECTION_LABEL = {
@@ -79,6 +81,8 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("D", "rematch(False)", "Decline", show=False),  # F1 and the log name it
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
+    # Before the focused widget's End (the hand's last card), only while reading back.
+    Binding("end", "log_latest", show=False, priority=True),
     Binding("L", "leave", "Leave"),
     Binding("escape", "cancel_chat", show=False),
 ]
@@ -100,19 +104,6 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     return "?"
-
-
-def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
-    """A game's `rated` event (issue 18) in words: "Ratings: Ann 1562 (+62), …"; a
-    provisional rating has a "?" (issue 33)."""
-    parts = []
-    for seat, change in enumerate(ratings):
-        if isinstance(change, dict):
-            after, before = change.get("after"), change.get("before")
-            delta = after - before if isinstance(after, int) and isinstance(before, int) else 0
-            mark = "?" if change.get("provisional") else ""  # provisional (issue 33)
-            parts.append(f"{seat_name(names, seat)} {after}{mark} ({delta:+d})")
-    return "Ratings: " + ", ".join(parts) if parts else "This game was not rated."
 
 
 def seat_status(info: dict[str, Any]) -> Text:
@@ -560,6 +551,14 @@ class GameTable(RematchKeys):
     def action_log(self, pages: int) -> None:
         self.query_one("#log", EventLog).page(pages)
 
+    def action_log_latest(self) -> None:
+        """End while the log reads back: to its latest line; else End is the focused
+        widget's (SkipAction passes it on)."""
+        log = self.query_one("#log", EventLog)
+        if log.following:
+            raise SkipAction
+        log.latest()
+
     def action_hint(self) -> None:
         """`?`: what the game's hard bot would do here and why (`GameInfo.hint`), from
         this view only: a hint knows no more than the player. Hidden and inert
@@ -612,21 +611,16 @@ class GameTable(RematchKeys):
         )
 
     def action_leave(self) -> None:
-        if not self.game_running:
+        asked = leave_question(bool(self.local), self.game_running)
+        if asked is None:
             self.post_message(LeaveRoom())
             return
-        detail = (
-            "Your seat is kept: the others see that you left, a bot plays for you after a "
-            "while, and you can come back by joining the room again."
-        )
-        if self.local:
-            detail = "This game against bots ends when you leave."
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self.post_message(LeaveRoom())
 
-        self.app.push_screen(Confirm("Leave this game?", detail), answer)
+        self.app.push_screen(Confirm(*asked), answer)
 
     def after_game_over(self, choice: str | None) -> None:
         """The end screen's choice: save the record, rematch, quit, or just close it."""

@@ -7,17 +7,17 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .createroom import CreateRoomDialog, game_choice
 from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
-from .fitted import FittedTable
+from .fitted import MarkedTable
 from .footer import Footer
-from .games import CLIENT_GAMES
 from .gametable import CONNECTION_LABEL, hints_allowed
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
@@ -30,11 +30,6 @@ def game_info(name: Any) -> GameInfo | None:
     """The registered game `name` (None: Modern Art, as from a server without games)."""
     name = name or DEFAULT_GAME
     return get_game(name) if name in GAME_NAMES else None
-
-
-def game_choice(info: GameInfo) -> str:
-    """A game as the lobby names it: its title, starred if it has a caveat (told below)."""
-    return info.title + ("*" if info.caveat else "")
 
 
 def variant_label(variant: Any, game: str | None = None) -> str:
@@ -90,13 +85,14 @@ class LobbyScreen(Screen[None]):
         self.connection = "connecting"
         self._narrow = False  # the columns shown are those of a narrow screen
         self._drawn: dict[str, list[Any]] = {}  # the table's rows: cells by room id
+        self._left: str | None = None  # the room just left: the cursor goes past it
 
     def send(self, msg: dict[str, Any]) -> None:
         self.post_message(SendToServer(msg))
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        table = FittedTable(id="rooms", cursor_type="row", zebra_stripes=True)
+        table = MarkedTable(id="rooms", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="lobby-hint")
         yield Static(id="error")
@@ -156,7 +152,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(NameDialog(self.player), chosen)
 
     def action_online(self) -> None:
-        self.app.push_screen(OnlineScreen())
+        # The game last played or watched (ClientApp.room_game): its ratings first.
+        self.app.push_screen(OnlineScreen(getattr(self.app, "room_game", DEFAULT_GAME)))
 
     def action_leaderboard(self) -> None:
         room = self.selected_room()
@@ -238,6 +235,9 @@ class LobbyScreen(Screen[None]):
             if selected is not None and str(selected["id"]) in rows:
                 table.move_cursor(row=list(rows).index(str(selected["id"])))
         self._drawn = rows
+        if self._left is not None:
+            self.came_back(self._left)
+            self._left = None
         self._draw_hint()
 
     def _cells(self, room: dict[str, Any]) -> list[Any]:
@@ -262,6 +262,16 @@ class LobbyScreen(Screen[None]):
         if not self._narrow:
             cells.append(str(room.get("spectators", 0)))
         return cells
+
+    def came_back(self, room: str) -> None:
+        """Back from `room`: the cursor on the top room (the newest waiting one) other
+        than that one, here and in the list the server sends next (playtests #5: Enter
+        went back into the finished game just left)."""
+        self._left = room
+        if not self.query(DataTable):
+            return
+        ids = [str(r["id"]) for r in self.rooms]
+        self.query_one(DataTable).move_cursor(row=1 if ids[:1] == [room] else 0)
 
     def selected_room(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)
@@ -452,196 +462,3 @@ class NameDialog(Dialog[str]):
 
     def action_cancel(self) -> None:
         self.dismiss("")
-
-
-class FieldSelect(Select[Any]):
-    """A dialog's choice: ↓, ↑ or Space opens the list; Enter submits the dialog (as the
-    dialog's hint says), it does not open the list."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "submit", show=False),
-        Binding("down,space,up", "show_overlay", show=False),
-    ]
-
-    def action_submit(self) -> None:
-        dialog = self.screen
-        if isinstance(dialog, CreateRoomDialog):
-            dialog.action_create()
-
-
-def caveats() -> str:
-    """What a starred game's `*` means, for the dialog that lists the games."""
-    return "\n".join(
-        f"*{info.title}: {info.caveat}" for info in map(get_game, CLIENT_GAMES) if info.caveat
-    )
-
-
-# The create dialog's turn clock: a decision's seconds unless the host says otherwise.
-DEFAULT_TURN_CLOCK_S = 90
-
-
-class CreateRoomDialog(Dialog[dict[str, Any] | None]):
-    """Game, name, seats and variant preset (the game's, each with its one-line help),
-    password, and Modern Art's shout window."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("ctrl+s", "create", "Create"),
-    ]
-
-    def compose(self) -> ComposeResult:
-        # One row per field (compact widgets), so that it fits 80×24 with room to spare.
-        info = get_game(DEFAULT_GAME)
-        with Vertical(id="dialog", classes="create"):
-            yield Static(Text("Create a room", style="bold"), classes="title")
-            with Horizontal(classes="field"):
-                yield Label("Game", classes="label")
-                yield FieldSelect(
-                    [(game_choice(get_game(name)), name) for name in CLIENT_GAMES],
-                    value=DEFAULT_GAME,
-                    allow_blank=False,
-                    id="game",
-                    compact=True,
-                )
-            yield Static(caveats(), classes="help", id="caveats")
-            with Horizontal(classes="field"):
-                yield Label("Name", classes="label")
-                yield OrderedInput(id="name", max_length=40, placeholder="(optional)", compact=True)
-            with Horizontal(classes="field"):
-                yield Label("Seats", classes="label")
-                yield FieldSelect(
-                    [(str(n), n) for n in info.players],
-                    value=4,
-                    allow_blank=False,
-                    id="seats",
-                    compact=True,
-                )
-            with Horizontal(classes="field"):
-                yield Label("Variant", classes="label")
-                yield FieldSelect(
-                    [(name, name) for name in info.presets],
-                    value=info.default_preset,
-                    allow_blank=False,
-                    id="variant",
-                    compact=True,
-                )
-            yield Static(info.preset_help[info.default_preset], id="variant-help", classes="help")
-            with Horizontal(classes="field"):
-                yield Label("Password", classes="label")
-                yield OrderedInput(id="password", password=True, placeholder="(none)", compact=True)
-                yield Label("Turn clock", id="clock-label")
-                yield OrderedInput(
-                    str(DEFAULT_TURN_CLOCK_S),
-                    id="clock",
-                    restrict=r"\d{0,4}",
-                    max_length=4,
-                    compact=True,
-                )
-                yield Label(
-                    f"s (default {DEFAULT_TURN_CLOCK_S}, 0: none)",
-                    id="clock-unit",
-                )
-            with Horizontal(classes="field", id="shout-row"):
-                yield Label("Shout window", classes="label")
-                yield OrderedInput("3", id="shout", restrict=r"\d{0,2}", max_length=2, compact=True)
-                yield Label("Hints", classes="label", id="hints-label")  # the table's `?` key
-                yield FieldSelect(
-                    [("on", True), ("off", False)],
-                    value=True,
-                    allow_blank=False,
-                    id="hints",
-                    compact=True,
-                )
-            yield Static(
-                "Seconds without a new bid before the hammer falls (open auctions).",
-                classes="help",
-                id="shout-help",
-            )
-            yield Static(id="create-error")
-            with Horizontal(classes="buttons"):
-                yield Button("Create", id="create", variant="primary", compact=True)
-                yield Button("Cancel", id="cancel", compact=True)
-            yield Static(
-                Text(
-                    "Tab: next field · ↓: a field's list · Enter: create · Escape: cancel",
-                    style="dim",
-                ),
-                classes="help",
-            )
-
-    def on_mount(self) -> None:
-        for field in self.query(Input):
-            field.cursor_blink = False
-        self.query_one("#game", Select).focus()
-
-    @property
-    def game(self) -> GameInfo:
-        value = self.query_one("#game", Select).value
-        return get_game(value if isinstance(value, str) else DEFAULT_GAME)
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        info = self.game
-        if event.select.id == "game":
-            self._offer(info)
-        elif event.select.id == "variant" and isinstance(event.value, str):
-            self.query_one("#variant-help", Static).update(info.preset_help.get(event.value, ""))
-
-    def _offer(self, info: GameInfo) -> None:
-        """The chosen game's player counts and presets; the shout window is Modern Art's."""
-        seats = self.query_one("#seats", Select)
-        count = seats.value if seats.value in info.players else min(4, max(info.players))
-        seats.set_options([(str(n), n) for n in info.players])
-        seats.value = count
-        variant = self.query_one("#variant", Select)
-        variant.set_options([(name, name) for name in info.presets])
-        variant.value = info.default_preset
-        self.query_one("#variant-help", Static).update(info.preset_help[info.default_preset])
-        open_auctions = info.hammer is not None
-        self.query_one("#shout-row").display = open_auctions
-        self.query_one("#shout-help").display = open_auctions
-        self.query_one("#create-error", Static).update("")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_create()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "create":
-            self.action_create()
-        else:
-            self.action_cancel()
-
-    def action_create(self) -> None:
-        info = self.game
-        seats = self.query_one("#seats", Select).value
-        variant = self.query_one("#variant", Select).value
-        if variant == "classic_3p_virtual" and seats != 3:
-            self.query_one("#create-error", Static).update(
-                Text("The virtual player needs exactly 3 seats.", style="bold red")
-            )
-            return
-        clock = self.query_one("#clock", Input).value
-        seconds = min(3600, int(clock)) if clock.isdigit() else DEFAULT_TURN_CLOCK_S
-        msg: dict[str, Any] = {
-            "t": "create",
-            "seats": seats,
-            "variant": variant,
-            "options": {"turn_timeout_s": seconds},
-        }
-        if info.name != DEFAULT_GAME:
-            msg["game"] = info.name
-        name = self.query_one("#name", Input).value.strip()
-        if name:
-            msg["name"] = name
-        password = self.query_one("#password", Input).value
-        if password:
-            msg["password"] = password
-        if info.hammer is not None:
-            shout = self.query_one("#shout", Input).value
-            seconds = int(shout) if shout.isdigit() else 3
-            msg["options"]["shout_window_ms"] = max(1, min(60, seconds)) * 1000
-        if info.hammer is not None and self.query_one("#hints", Select).value is False:
-            msg["options"]["hints"] = False
-        self.dismiss(msg)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

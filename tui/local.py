@@ -133,10 +133,11 @@ class LocalGame:
 
 
 class KeepGame(Dialog[str | None]):
-    """Ctrl+Q in a game against bots: keep it for `modernart --resume`, end it, or go on."""
+    """Ctrl+Q in a game against bots: keep it for `modernart --resume` (`y`, as every
+    question's yes; `k` too), end it (`e`), or go on (`n` or Escape, as every no)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("k,y", "answer('keep')", "Keep it"),
+        Binding("y,k", "answer('keep')", "Keep it"),
         Binding("e", "answer('end')", "End it"),
         Binding("escape,n", "answer(None)", "Back to the game"),
     ]
@@ -152,7 +153,7 @@ class KeepGame(Dialog[str | None]):
                 "Keep this game against bots to come back to it with `modernart --resume`?"
             )
             yield Static(
-                Text("k: keep it and quit   e: end it and quit   Escape: play on", style="dim")
+                Text("y: keep it and quit   e: end it and quit   n or Escape: play on", style="dim")
             )
 
     def action_answer(self, choice: str | None) -> None:

@@ -21,8 +21,15 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 from .dialog import Dialog
 from .fitted import FittedTable
 from .messages import SendToServer
+from .words import count
 
 WHERE = {"lobby": "in the lobby", "playing": "playing in", "watching": "watching"}
+
+
+def another_game(game: str, delta: int) -> str:
+    """The game before (-1) or after (1) `game` in the registry's order, round the end."""
+    names = list(GAME_NAMES)
+    return names[(names.index(game) + delta) % len(names)]
 
 
 def game_title(name: Any) -> str:
@@ -77,14 +84,30 @@ class PeopleScreen(Dialog[None]):
 
 
 class OnlineScreen(PeopleScreen):
+    """Who is online, each with a rating: in the game of the table they sit or watch at,
+    else in the game chosen here (←/→), said in the title (playtests #7: a Modern Art
+    rating read as the Serengeti one just played)."""
+
     TITLE_TEXT = "Online now"
     ANSWER = "who"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "game(-1)", "◀ game", priority=True),
+        Binding("right", "game(1)", "game ▶", priority=True),
+    ]
+
+    def __init__(self, game: str = DEFAULT_GAME) -> None:
+        super().__init__()
+        self.game = game if game in GAME_NAMES else DEFAULT_GAME
 
     def columns(self) -> tuple[str, ...]:
         return ("Name", "Rating", "Where")
 
     def request(self) -> dict[str, Any]:
-        return {"t": "who"}
+        return {"t": "who", "game": self.game}
+
+    def action_game(self, delta: int) -> None:
+        self.game = another_game(self.game, delta)
+        self.action_refresh()
 
     def show(self, msg: dict[str, Any]) -> None:
         table = self.query_one(DataTable)
@@ -97,6 +120,8 @@ class OnlineScreen(PeopleScreen):
             rating = f"{p.get('rating', '')}{mark} {game_title(p.get('game'))}"
             table.add_row(str(p.get("name", "?")), rating, where)
         self.draw_title(f"{msg.get('online', 0)} online")
+        hint = f"Ratings in {game_title(self.game)} (at a table: its game's) · ←/→ another game"
+        self.query_one("#people-hint", Static).update(Text(hint, style="dim"))
 
 
 class LeaderboardScreen(PeopleScreen):
@@ -120,8 +145,7 @@ class LeaderboardScreen(PeopleScreen):
         return {"t": "leaderboard", "game": self.game}
 
     def action_game(self, delta: int) -> None:
-        names = list(GAME_NAMES)
-        self.game = names[(names.index(self.game) + delta) % len(names)]
+        self.game = another_game(self.game, delta)
         self.action_refresh()
 
     def show(self, msg: dict[str, Any]) -> None:
@@ -182,7 +206,7 @@ class PastGamesScreen(PeopleScreen):
             delta = "" if change is None else f"{change:+d}"
             players = ", ".join(str(n) for n in g.get("players") or [])
             table.add_row(date, game_title(g.get("game")), players, result, delta)
-        self.draw_title(f"{msg.get('player', '')} · {len(self.games)} games")
+        self.draw_title(f"{msg.get('player', '')} · {count(len(self.games), 'game')}")
         self.query_one("#people-hint", Static).update(
             Text("Enter: replay the game", style="dim") if self.games else ""
         )

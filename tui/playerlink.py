@@ -19,18 +19,13 @@ from .people import PeopleScreen
 from .replay import Replay, replay_table
 
 
-def short_path(path: Path, width: int = 60) -> str:
-    """`path` for one line of the log at 80 columns: the home directory as `~`, then, if
-    still too long, the folders between the first and the file's own as `…`
-    ("~/…/records/game.json"); a path is never broken mid-word."""
+def home_path(path: Path) -> str:
+    """`path` whole, the home directory as `~` ("~/.local/share/modernart/records/x.json"):
+    a player copies it from the log, so no folder is left out (the log wraps it)."""
     try:
-        text = "~/" + path.relative_to(Path.home()).as_posix()
+        return "~/" + path.relative_to(Path.home()).as_posix()
     except ValueError:
-        text = path.as_posix()
-    parts = text.split("/")
-    if len(text) <= width or len(parts) <= 3:
-        return text
-    return "/".join([parts[0], "…", *parts[-2:]])
+        return path.as_posix()
 
 
 # How the server's refusals of a `hello`'s name begin (server/players.py `check`,
@@ -95,7 +90,7 @@ class PlayerReplies(App[None]):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{record.game}-{self.room}-{time.strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(dump_record(record), encoding="utf-8")
-        self._tell(f"Record saved: {short_path(path)}")
+        self._tell(f"Record saved: {home_path(path)}")
 
     def _on_record(self, msg: dict[str, Any]) -> None:
         try:

@@ -1,7 +1,9 @@
 """Words every table uses: names cut to a width, a capital first letter, ordinals, counts,
-who wins."""
+who wins, who hosts."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def short_name(name: str, width: int) -> str:
@@ -36,3 +38,10 @@ def winners_line(winners: list[str]) -> str:
     """'Ann wins', 'You win', 'Ann and Bob win': the verb agrees with who won."""
     verb = "wins" if len(winners) == 1 and winners[0] not in ("You", "you") else "win"
     return f"{' and '.join(winners)} {verb}"
+
+
+def host_name(seats: list[dict[str, Any]], host: Any) -> str:
+    """The waiting room's host for a guest: "Ann (the host)", or "the host"."""
+    if isinstance(host, int) and 0 <= host < len(seats):
+        return f"{seats[host].get('name', '?')} (the host)"
+    return "the host"

@@ -151,6 +151,7 @@ async def test_an_established_rating_does_not_move_against_a_provisional_player(
     }
     assert rated[1]["after"] == shown(bob_new.mu, bob_new.sigma) and rated[1]["provisional"]
     assert rated[2]["after"] == shown(bot_new.mu, bot_new.sigma)
+    assert rated[2]["level"] == "normal"  # issue 28: the level's one rating, told as such
     board = (await request(ann, "leaderboard", game="modernart"))["players"]
     assert {p["name"] for p in board} == {"Ann", "normal bot"}
 

@@ -193,10 +193,10 @@ async def test_B_seats_a_bot_of_the_level_picked_from_the_games_list(url, tmp_pa
         await pilot.press("B")
         assert isinstance(app.screen, BotLevelDialog)
         shown = [str(o.prompt) for o in app.screen.query_one(OptionList).options]
-        assert shown[0].startswith("easy") and "random" in shown[-1]  # level order
+        assert shown[0].lstrip().startswith("easy") and "random" in shown[-1]  # level order
         assert app.screen.query_one(OptionList).highlighted == 2  # on the default: hard
-        assert any(s.startswith("expert") and "Searches" in s for s in shown)
-        assert not any(s.startswith("heuristic") for s in shown)  # an alias, not a level
+        assert any(s.lstrip().startswith("expert") and "Searches" in s for s in shown)
+        assert not any(s.lstrip().startswith("heuristic") for s in shown)  # an alias, not a level
         await pilot.press("up", "enter")  # from hard up to normal
         await until(pilot, lambda: "(N)" in str(app.table.view.get("seats")))
         await pilot.press("B", "escape")  # nothing seated

@@ -10,9 +10,10 @@ import sys
 
 from rich.console import Console
 from textual.widgets import Static
-from tui_keys import keys_for, until
+from tui_keys import keys_for, text_of, until
 
 from modernart.tui.app import ClientApp
+from modernart.tui.confirm import Confirm
 from modernart.tui.local import LocalGame
 from modernart.tui.modernart.summary import GameOver, RoundSummary
 from modernart.tui.tokens import TokenStore
@@ -88,6 +89,14 @@ async def test_whole_game_against_bots_with_keys_only(tmp_path: pathlib.Path) ->
         await pilot.press("enter")
         assert app.screen is table
         assert table.view["finished"] is True
+        # Playtests #3: the game against bots has no lobby: `L` says so and asks first.
+        await pilot.press("L")
+        assert isinstance(app.screen, Confirm)
+        assert "no lobby" in " ".join(text_of(s) for s in app.screen.query(Static))
+        await pilot.press("n")
+        assert app.screen is table and not app._exit
+        await pilot.press("L", "y")
+        await until(pilot, lambda: app._exit)
 
 
 async def test_a_remote_record_is_not_given_mid_game(url, raw, tmp_path: pathlib.Path) -> None:

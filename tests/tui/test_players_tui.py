@@ -10,7 +10,7 @@ from typing import Any
 from replays import bot_record
 from textual.app import App
 from textual.widgets import DataTable
-from tui_keys import shown, until
+from tui_keys import shown, text_of, until
 
 from modernart.engine.records import load_record, replay
 from modernart.server import ratings
@@ -77,6 +77,11 @@ async def test_online_list_and_leaderboard_from_the_lobby(server, url, raw, tmp_
         assert rows[0][0] == "Ann" and rows[0][2] == "in the lobby"
         assert rows[0][1] == "1500? Modern Art"  # a newcomer's rating is provisional
         assert rows[1][0] == "Bob" and rows[1][2] == "playing in Bob's table"
+        hint = lambda: text_of(app.screen.query_one("#people-hint"))  # noqa: E731
+        assert hint().startswith("Ratings in Modern Art")  # playtests #7: which game
+        await pilot.press("right")  # the lobby's players in Serengeti; Bob's table's game
+        await until(pilot, lambda: table.get_row_at(0)[1] == "1500? Serengeti")
+        assert table.get_row_at(1)[1] == "1500? Modern Art" and "in Serengeti" in hint()
         await pilot.press("escape")
         server.store.save_results(
             "x1", "serengeti", "finished", [], [Rating("bot:heuristic", "heuristic bot", 30, 2, 4)]

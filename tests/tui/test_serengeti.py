@@ -16,10 +16,11 @@ from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
 
 from modernart.engine.serengeti.cards import AUCTIONS
 from modernart.tui.app import ClientApp
+from modernart.tui.eventlog import EventLog
 from modernart.tui.games import client_game
 from modernart.tui.help import HelpScreen
 from modernart.tui.local import LocalGame
-from modernart.tui.playerlink import short_path
+from modernart.tui.playerlink import home_path
 from modernart.tui.serengeti.auction import AuctionBox, BidInput
 from modernart.tui.serengeti.end import SerengetiOver
 from modernart.tui.serengeti.payout import payout_grid
@@ -100,10 +101,9 @@ async def test_s1_s18_whole_game_against_bots_with_keys_only(tmp_path: pathlib.P
         await pilot.press("s")  # save the record (RECORD.md)
         await until(pilot, lambda: any(records.glob("serengeti-*.json")))
         (saved,) = records.glob("serengeti-*.json")
-        # The path reads whole at 80 columns: folders elided, the file's name never broken.
-        told = log_text(app)
-        assert f"Record saved: {short_path(saved)}" in told and saved.name in told
-        assert len(f"Record saved: {short_path(saved)}") <= 76
+        # The path is told whole (playtests #13: `~/…/records/…` said not where it was).
+        entries = [e.plain for e in app.table.query_one(EventLog).entries]
+        assert f"Record saved: {home_path(saved)}" in entries and "…" not in home_path(saved)
         replayed = subprocess.run(
             [sys.executable, "-m", "modernart.cli", "replay", str(saved)],
             capture_output=True,
@@ -346,9 +346,8 @@ def test_s7_s8_help_says_pass_any_time_no_clock_locally_and_carries_rule_ids() -
     assert "refers to the rule of that number" in text
 
 
-def test_record_path_is_shortened_at_folders_with_home_as_tilde() -> None:
+def test_record_path_is_told_whole_with_home_as_tilde() -> None:
     home = pathlib.Path.home()
     deep = home / ".local" / "share" / "modernart" / "records" / "serengeti-r1-20261130.json"
-    assert short_path(deep, 80) == "~/.local/share/modernart/records/serengeti-r1-20261130.json"
-    assert short_path(deep, 40) == "~/…/records/serengeti-r1-20261130.json"
-    assert short_path(pathlib.Path("/srv/a/b/c/x.json"), 10) == "/…/c/x.json"
+    assert home_path(deep) == "~/.local/share/modernart/records/serengeti-r1-20261130.json"
+    assert home_path(pathlib.Path("/srv/a/b/c/x.json")) == "/srv/a/b/c/x.json"

@@ -148,7 +148,7 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         shown = hand.render().plain
         assert "*" in shown and "Krypto (sealed) · * the 5th: ends the round, unsold (R18)" in shown
         cards_row = shown.splitlines()[0].rstrip()
-        assert cards_row.endswith("*") and "[KR" in cards_row  # the selected card keeps its mark
+        assert cards_row.endswith("*]") and "[KR" in cards_row  # its mark and its bracket
         await pilot.press("home")
         assert "ends the round" not in hand.render().plain  # only for the card under the cursor
         await pilot.press("end", "enter")

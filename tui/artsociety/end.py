@@ -33,7 +33,7 @@ KEYS = """
   (only when the painting fits nowhere), **1 2 3** take decor from a frame
   bonus, **n** no decor, **l** lose the decor piece, **d** done (keep the
   assistant's tile), **⌫** undo a chosen shape.
-- **w** shows each other wall full size in turn; **PgUp/PgDn** the event log;
+- **w** shows each other wall full size in turn; **PgUp/PgDn** the event log (**End** the latest);
   **t** chat; **L** leave; **Ctrl+Q** quit; **?** a hint: what the hard bot
   would do from your view, and why (if the room allows hints).
 - On the wall: `[L]` a landscape in frame 1, `(P)` portrait frame 2, `{S}`

@@ -28,7 +28,7 @@ from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
 from ..quiet import quiet_update
-from ..words import count, short_name
+from ..words import count, host_name, short_name
 from .bidcards import BidCards
 from .end import ArtSocietyEnd
 from .footerkeys import side_keys_shown
@@ -268,8 +268,11 @@ class ArtSocietyTable(BidCards, GameTable):
         text = Text("Waiting room\n", style="bold")
         for seat in seats:
             text.append(f"  {seat.get('name', '?')}\n", style="dim" if seat.get("free") else "")
-        if self.view.get("host") == self.view.get("you") and self.view:
+        host = self.view.get("host")
+        if host == self.view.get("you") and self.view:
             text.append("b: add a bot (B: its level) · s: start", style="yellow")
+        else:  # a guest has nothing to do but wait, and is told so (playtests #13)
+            text.append(f"Waiting for {host_name(seats, host)} to start the game.", style="dim")
         panel = self.query_one("#as-panel", Static)
         panel.border_title = "Table"
         quiet_update(panel, text)

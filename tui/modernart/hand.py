@@ -126,8 +126,9 @@ class Hand(Widget, can_focus=True):
             dim = bool(self.action) and code not in self.playable
             chip = card_chip(code, selected=selected, dim=dim)
             if code in self.warnings:
-                # The mark replaces the chip's last cell, the selected chip's `]` too (R18).
-                chip = chip[:-1] + Text(ENDER_MARK, style="bold red")
+                # The mark goes before the chip's last cell (its `]` when selected): such a
+                # chip is one cell wider, selected or not, so the row does not jump (R18).
+                chip = chip[:-1] + Text(ENDER_MARK, style="bold red") + chip[-1:]
             text.append_text(chip)
         # The line under the cards is always there, so the layout does not jump with focus
         # (a hand too long for one row wraps, and the widget grows by a row).

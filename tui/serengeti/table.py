@@ -31,7 +31,7 @@ KEYS_HELP = """## Keys at the Serengeti table
 | `p` | pass, at any turn (final for this auction; a first decision earns 2 chips, S8) |
 | `e` | the scoring again, once the game is over |
 | `?` | a hint: what the hard bot would do from your view, and why (if the room allows) |
-| `t` | chat · PgUp/PgDn scroll the events · `L` leave · F1 this help |
+| `t` | chat · PgUp/PgDn scroll the events (End: the latest) · `L` leave · F1 this help |
 
 **The auction box**: the lot (and the tribe points it would add to yours), the high bid,
 whose turn it is and the turn clock (only where the room sets a turn timeout:

@@ -1,0 +1,24 @@
+"""A guest in a waiting room is told that the host starts the game (playtests #13: Art
+Society's waiting room said nothing to a guest). The real app against a real server."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+from tui_keys import text_of, until
+
+from modernart.tui.app import ClientApp
+from modernart.tui.tokens import TokenStore
+
+
+async def test_an_art_society_guest_reads_that_it_waits_for_the_host(url, raw, tmp_path):
+    bob = await raw("Bob")
+    await bob.send("create", seats=3, name="Salon", game="artsociety")
+    await bob.wait_for("joined")
+    app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and len(app.lobby.rooms) == 1)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.table is not None and app.seat == 1)
+        panel = lambda: text_of(app.table.query_one("#as-panel", Static))  # noqa: E731
+        await until(pilot, lambda: "Waiting for Bob (the host) to start the game." in panel())
+        assert "s: start" not in panel()
