@@ -204,7 +204,9 @@ class WebGate:
         key = self._device_key(headers) if code is None else None
         visit.refusal = self.terminals.refusal(visit.address, key)
         if visit.refusal is not None and code is not None:  # the code is not spent
-            visit.notice = f"Not claimed: {visit.refusal} Your code is kept: try again."
+            visit.notice = (
+                f"Not claimed: {visit.refusal} Your code is kept: press a key to try again."
+            )
             visit.claim = KEPT
         if visit.refusal is None:
             try:

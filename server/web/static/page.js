@@ -123,7 +123,7 @@
       const why = event.reason ? " (" + event.reason + ")" : "";
       if (pendingCode && !noticed) {  // refused before the server said
         claimStatus.textContent = "Not claimed" + (event.reason ? ": " + event.reason : ".") +
-          " Your code is kept: press a key in the terminal or Enter here to try again.";
+          " Your code is kept: press a key to try again.";
       }
       // In the screen the session left, under its last words.
       term.write("\x1b[0m\x1b[?25h\r\nDisconnected" + why + ". Press any key to connect again.");
