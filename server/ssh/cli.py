@@ -53,8 +53,9 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
         "--ssh-max-per-address",
         type=int,
         default=DEFAULT_MAX_PER_ADDRESS,
-        help=f"SSH sessions at once per client address (default {DEFAULT_MAX_PER_ADDRESS}; "
-        "0: no limit)",
+        help="identities (SSH keys, browsers) with a session at once per client address, "
+        f"both doors together; the same one again replaces its session (default "
+        f"{DEFAULT_MAX_PER_ADDRESS}; 0: no limit)",
     )
     ssh.add_argument(
         "--ssh-idle-timeout",

@@ -28,6 +28,7 @@ import asyncssh
 from ..app import Server
 from ..logthrottle import LogThrottle
 from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from ..terminal.admission import DEFAULT_PER_ADDRESS
 from ..terminal.refusals import RefusalLog
 from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
@@ -38,7 +39,7 @@ from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh.server")
 
-DEFAULT_MAX_PER_ADDRESS = 4
+DEFAULT_MAX_PER_ADDRESS = DEFAULT_PER_ADDRESS  # identities, not sessions (admission.py)
 DEFAULT_IDLE_TIMEOUT = 1800.0  # seconds without a key press
 DEFAULT_HANG_TIMEOUT = HANG_TIMEOUT  # seconds a worker's event loop may stop answering
 LOGIN_TIMEOUT = 30.0  # seconds to authenticate

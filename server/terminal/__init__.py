@@ -11,7 +11,7 @@ How a transport uses it:
 
     terminals = Terminals(server, TerminalSettings(limits=Limits(memory_mb=…)), keys)
     await terminals.start()                     # starts the zygote (once per server)
-    reason = terminals.refusal(peer)            # optional early check: None or a message
+    reason = terminals.refusal(peer, key)       # optional early check: None or a message
     try:
         session = await terminals.open(
             peer="203.0.113.5",                 # the person's address: per-address limits

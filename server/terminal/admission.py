@@ -8,6 +8,11 @@ proportional set size, read from /proc) beyond its sessions' reservations, but
 never less than `worker_mb`. A session that would take the total over the budget
 (with a new worker's reservation when no worker has room) is refused with a
 message, never an out-of-memory kill.
+
+The per-address limit counts identities, not sessions (issue 28): a session that
+comes with a key (an SSH key's fingerprint, a browser's device) already holding a
+session at that address replaces it (the door closes the old one) and is never
+refused for the count, so a page reload or an SSH reconnect always gets in.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 FULL = "The server is full, try again in a few minutes."
-DEFAULT_PER_ADDRESS = 4
+DEFAULT_PER_ADDRESS = 8  # identities at once per address: a family or a meetup behind one NAT
 # A session's share after a whole game, and a worker's own cost (docs/benchmarks.md, issue 16:
 # several sessions per worker).
 DEFAULT_RESERVE_MB = 12.0  # a session after a whole game, beside others in its worker
@@ -79,8 +84,8 @@ class Admission:
         """`workers_mb()`: what the workers are charged now, besides their sessions."""
         self.limits = limits
         self.budget_mb = float(limits.memory_mb or default_budget_mb())
-        self.per_address: Counter[str] = Counter()
-        self.admitted: set[object] = set()
+        self.per_address: dict[str, Counter[object]] = {}  # address: who -> sessions
+        self.admitted: dict[object, tuple[str, object]] = {}  # session: (address, who)
         self.overhead_mb = 0.0  # the zygote's own share
         self.workers_mb = workers_mb
         self._address_starts: dict[str, Rate] = {}
@@ -90,16 +95,23 @@ class Admission:
         return self.overhead_mb + len(self.admitted) * self.limits.reserve_mb + self.workers_mb()
 
     def refusal(
-        self, address: str, now: float | None = None, new_worker: bool = True
+        self,
+        address: str,
+        now: float | None = None,
+        new_worker: bool = True,
+        who: object | None = None,
     ) -> str | None:
         """Why a new session from `address` may not start now, or None. `new_worker`: no
-        worker has room for it (a new one is reserved for too)."""
+        worker has room for it (a new one is reserved for too). `who`: the session's key,
+        if it has one; one already counted at `address` is not counted again."""
         now = time.monotonic() if now is None else now
         limits = self.limits
         need = limits.reserve_mb + (limits.worker_mb if new_worker else 0.0)
         if self.used_mb() + need > self.budget_mb:
             return FULL
-        if limits.per_address and self.per_address[address] >= limits.per_address:
+        here = self.per_address.get(address, {})
+        counted = who is not None and who in here
+        if limits.per_address and not counted and len(here) >= limits.per_address:
             return f"Too many sessions from your address (at most {limits.per_address})."
         rate = self._address_starts.get(address)
         if rate is not None and not rate.allows(now):
@@ -108,11 +120,14 @@ class Admission:
             return "Too many new sessions right now; try again in a moment."
         return None
 
-    def admit(self, session: object, address: str, now: float | None = None) -> None:
-        """Count a session that `refusal()` let in."""
+    def admit(
+        self, session: object, address: str, now: float | None = None, who: object | None = None
+    ) -> None:
+        """Count a session that `refusal()` let in (`who`: its key, as given there)."""
         now = time.monotonic() if now is None else now
-        self.per_address[address] += 1
-        self.admitted.add(session)
+        who = session if who is None else who
+        self.per_address.setdefault(address, Counter())[who] += 1
+        self.admitted[session] = (address, who)
         rate = self._address_starts.get(address)
         if rate is None:
             rate = self._address_starts[address] = Rate(*self.limits.starts_per_address)
@@ -129,10 +144,13 @@ class Admission:
         them, at least `worker_mb` (all of it until it is first measured)."""
         return max(self.limits.worker_mb, measured_mb - sessions * self.limits.reserve_mb)
 
-    def release(self, session: object, address: str) -> None:
+    def release(self, session: object) -> None:
         if session not in self.admitted:
             return
-        self.admitted.discard(session)
-        self.per_address[address] -= 1
-        if self.per_address[address] <= 0:
+        address, who = self.admitted.pop(session)
+        here = self.per_address[address]
+        here[who] -= 1
+        if here[who] <= 0:
+            del here[who]
+        if not here:
             del self.per_address[address]

@@ -160,9 +160,11 @@ class Terminals:
 
     # ------------------------------------------------------------- sessions
 
-    def refusal(self, peer: str) -> str | None:
-        """Why a session from `peer` may not start now (checked again by `open`)."""
-        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room(peer))
+    def refusal(self, peer: str, key: str | None = None) -> str | None:
+        """Why a session from `peer` with `key` may not start now (checked again by
+        `open`). A key that has a session at `peer` already is not counted again: the new
+        session replaces that one."""
+        reason = self.admission.refusal(peer, new_worker=not self.pool.has_room(peer), who=key)
         if reason is not None:
             return reason
         srv = self.server
@@ -186,7 +188,7 @@ class Terminals:
         """Start a session for `name` at `peer`; raises `Refused` with a message.
         `records`: how the door gives a player a record, for the client to say (ROOM:
         the room's id)."""
-        reason = self.refusal(peer)
+        reason = self.refusal(peer, key)
         if reason is not None:
             self.refusals.count(reason, peer)
             raise Refused(reason)
@@ -202,7 +204,7 @@ class Terminals:
             closed=closed,
             records=records,
         )
-        self.admission.admit(session, peer)
+        self.admission.admit(session, peer, who=key)
         self.sessions.add(session)
         try:
             if key is not None:
@@ -240,7 +242,7 @@ class Terminals:
         if session not in self.sessions:
             return
         self.sessions.discard(session)
-        self.admission.release(session, session.peer)
+        self.admission.release(session)
         if session.key is not None and self.by_key.get(session.key) is session:
             del self.by_key[session.key]
         minutes = (time.monotonic() - session.started) / 60

@@ -43,6 +43,9 @@ from .session import PageTerminal, size_of
 log = logging.getLogger("modernart.server.web")
 
 DEFAULT_SIZE = (80, 24)
+# How a claim code went (the third item of a ["notice", text, outcome] frame): it now
+# plays, it will never work (wrong, expired, tries spent), or it was kept for a retry.
+CLAIMED, REFUSED, KEPT = "claimed", "refused", "kept"
 SHUTDOWN = "The server is shutting down."
 
 
@@ -68,6 +71,7 @@ class Visit:
     secure: bool = False
     refusal: str | None = None
     notice: str | None = None  # how a hand-off code went, for the page (not the terminal)
+    claim: str = ""  # and in a word, for page.js: CLAIMED, REFUSED or KEPT (for a retry)
 
 
 def same_origin(origin: str, host: str | None) -> bool:
@@ -193,13 +197,31 @@ class WebGate:
             secure=origin.startswith("https:"),
         )
         self._visits[connection] = visit
-        visit.refusal = self.terminals.refusal(visit.address)
+        offered = headers.get_all("Sec-WebSocket-Protocol")
+        code = claimed_code([p.strip() for value in offered for p in value.split(",")])
+        # The cookie's device, whose session this one replaces (a reload); a claim makes
+        # a new device, counted as such (server/terminal/admission.py).
+        key = self._device_key(headers) if code is None else None
+        visit.refusal = self.terminals.refusal(visit.address, key)
+        if visit.refusal is not None and code is not None:  # the code is not spent
+            visit.notice = (
+                f"Not claimed: {visit.refusal} Your code is kept: press a key to try again."
+            )
+            visit.claim = KEPT
         if visit.refusal is None:
             try:
-                await self._identify(visit, headers)
+                await self._identify(visit, headers, code)
             except HelloRefused as exc:
                 visit.refusal = f"Sorry: {exc}"
         return None
+
+    def _device_key(self, headers: Headers) -> str | None:
+        """The terminals' key of the cookie's device, if the cookie names one."""
+        store = self.server.store
+        assert store is not None
+        token = cookie_token(cookies(headers))
+        device = store.device_of(token) if token else None
+        return BrowserKeys.PREFIX + device.id if device is not None else None
 
     @staticmethod
     def _file(path: str) -> Response:
@@ -211,16 +233,17 @@ class WebGate:
             return page.text(200, "ok")
         return page.text(404, "not found")
 
-    async def _identify(self, visit: Visit, headers: Headers) -> None:
-        """Who the page is: a claimed identity, the cookie's, or a new one."""
+    async def _identify(self, visit: Visit, headers: Headers, code: str | None) -> None:
+        """Who the page is: a claimed identity (`code`), the cookie's, or a new one. Only
+        a visit admitted so far gets here: a refused one never spends its code."""
         hub, store = self.server.hub, self.server.store
         assert hub is not None and store is not None
         token = cookie_token(cookies(headers))
-        offered = headers.get_all("Sec-WebSocket-Protocol")
-        code = claimed_code([p.strip() for value in offered for p in value.split(",")])
         if code is not None:
+            visit.claim = REFUSED
             if not hub.handoffs.may_try(visit.address):
                 visit.notice = "Too many wrong codes: wait a minute and try again."
+                visit.claim = KEPT  # not tried: the code may still be right
             elif (handoff := hub.handoffs.redeem(code, visit.address)) is None:
                 visit.notice = "That code is wrong or has expired: ask for a new one (k)."
             else:
@@ -231,6 +254,7 @@ class WebGate:
                 if claimed is not None:
                     token, visit.new_cookie = claimed[0], True
                     visit.notice = "This browser now plays that identity."
+                    visit.claim = CLAIMED
         device = store.device_of(token) if token else None
         moved = self.keys.moved.pop(BrowserKeys.PREFIX + device.id, None) if device else None
         if moved is not None and store.device_of(moved) is not None:
@@ -269,7 +293,7 @@ class WebGate:
             return
         terminal = PageTerminal(ws)
         if visit.notice:
-            await ws.send(json.dumps(["notice", visit.notice]))
+            await ws.send(json.dumps(["notice", visit.notice, visit.claim]))
         if visit.refusal is not None:
             self.quiet.info(
                 "refused", "browser session from %s refused: %s", visit.address, visit.refusal

@@ -26,6 +26,7 @@ class PageClient(ScreenWaits):
         self.received = 0
         self.raw = bytearray()
         self.notices: list[str] = []
+        self.claims: list[str] = []  # each notice's outcome: claimed, refused or kept
         self.frame_times: list[float] = []
         self.changed = asyncio.Event()
         self.closed = asyncio.Event()
@@ -61,7 +62,9 @@ class PageClient(ScreenWaits):
                     self.raw += frame
                     self.stream.feed(frame)
                 else:
-                    self.notices.append(json.loads(frame)[1])
+                    notice = json.loads(frame)
+                    self.notices.append(notice[1])
+                    self.claims.append(notice[2])
                 self.changed.set()
         except ConnectionClosed:
             pass

@@ -199,3 +199,20 @@ async def test_a_keyless_login_is_told_how_to_make_a_key(ssh, guests):
         )
     assert "ssh-keygen -t ed25519" in client.banner
     assert ("Guests without a key are welcome" in client.banner) is guests
+
+
+# ------------------------------------------------- who counts (issue 28)
+
+
+async def test_the_same_key_again_replaces_its_session_at_a_full_address(ssh, key):
+    """The per-address limit counts keys: a reconnect is never refused for it."""
+    gate = await ssh(limits=Limits(per_address=1), measure_every=0)
+    first = await lobby(gate, key)
+    again = await lobby(gate, key)
+    await first.wait_closed()
+    assert "signed in again" in first.output()
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    refused = await open_terminal(await ssh_connect(gate.port, "bob", other))
+    await refused.wait_closed()
+    assert "Too many sessions from your address (at most 1)" in refused.output()
+    assert "Rooms" in again.text() and len(gate.sessions) == 1

@@ -333,6 +333,8 @@ async def test_a_code_from_the_lobby_takes_the_identity_to_another_browser(web, 
             field = page.driver.find_element(By.ID, "claim-code")
             field.send_keys(code.lower() + Keys.ENTER)  # as typed: lower case, a dash
 
+        # The box keeps a code until it is claimed (issue 28): typed anew, as a person would.
+        await page.run("document.getElementById('claim-code').value = ''")
         await page.call(type_code)
 
     async def notice() -> str:

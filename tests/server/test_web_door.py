@@ -19,6 +19,7 @@ from modernart.server.web.gate import WebGate, WebSettings
 
 from .pageclient import PageClient
 from .sshterm import open_terminal, ssh_connect
+from .waiting import eventually
 
 Doors = Callable[..., Awaitable[tuple[SshGate, WebGate]]]
 
@@ -112,3 +113,65 @@ async def test_a_resize_from_the_page_redraws_the_client_at_that_size(doors):
     await page.wait(lambda: "Join" in page.screen.display[29], "the lobby at 100×30")
     (session,) = web.terminals.sessions
     assert (session.cols, session.rows) == (100, 30)
+
+
+# ------------------------------------------------- who counts (issue 28)
+
+
+async def test_a_reload_gets_in_beside_four_other_sessions_and_the_ninth_identity_not(doors):
+    """The default limit counts identities: a reload (the same cookie, its old socket
+    still open) replaces its session; eight browsers of one address play, a ninth not."""
+    _, web = await doors()
+    pages = [await PageClient.open(web.port) for _ in range(5)]
+    for page in pages:
+        await page.wait_text("Rooms")
+    reload = await PageClient.open(web.port, pages[0].cookie)
+    await reload.wait_text("Rooms")
+    await pages[0].wait_text("You signed in again from another session")
+    assert reload.cookie is None and len(web.terminals.sessions) == 5
+    more = [await PageClient.open(web.port) for _ in range(3)]
+    for page in more:
+        await page.wait_text("Rooms")
+    ninth = await PageClient.open(web.port)
+    await ninth.wait_closed()
+    assert "Too many sessions from your address (at most 8)" in ninth.output()
+    assert ninth.cookie is None and len(web.terminals.sessions) == 8
+
+
+async def test_the_same_browser_again_replaces_its_session_at_a_full_address(doors):
+    _, web = await doors(Limits(per_address=2))
+    ann, bob = await PageClient.open(web.port), await PageClient.open(web.port)
+    await ann.wait_text("Rooms")
+    await bob.wait_text("Rooms")
+    again = await PageClient.open(web.port, ann.cookie)
+    await again.wait_text("Rooms")
+    await ann.wait_closed()
+    carol = await PageClient.open(web.port)
+    await carol.wait_closed()
+    assert "Too many sessions from your address (at most 2)" in carol.output()
+    assert len(web.terminals.sessions) == 2
+
+
+async def test_a_claim_refused_at_the_door_keeps_its_code_and_says_why(doors):
+    _, web = await doors(Limits(per_address=1))
+    hub, store = web.server.hub, web.server.store
+    assert hub is not None and store is not None
+    ann = await PageClient.open(web.port)
+    await ann.wait_text("Rooms")
+    assert ann.cookie is not None
+    identity = store.find_identity(ann.cookie.split("=", 1)[1])
+    assert identity is not None
+    code = hub.handoffs.issue(identity[0], None)
+    claim = ["modernart.v1", "claim." + code]
+    phone = await PageClient.open(web.port, protocols=claim)  # the address is full
+    await phone.wait_closed()
+    assert phone.claims == ["kept"] and phone.cookie is None
+    assert "Not claimed: Too many sessions from your address (at most 1)" in phone.notices[0]
+    assert code in hub.handoffs.codes  # not spent
+    await ann.ws.close()
+    await eventually(lambda: not web.terminals.sessions)
+    retry = await PageClient.open(web.port, protocols=claim)
+    await retry.wait_text("Rooms")
+    assert retry.notices == ["This browser now plays that identity."]
+    assert retry.claims == ["claimed"] and retry.cookie is not None
+    assert code not in hub.handoffs.codes

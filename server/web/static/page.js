@@ -1,7 +1,8 @@
 // The page's side of a browser session: an xterm.js terminal on one WebSocket.
 // To the server: text frames ["stdin", text] and ["resize", {width, height}]
 // (textual-serve's envelope). From the server: binary frames of terminal
-// output (UTF-8), and a text frame ["notice", text] that says how a code went. The identity stays in an HttpOnly cookie that this
+// output (UTF-8), and a text frame ["notice", text, outcome] that says how a code
+// went ("claimed", "refused", or "kept": not used, try again). The identity stays in an HttpOnly cookie that this
 // script cannot read; a code from another device travels once, in the
 // WebSocket's subprotocol list, never in a URL.
 "use strict";
@@ -40,6 +41,11 @@
 
   let ws = null;
   let open = false;
+  // A claim code not settled yet: it stays in its box, and a reconnect sends it again,
+  // until the server's notice says it was claimed (or can never work).
+  let pendingCode = null;
+  const claimInput = document.getElementById("claim-code");
+  const claimStatus = document.getElementById("claim-status");
 
   function send(message) {
     if (open) ws.send(JSON.stringify(message));
@@ -85,7 +91,7 @@
   }
   term.onData(function (data) {
     if (open) sendKeys(data);
-    else if (ws === null) connect(null);
+    else if (ws === null) connect(pendingCode);
   });
 
   function connect(code) {
@@ -93,6 +99,8 @@
     const protocols = ["modernart.v1"];
     if (code) protocols.push("claim." + code);
     const url = scheme + "//" + location.host + "/ws?cols=" + term.cols + "&rows=" + term.rows;
+    let noticed = false;  // the server said how the code went
+    if (code) claimStatus.textContent = "";
     ws = new WebSocket(url, protocols);
     ws.binaryType = "arraybuffer";
     ws.onopen = function () { open = true; document.body.dataset.state = "open"; };
@@ -101,14 +109,22 @@
         term.write(new Uint8Array(event.data));
         return;
       }
-      const message = JSON.parse(event.data);  // ["notice", text]: how a code went
-      if (message[0] === "notice") document.getElementById("claim-status").textContent = message[1];
+      const message = JSON.parse(event.data);  // ["notice", text, outcome]: how a code went
+      if (message[0] !== "notice") return;
+      noticed = true;
+      claimStatus.textContent = message[1];
+      if (message[2] === "claimed") claimInput.value = "";
+      if (message[2] !== "kept") pendingCode = null;  // claimed, or it will never work
     };
     ws.onclose = function (event) {
       open = false;
       ws = null;
       document.body.dataset.state = "closed";
       const why = event.reason ? " (" + event.reason + ")" : "";
+      if (pendingCode && !noticed) {  // refused before the server said
+        claimStatus.textContent = "Not claimed" + (event.reason ? ": " + event.reason : ".") +
+          " Your code is kept: press a key to try again.";
+      }
       // In the screen the session left, under its last words.
       term.write("\x1b[0m\x1b[?25h\r\nDisconnected" + why + ". Press any key to connect again.");
     };
@@ -116,10 +132,9 @@
 
   document.getElementById("claim").addEventListener("submit", function (event) {
     event.preventDefault();
-    const input = document.getElementById("claim-code");
-    const code = input.value.toUpperCase().replace(/[^0-9A-Z]/g, "");
-    input.value = "";
+    const code = claimInput.value.toUpperCase().replace(/[^0-9A-Z]/g, "");
     if (!code) return;
+    pendingCode = code;  // the box keeps it until the server says it worked
     if (ws !== null) {
       ws.onclose = null;  // no "Disconnected" notice: we connect again at once
       ws.close();
