@@ -1,7 +1,7 @@
 """The client's games: for each game name (`GameInfo.name`, a room's `game`), its table
 screen and its words. The app picks the table by the room's game; the lobby offers every
 game listed here. Adding a game's table: a `GameTable` subclass (see `tui/gametable.py`
-for the contract) and one entry in `CLIENT_GAMES`."""
+for the contract), a `describe_private` and one entry in `CLIENT_GAMES`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
+
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import keys_help as artsociety_keys
+from .artsociety.private import describe_private as artsociety_private
 from .gametable import GameTable
+from .modernart.private import describe_private as modernart_private
 from .rematch import AFTER_GAME_HELP
+from .serengeti.private import describe_private as serengeti_private
 from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
 
 
@@ -23,6 +28,9 @@ class ClientGame:
 
     name: str  # the registry name (GameInfo.name)
     table: Callable[[], type[GameTable]]  # its table screen class, imported when first needed
+    # A seat's own part (`view(seat)`'s entries that only it sees: hand, money …) in the
+    # game's words, given that seat's view: the replay viewer's last page
+    describe_private: Callable[[dict[str, Any]], Text]
     # Markdown: the table's keys, shown by F1 after the rules; or a function of the room's
     # variant giving them (a game whose help says its variant's values)
     keys_help: str | Callable[[Any], str] = ""
@@ -125,9 +133,9 @@ def help_texts(where: str) -> list[str]:
 
 CLIENT_GAMES: dict[str, ClientGame] = {
     # Modern Art's rules text (engine/modernart/rules.md) has the table's keys woven in.
-    "modernart": ClientGame("modernart", _modernart_table),
-    "serengeti": ClientGame("serengeti", _serengeti_table, SERENGETI_KEYS),
-    "artsociety": ClientGame("artsociety", _artsociety_table, artsociety_keys),
+    "modernart": ClientGame("modernart", _modernart_table, modernart_private),
+    "serengeti": ClientGame("serengeti", _serengeti_table, serengeti_private, SERENGETI_KEYS),
+    "artsociety": ClientGame("artsociety", _artsociety_table, artsociety_private, artsociety_keys),
 }
 
 

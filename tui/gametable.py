@@ -106,22 +106,6 @@ def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
     return "?"
 
 
-def seat_status(info: dict[str, Any]) -> Text:
-    """The short "on" column of a players table: bot, connected, away (a stand-in plays
-    for them), left or off."""
-    if info.get("free"):
-        return Text("")
-    if info.get("autopilot"):
-        return Text("away", style="yellow")
-    if info.get("left"):
-        return Text("left", style="red")
-    if info.get("bot"):
-        return Text("bot", style="cyan")
-    if info.get("connected", True):
-        return Text("●", style="green")
-    return Text("off", style="red")
-
-
 def hints_allowed(room: dict[str, Any]) -> bool:
     """False only when the room's options say so (older servers send no `hints`)."""
     return (room.get("options") or {}).get("hints", True) is not False

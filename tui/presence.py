@@ -94,6 +94,24 @@ def seat_presence(info: dict[str, Any]) -> str | None:
     return None
 
 
+def seat_status(info: dict[str, Any]) -> Text:
+    """The short "on" column of a players table: bot, connected, away (a stand-in plays
+    for them), left or off; in a replay (no presence) only whether a bot played."""
+    if info.get("replay"):
+        return Text("bot", style="cyan") if info.get("bot") else Text("")
+    if info.get("free"):
+        return Text("")
+    if info.get("autopilot"):
+        return Text("away", style="yellow")
+    if info.get("left"):
+        return Text("left", style="red")
+    if info.get("bot"):
+        return Text("bot", style="cyan")
+    if info.get("connected", True):
+        return Text("●", style="green")
+    return Text("off", style="red")
+
+
 def presence_text(view: dict[str, Any]) -> Text:
     """For the status line: the players not at the table ("Bob: stand-in", "Cy left")."""
     text = Text()

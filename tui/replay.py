@@ -2,18 +2,21 @@
 
 The engine replays the record (engine/records.py) once; each step's view is the
 spectators' view (`view(None)`) dressed as the server dresses it, and its events are
-what the spectators were told. The game's own table screen (a `GameTable` from
-tui/games.py) draws them: the viewer is that screen with the replay's keys
-(`ReplayKeys`, mixed in before it) instead of a player's. Stepping forward feeds the
-table the next update; stepping back or jumping builds the table afresh at that step
-(tables keep what they were told: a log, a ledger). At the end every seat's private
-part is shown (`RevealScreen`): hands, sealed bids, stacks, whatever the game hides.
+what the spectators were told. A finished record hides nothing (it holds the deal and
+every action), so each seat's row shows what that seat saw of itself (its money, its
+chips); and a replay has no presence: no seat is online, a bot is marked as one.
+The game's own table screen (a `GameTable` from tui/games.py) draws them: the viewer
+is that screen with the replay's keys (`ReplayKeys`, mixed in before it) instead of a
+player's. Stepping forward feeds the table the next update; stepping back or jumping
+builds the table afresh at that step (tables keep what they were told: a log, a
+ledger). At the end every seat's private part is shown (`RevealScreen`): hands, sealed
+bids, stacks, whatever the game hides, in the game's own words
+(`ClientGame.describe_private`).
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,8 +31,6 @@ from modernart.engine import Record
 
 from .games import client_game
 from .gametable import GameTable
-
-PRIVATE_SKIPPED = ("you", "legal", "seats")  # of GameInfo.seat_keys: not worth revealing
 
 
 class Replay:
@@ -54,9 +55,19 @@ class Replay:
         view["room"] = self.record.extra.get("room") or "replay"
         view["status"] = "finished" if game.finished else "playing"
         view["deadline_ms"] = None
+        self._own_rows(game, view)
         for info, bot in zip(view.get("seats") or [], self.bots, strict=False):
-            info.update(connected=True, bot=bool(bot), autopilot=False)
+            info.update(bot=bool(bot), replay=True)  # no presence (`seat_status`)
         return view
+
+    def _own_rows(self, game: Any, view: dict[str, Any]) -> None:
+        """Each seat's row of `view` as that seat saw it (its money, its chips)."""
+        keys, own = self.info.seat_keys, self.info.seat_view
+        if keys is not None and "seats" not in keys:
+            return  # the rows are the same for everyone
+        for seat in range(len(view.get("seats") or [])):
+            seen = own(game, seat, view) if own is not None else game.view(seat)
+            view["seats"][seat] = seen["seats"][seat]
 
     def _round_starts(self) -> dict[int, int]:
         """Round number -> the first step of that round (games with rounds)."""
@@ -75,19 +86,13 @@ class Replay:
         return [e for _, events in self.frames[1 : step + 1] for e in events]
 
     def revealed(self) -> Text:
-        """Every seat's private part at the end, in the game's own words (its view keys)."""
-        keys = [k for k in self.info.seat_keys or () if k not in PRIVATE_SKIPPED]
+        """Every seat's private part at the end, in the game's own words."""
+        describe = client_game(self.record.game).describe_private
         text = Text()
         for seat, name in enumerate(self.record.players):
             text.append(f"{name}\n", style="bold")
-            private = self.final.view(seat)
-            for key in keys:
-                value = private.get(key)
-                if value in (None, [], {}):
-                    continue
-                shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-                text.append(f"  {key.replace('_', ' ')}: ", style="cyan")
-                text.append(f"{shown}\n")
+            for line in describe(self.final.view(seat)).split("\n"):
+                text.append("  ").append_text(line).append("\n")
         return text
 
 

@@ -152,8 +152,7 @@ async def test_ctrl_q_is_leaving_on_purpose_never_a_lost_connection(url, raw, tm
 
 
 def test_the_players_on_column_says_away_and_left_as_the_status_line_does():
-    from modernart.tui.gametable import seat_status
-    from modernart.tui.presence import presence_text
+    from modernart.tui.presence import presence_text, seat_status
 
     seats = [
         {"name": "Ann", "connected": True},

@@ -4,12 +4,14 @@ on that game's own table, and everything revealed at the end; snapshots at 80×2
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from replays import bot_record
 from tui_keys import until
 
 from modernart.engine import dump_record
+from modernart.tui.modernart.style import card_name
 from modernart.tui.replay import Replay, RevealScreen, ViewerApp, replay_table
 
 GAMES = ["modernart", "serengeti", "artsociety"]
@@ -30,7 +32,7 @@ def test_a_replay_holds_every_step_and_reveals_what_each_seat_hid():
     assert sorted(replay.rounds) == [1, 2, 3, 4] and replay.rounds[1] == 0
     revealed = replay.revealed().plain
     hand = replay.final.view(0)["hand"]
-    assert "Ann" in revealed and all(card in revealed for card in hand)
+    assert "Ann" in revealed and all(card_name(card) in revealed for card in hand)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -113,3 +115,57 @@ def test_replay_table_is_the_games_own_table():
     for game in GAMES:
         table = replay_table(Replay(bot_record(game)))
         assert isinstance(table, client_game(game).table())
+
+
+# ------------------------------------------------------------------ issue 28
+
+
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ("modernart", ["Hand: ", "Money: $"]),
+        ("serengeti", ["Chips: "]),
+        ("artsociety", ["Bid cards left: ", "White card: "]),
+    ],
+)
+def test_everything_revealed_is_told_in_the_games_words_not_as_data(game, words):
+    replay = Replay(bot_record(game))
+    revealed = replay.revealed().plain
+    for name in replay.record.players:
+        assert f"{name}\n  {words[0]}" in revealed  # each seat's part under its name
+    assert all(revealed.count(word) == len(replay.record.players) for word in words)
+    # no card codes, lists, dicts or view keys (playtests #2: "payout preview: [[1, 2 …")
+    assert not re.search(r"[\[\]{}_]|\w\.\w|payout", revealed), revealed
+
+
+def screen_rows(app, widget) -> list[str]:
+    """What `widget` shows, row by row, as drawn on screen."""
+    box = widget.content_region
+    rows = [strip.text for strip in app.screen._compositor.render_strips()]
+    return [row[box.x : box.right] for row in rows[box.y : box.bottom]]
+
+
+@pytest.mark.parametrize(
+    ("game", "panel"), [("modernart", "#players"), ("serengeti", "#sg-players")]
+)
+async def test_the_replay_shows_every_seats_money_and_no_one_online(game, panel):
+    """A finished record hides nothing: each seat's money (chips) shows at every step,
+    not `?`; and a replay has no presence: no connection dot, only who was a bot."""
+    record = bot_record(game)
+    replay = Replay(record)
+    step = replay.last // 2
+    engine = record.new_game()  # the game at that step, by the engine
+    for action in record.actions[:step]:
+        engine.apply(action)
+    amounts = engine.money if game == "modernart" else engine.chips
+    app = ViewerApp(record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.switch_screen(replay_table(replay, step))
+        await until(pilot, lambda: at(app, step))
+        await pilot.pause()
+        rows = screen_rows(app, app.screen.query_one(panel))
+        for seat, name in enumerate(record.players):
+            row = next(r.split() for r in rows if name in r.split())
+            assert str(amounts[seat]) in row and "?" not in row, (name, row)
+            assert "●" not in row and ("bot" in row) == replay.bots[seat], (name, row)

@@ -18,7 +18,7 @@ from ..amount import AmountInput
 from ..gametable import WARN_AT_S, ClockWarning
 from ..quiet import quiet_update
 from ..words import capital
-from .style import ARTIST_COLOUR, TYPE_NAME, lot_name
+from .style import TYPE_NAME, artist_style, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")
 # What the server does for you when the turn clock runs out (docs/protocol.md).
@@ -55,7 +55,7 @@ def lot_title(view: dict[str, Any]) -> Text:
         return Text("No auction", style="dim")
     cards = lot["cards"]
     artist = ARTIST_OF[cards[0]]
-    text = Text(lot_name(cards), style=f"bold {ARTIST_COLOUR[artist]}")
+    text = Text().append(lot_name(cards), style=artist_style(artist))
     text.append(f" · {TYPE_NAME.get(lot['type'], lot['type'])}", style="bold")
     text.append(f" · by {_name(view, lot['seller'])}")
     if lot.get("original") is not None:

@@ -50,5 +50,21 @@ class ModernArtLog(EventLog):
             self.run = [shout]
             return
         shouts = [*self.run, shout]
-        self.replace_last(Text("Bids: " + ", ".join(shouts[-SHOUTS_SHOWN:])))
+        self.replace_last(Text("Bids: " + ", ".join(shown_shouts(shouts))))
         self.run = shouts
+
+
+def shown_shouts(shouts: list[str]) -> list[str]:
+    """The shouts a run's line shows: the last SHOUTS_SHOWN, "…" for those left out,
+    and your own latest bid kept in its place among them, so that you see it was taken
+    however long the auction runs (issue 28)."""
+    if len(shouts) <= SHOUTS_SHOWN:
+        return shouts
+    cut = len(shouts) - SHOUTS_SHOWN
+    bids = [i for i, s in enumerate(shouts) if s.startswith("you ") and not s.endswith(" pass")]
+    if not bids or bids[-1] >= cut:
+        return ["…", *shouts[cut:]]
+    mine = bids[-1]
+    before = ["…"] if mine > 0 else []
+    between = ["…"] if mine < cut - 1 else []
+    return [*before, shouts[mine], *between, *shouts[cut:]]

@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from ..gametable import seat_status
+from ..presence import seat_status
 from ..quiet import quiet_update
 from ..words import short_name
 from .style import paintings

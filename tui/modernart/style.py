@@ -10,7 +10,8 @@ from rich.text import Text
 
 from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF, TYPE_OF
 
-# Artist colours in board order (R1); the foreground used on top of each.
+# Artist colours in board order (R1), as a card's background; the foreground used on
+# top of each.
 ARTIST_COLOUR: dict[str, str] = {
     "lite_metal": "yellow",
     "yoko": "green",
@@ -18,6 +19,10 @@ ARTIST_COLOUR: dict[str, str] = {
     "karl_gitter": "blue",
     "krypto": "magenta",
 }
+# The artist's colour as text on the terminal's dark background: the bright variants,
+# since the plain ones are too dark to read there (the browser's blue and magenta) and
+# only some terminals brighten bold text (docs/decisions/28-matable.md).
+ARTIST_TEXT: dict[str, str] = {artist: f"bright_{c}" for artist, c in ARTIST_COLOUR.items()}
 _ON_COLOUR: dict[str, str] = {
     "lite_metal": "black",
     "yoko": "black",
@@ -52,18 +57,22 @@ LEGEND = "  ".join(f"{TYPE_SYMBOL[t]} {TYPE_NAME[t]}" for t in TYPE_SYMBOL)
 
 def artist_text(artist: str, width: int = 0) -> Text:
     """The artist's full name in its colour, padded to `width`."""
-    name = ARTIST_NAMES[artist]
-    return Text(name.ljust(width), style=f"bold {ARTIST_COLOUR[artist]}")
+    return Text().append(ARTIST_NAMES[artist].ljust(width), style=artist_style(artist))
+
+
+def artist_style(artist: str) -> str:
+    """The artist's name as text on the dark background. Give it to a span (`append`),
+    never as a `Text`'s own style: a Static (Textual's `Content`) reads that style as
+    CSS, where "blue" is #0000ff and "bright_blue" nothing."""
+    return f"bold {ARTIST_TEXT[artist]}"
 
 
 def card_chip(code: str, selected: bool = False, dim: bool = False) -> Text:
     """A card as a 5-cell chip: artist initials and the type symbol on the artist's colour."""
     artist, kind = ARTIST_OF[code], TYPE_OF[code]
     label = f"{ARTIST_ABBR[artist]}{TYPE_SYMBOL[kind]}"
-    if dim:
-        style = f"{ARTIST_COLOUR[artist]}"
-    else:
-        style = f"bold {_ON_COLOUR[artist]} on {ARTIST_COLOUR[artist]}"
+    on_card = f"bold {_ON_COLOUR[artist]} on {ARTIST_COLOUR[artist]}"
+    style = ARTIST_TEXT[artist] if dim else on_card
     if selected:
         return Text.assemble(("[", "bold reverse"), (label, style), ("]", "bold reverse"))
     return Text.assemble(" ", (label, style), " ")
@@ -91,5 +100,5 @@ def paintings(codes: list[str]) -> Text:
             continue
         if text:
             text.append(" ")
-        text.append(f"{ARTIST_ABBR[artist]}{n}", style=f"bold {ARTIST_COLOUR[artist]}")
+        text.append(f"{ARTIST_ABBR[artist]}{n}", style=artist_style(artist))
     return text
