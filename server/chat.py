@@ -14,8 +14,6 @@ from .refusal import Refused
 if TYPE_CHECKING:
     from .session import Conn
 
-RECENT_CHAT = 20  # lines a room keeps for those who come in later (300 characters at most)
-
 
 class ChatHost(Protocol):
     """What the chat needs of the hub (server/hub.py's `Hub`)."""
@@ -37,4 +35,4 @@ def on_chat(hub: ChatHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> 
     frame = ws_frame(encode({"t": "chat", **line}))
     for member, _ in room.members():
         member.send_framed(frame)
-    room.chat.append(line)  # a deque of RECENT_CHAT lines: the oldest goes
+    room.chat.append(line)  # a deque of room.RECENT_CHAT lines: the oldest goes

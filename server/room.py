@@ -22,13 +22,13 @@ from modernart.engine import RuleError, record_of
 from modernart.engine.games import GameInfo, GameState
 
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
-from .chat import RECENT_CHAT
 from .codec import encode, ws_frame
 from .history import History
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
 from .updates import UpdateFrames
 
+RECENT_CHAT = 20  # chat lines a room keeps for those who come later (server/chat.py)
 log = logging.getLogger("modernart.server")
 # The bots' pauses and search seeds: a generator of the server's own, so that what
 # seeds or checks the global one (Hypothesis in tests/server/test_fuzz.py) is left alone.

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from modernart.server.app import Server
-from modernart.server.chat import RECENT_CHAT
 from modernart.server.limits import Limits
+from modernart.server.room import RECENT_CHAT
 
 from .wsclient import Client
 
