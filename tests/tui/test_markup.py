@@ -54,7 +54,8 @@ async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathl
     cy = await raw(CY)
     await cy.send("join", room=room)
     await cy.wait_for("joined")
-    app = ClientApp(url, "[i]Ann[/i]", tokens=TokenStore(tmp_path / "tokens.json"))
+    # ("[i]Ann[/i]" is refused since issue 33: one letter in brackets passes for a bot's mark.)
+    app = ClientApp(url, "[bold]Ann[/]", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.pause()
@@ -72,7 +73,7 @@ async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathl
         shown = screen_text(app)
         assert BOB in shown and CY in shown
         assert CHAT in shown or CHAT[:30] in shown
-        assert "[i]Ann[/i]" in shown or "you" in shown
+        assert "[bold]Ann[/]" in shown or "you" in shown
 
 
 def finished_events(game: str, names: list[str], seed: int = 3) -> list[dict[str, Any]]:
