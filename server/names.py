@@ -105,8 +105,7 @@ _RESERVED = (
     "sysop",
     "staff",
     "official",
-    "bot",
-)
+)  # not "bot": `modernart bot` plays as "expert-bot"; the server's bots' (R) no name may hold
 GUEST = "guest"  # "Guest 1234" (server/web/identity.py): given by the server only
 
 

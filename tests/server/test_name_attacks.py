@@ -155,7 +155,8 @@ async def test_names_passing_for_a_bot_or_the_server_are_refused(url, player, na
 
 async def test_names_like_the_refused_ones_but_harmless_are_kept(player):
     bob = await player("bob")
-    for name in ("Otto", "Botany", "Serena", "Zoë", "Ann (Lee", "🇫🇷 Ann"):
+    # "expert-bot": `modernart bot`'s player (a person's bot over the network, docs/bots.md).
+    for name in ("Otto", "Botany", "Serena", "Zoë", "Ann (Lee", "🇫🇷 Ann", "expert-bot"):
         assert (await request(bob, "rename", name=name))["name"] == name
 
 
