@@ -281,6 +281,9 @@ async def main_async(args: argparse.Namespace) -> int:
                 stop_at = time.monotonic()
                 cpu = cpu_seconds(proc.pid) - cpu_before
                 log_growth = log_path.stat().st_size - log_before
+                with log_path.open("rb") as grown:  # what the attack made the server log
+                    grown.seek(log_before)
+                    tracebacks = grown.read().count(b"Traceback")
                 await asyncio.sleep(args.quiet)
                 after_stop = time.monotonic()
                 row = {
@@ -291,7 +294,7 @@ async def main_async(args: argparse.Namespace) -> int:
                     "rss": f"{rss_before:.0f} / {sampler.peak(start, after_stop):.0f} / "
                     f"{rss_mb(proc.pid):.0f}",
                     "cpu": f"{cpu:.1f} s in {stop_at - start:.0f} s",
-                    "log": f"{log_growth / 1024:.0f} KiB",
+                    "log": f"{log_growth / 1024:.0f} KiB, {tracebacks} tracebacks",
                     "outcome": outcome,
                 }
                 rows.append(row)
