@@ -170,7 +170,7 @@ def _reserved_keys() -> frozenset[str]:
 
 
 def guest() -> str:
-    """A guest name, as the browser door gives (server/web/identity.py)."""
+    """A guest name (`Guest 1234`): a new browser's, or a door user name no player may have."""
     return f"Guest {_random.randrange(1000, 10_000)}"
 
 

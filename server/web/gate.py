@@ -23,6 +23,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import InvalidHandshake
 from websockets.http11 import Request, Response
 
+from .. import names
 from ..app import Server
 from ..httpcheck import PAGE_METHODS, BadRequest, cookies, forwarded_for, single, small_int
 from ..logthrottle import LogThrottle
@@ -35,7 +36,6 @@ from .identity import (
     BrowserKeys,
     claimed_code,
     cookie_token,
-    guest_name,
     set_cookie,
 )
 from .session import PageTerminal, size_of
@@ -262,7 +262,7 @@ class WebGate:
         found = store.find_identity(token) if token else None
         if found is None:  # a new browser, or a token this server forgot: a new identity
             first = BrowserKeys.PREFIX + "new-" + secrets.token_hex(8)
-            token = await self.terminals.token_for(first, guest_name(), visit.address)
+            token = await self.terminals.token_for(first, names.guest(), visit.address)
             self.keys.tokens.pop(first, None)
             found = store.find_identity(token)
             visit.new_cookie = True

@@ -10,7 +10,6 @@ when a code from another device took an identity over.
 
 from __future__ import annotations
 
-import secrets
 from http.cookies import CookieError, SimpleCookie
 
 from ..terminal import KeyTokens
@@ -48,11 +47,6 @@ def claimed_code(protocols: list[str]) -> str | None:
         if protocol.startswith(CLAIM_PREFIX):
             return protocol[len(CLAIM_PREFIX) :]
     return None
-
-
-def guest_name() -> str:
-    """A new browser's player name until it picks one (`n` in the lobby)."""
-    return f"Guest {secrets.randbelow(9000) + 1000}"
 
 
 class BrowserKeys:
