@@ -74,7 +74,7 @@ class GuardedConnection(ServerConnection):
 
     Each message is handed to `on_message` as its last frame is parsed, in the same
     step as the bytes came off the socket (`process_event`): no queue, no task
-    switch per message (the profile in docs/benchmarks.md, issue 21). Messages that
+    switch per message (docs/decisions/reading.md). Messages that
     arrive before the handler took over wait in `_early`; a text message is passed
     as an empty `str` (the hub refuses text frames without reading them)."""
 

@@ -26,7 +26,7 @@ def on_chat(hub: ChatHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> 
     room, identity = conn.room, conn.identity
     if room is None or identity is None:
         raise Refused("not_allowed", "chat needs a room")
-    if not conn.chats.take():  # refused politely: not abuse (docs/decisions.md)
+    if not conn.chats.take():  # refused politely: not abuse (docs/decisions/pacing.md)
         raise Refused("rate_limited", "too many chat messages; slow down")
     # Each line goes to every member: the room's own rate bounds the fan-out.
     if not hub.room_chats[room.id].take():

@@ -55,7 +55,7 @@ SWEEP_EVERY = 60.0
 EXPIRY_BATCH, EXPIRY_YIELD = 200, 4.0
 IDLE_SWEEPS = 10  # a waiting room nobody is connected to goes after ~10 minutes
 # Packed events in one `history` answer: a quarter of the 1 MiB a client's frames
-# may hold (tui/client.py), so that an answer never closes the client with 1009.
+# may hold (tui/connection.py), so that an answer never closes the client with 1009.
 HISTORY_PAGE = 256 * 1024
 
 

@@ -226,7 +226,7 @@ class PlayerDesk:
 
     def on_record(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The RECORD.md record of a game that is over: the deck and every action, which
-        are no secret any more (docs/decisions.md). A locked room's only to its players
+        are no secret any more (docs/decisions/player-home.md). A locked room's only to its players
         (server/records.py, the rule every door shares)."""
         assert conn.identity is not None
         room_id = get_str(msg, "room", 1, 64)

@@ -1,7 +1,7 @@
 """Ratings per game with openskill's Plackett–Luce model (Weng–Lin): made for
 multiplayer results, and a well-kept library, so no rating arithmetic of our own.
 
-Who is rated (docs/decisions.md, issue 18; the rules against farming and dodging,
+Who is rated (docs/decisions/ratings.md; the rules against farming and dodging,
 issue 33, are server/ratingrules.py's): each bot level of each game is one rated
 player (`bot_key`), but the weakest levels, which are nobody's opponent. Every
 counted seat is rated against the opponents the rules let it meet, and only when a

@@ -19,7 +19,7 @@ class FittedTable(DataTable[Any]):
     the rows it rendered before at the old widths: its caches are keyed by an update
     count that widening does not change. A frame drawn between the change and that idle
     moment (a busy session) kept showing "playin" for "playing" until the next change
-    (tests/tui/test_lobby.py; docs/decisions.md, "Tests that waited on the wrong thing").
+    (tests/tui/test_lobby.py; docs/decisions/lobby-list.md).
     Every table whose rows come after its first frame (the lobby's, the people's) needs
     this."""
 

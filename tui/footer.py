@@ -6,7 +6,7 @@ focus change, a screen pushed) and binds each new `FooterKey` to its own
 `compact` reactive with `data_bind`. That leaves a watcher on the footer for
 every key it ever showed, and with it the key, its styles and its message
 queue: a client that watched a whole game held about 2,000 dead keys, the most
-of its growth (docs/decisions.md, issue 16). And while a modal (a round's
+of its growth (docs/decisions/client-performance.md). And while a modal (a round's
 summary) covers the table, its screen keeps every widget that asked to be
 redrawn in a set that only a visible screen empties: the removed keys again.
 Both are dropped after each change of the keys.

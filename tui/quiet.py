@@ -5,7 +5,7 @@ session).
 Textual then arranges every widget again, sends each its size and redraws what moved,
 even when the widget keeps its size, as a table's status line, a clock or a one-line
 note always do. A game's update calls it for most of a table's lines, so a playing
-session laid its screen out about twice an update (docs/benchmarks.md, same heading).
+session laid its screen out about twice an update (docs/decisions/client-performance.md).
 
 `quiet_update(widget, content)` does nothing when the widget already shows that content, a repaint
 of the widget alone when the new content takes the room the old one took, and Textual's

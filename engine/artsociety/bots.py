@@ -72,7 +72,8 @@ WANT_SCALE = 8.0
 SNUG = 0.25  # per edge of a new tile against a tile or the wall's rim
 DECOR_WORTH = 0.8  # per shield of a frame bonus (not every piece finds a spot)
 # Per cell a tile covers, beyond what an empty cell costs (A27): below 0, since a painting
-# scores whatever its size (A24) and a smaller one leaves room for more (decisions.md).
+# scores whatever its size (A24) and a smaller one leaves room for more
+# (docs/decisions/rules-artsociety.md).
 CELL_WORTH = -0.2
 
 

@@ -6,7 +6,7 @@
 - easy: bids its lowest card, takes the lot's first painting, and most of its
   placement decisions are any legal move.
 
-(Tuned by self-play, docs/benchmarks.md: each level wins at least 40 % of
+(Tuned by self-play, docs/benchmarks.md "The ladder": each level wins at least 40 % of
 four-player games against three of the level below.)
 """
 

@@ -206,7 +206,7 @@ def candidates(view: View, incumbent: dict[str, Any] | None) -> list[dict[str, A
     """The hard bot's choice, and for a bid (A10) four cards across the hand, for a
     pick (A12) every painting of the lot. Placements are the hard bot's own: playouts to
     the round's end cannot see what a spot does to the wall's later rounds, and
-    searching them lost games (docs/benchmarks.md)."""
+    searching them lost games (docs/decisions/bots.md)."""
     legal = view["legal"]
     out: list[dict[str, Any]] = [incumbent] if incumbent else []
     if "bid" in legal:

@@ -70,7 +70,7 @@ class Game:
 
     game_name = "modernart"  # its name in the registry (engine/games.py)
 
-    # Slots: attribute access is on every action's hot path (docs/benchmarks.md).
+    # Slots: attribute access is on every action's hot path (docs/benchmarks.md, "Engine").
     __slots__ = (
         "actions",
         "after",

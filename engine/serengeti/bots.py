@@ -64,7 +64,7 @@ class HeuristicBot:
     level = "hard"
 
     # How freely chips are spent (tuned with scripts/selfplay.py --game serengeti: 1.5
-    # against random bots; 5 against the other levels, issue 20, docs/benchmarks.md).
+    # against random bots; 5 against the other levels, issue 20, docs/decisions/bots.md).
     SPEND = 5.0
     # Points lost per newly barred digit: fewer legal bids from now on (S7).
     BAR_COST = 0.6

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 FULL = "The server is full, try again in a few minutes."
 DEFAULT_PER_ADDRESS = 8  # identities at once per address: a family or a meetup behind one NAT
-# A session's share after a whole game, and a worker's own cost (docs/benchmarks.md, issue 16:
-# several sessions per worker).
+# A session's share after a whole game, and a worker's own cost (docs/benchmarks.md,
+# "Sessions per worker (K) and 200 sessions").
 DEFAULT_RESERVE_MB = 12.0  # a session after a whole game, beside others in its worker
 DEFAULT_WORKER_MB = 40.0  # a worker: its copy of the pages the client code dirties
 DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minute

@@ -282,7 +282,7 @@ class TerminalApp:
 
     Textual's `App._display` writes an update as escape sequences, which the relay
     would have to parse back into cells; this hands it the cells' strips instead
-    (docs/decisions.md, "Issue 16 (fourth session)"). Anything else is displayed as
+    (docs/decisions/screen-relay.md). Anything else is displayed as
     Textual does."""
 
     _driver: Driver | None

@@ -9,7 +9,7 @@ The grid is drawn from Textual's own updates (`draw`, given the strips of a
 `LayoutUpdate` or `ChopsUpdate` by the session's app, server/terminal/driver.py),
 not from the escape sequences Textual would write for them: parsing those back
 (it used pyte) cost more than the rest of a playing session together
-(docs/decisions.md, "Issue 16 (fourth session)"). What the app writes as text
+(docs/decisions/screen-relay.md). What the app writes as text
 (`feed`: modes, queries, titles, the bell) goes through as it comes, after the
 drawing that preceded it. Outside the alternate screen (before the client
 starts, after it ends) bytes pass unchanged.

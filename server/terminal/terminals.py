@@ -33,7 +33,7 @@ from .zygote import DEFAULT_APP
 
 log = logging.getLogger("modernart.server.terminal")
 
-DEFAULT_SESSIONS_PER_WORKER = 8  # docs/benchmarks.md (issue 16: several sessions per worker)
+DEFAULT_SESSIONS_PER_WORKER = 8  # docs/benchmarks.md ("Sessions per worker (K)")
 DEFAULT_ADDRESS_PER_WORKER = 2  # issue 33: hostile sessions of one address share no crowd
 DEFAULT_WORKER_MAX_MB = 250.0  # a worker's PSS beyond which its heaviest session is ended
 OVER_SHARE = (
@@ -345,7 +345,7 @@ class Terminals:
     def claimed(self, conn: Conn, token: str) -> None:
         """A session's client took another identity over with a code (`claim`): the
         session's key now leads to that identity (the next login with the key lands
-        there; the identity the key had is left as it is: docs/decisions.md, issue 17)."""
+        there; the identity the key had is left as it is: docs/decisions/handoff.md)."""
         session = self._session_of(conn)
         if session is None:
             return

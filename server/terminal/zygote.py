@@ -7,7 +7,7 @@ client, the engines) with the zygote and its siblings until it writes to them;
 `gc.freeze()` keeps the collector from touching (and so copying) those objects.
 What a worker does write to (CPython's reference counts and adaptive bytecode in
 the pages of the code it runs) it copies once for all its sessions
-(docs/decisions.md, issue 16).
+(docs/decisions/terminal-sessions.md).
 
 The control socket (a SOCK_SEQPACKET pair, one message a packet) carries JSON:
     server → zygote: {"spawn": n, "app": "module:Class"} with two descriptors: the

@@ -3,7 +3,7 @@
 Chromium: Debian's `chromium` and `chromium-driver`, driven by Selenium.
 Firefox: Debian's `firefox-esr`, driven by Mozilla's own Marionette client
 (`marionette-driver`) straight over Firefox's remote protocol, because no
-geckodriver is packaged for Debian (docs/decisions.md, issue 17 continued);
+geckodriver is packaged for Debian (docs/decisions/browser.md);
 `FirefoxDriver` gives it the few Selenium calls the tests use. Both are
 installed by `.ci/run`; nothing downloads a browser (SE_OFFLINE). The drivers
 block, the game server runs in the test's event loop: every browser call runs

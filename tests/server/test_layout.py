@@ -1,6 +1,6 @@
 """The layout keeps the architecture (issue 15): the server's modules import each other
 without a cycle (a room reports to its hub through the `RoomHost` protocol;
-docs/decisions.md), and only a game's own packages, `engine/<game>/` and `tui/<game>/`,
+docs/decisions/layout.md), and only a game's own packages, `engine/<game>/` and `tui/<game>/`,
 import that game's internals: the server and the client's shared part speak
 `GameInfo` (engine/games.py)."""
 
@@ -19,7 +19,7 @@ INSTALLED = {"engine": "modernart.engine", "server": "modernart.server", "tui": 
 
 
 def module_name(path: pathlib.Path) -> str:
-    """`server/ssh/pty.py` → `modernart.server.ssh.pty` (a package's `__init__`: itself)."""
+    """`server/ssh/keys.py` → `modernart.server.ssh.keys` (a package's `__init__`: itself)."""
     folder, *rest = path.relative_to(TOP).with_suffix("").parts
     parts = [INSTALLED[folder], *rest]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)

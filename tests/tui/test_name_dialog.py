@@ -3,7 +3,7 @@
 ends in the lobby with a name, or in the dialog again with why. Keys are also sent in
 one burst, as a terminal delivers what was typed ahead (an SSH session under load):
 a second Enter used to pop the lobby under the dialog and a third raised
-`ScreenStackError` (docs/decisions.md, "The name dialog", fourth session)."""
+`ScreenStackError` (docs/decisions/terminal-client.md)."""
 
 from __future__ import annotations
 

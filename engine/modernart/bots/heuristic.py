@@ -106,7 +106,7 @@ class HeuristicBot:
         Money paid to another player helps that one rival only, so with more
         rivals at the table a lot from another seller is worth more of its value.
         Money paid to oneself goes to the bank, so one's own lot is worth less
-        to buy back. (Tuned by self-play, docs/benchmarks.md: the first
+        to buy back. (Tuned by self-play, docs/decisions/bots.md: the first
         heuristic bid 0.64 of the value for others' lots and 0.8 for its own.)
         """
         value = self._lot_value(view)
