@@ -10,6 +10,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.worker import Worker
 
+from .browser import seat_kept, unlist_quit
 from .confirm import Confirm
 from .connection import Connection
 from .games import client_game, lobby_help, playable
@@ -64,8 +65,12 @@ class ClientApp(PlayerReplies):
         own_machine: bool = True,
         records_hint: str | None = None,
         watch: str | None = None,
+        in_browser: bool = False,
     ) -> None:
         super().__init__()
+        self.in_browser = in_browser  # the browser door's page (tui/browser.py)
+        if in_browser:
+            unlist_quit(self._bindings)
         self.theme = "ansi-dark"
         self.url = url
         self.player_name = name
@@ -205,7 +210,7 @@ class ClientApp(PlayerReplies):
             if yes:
                 await self.quit_on_purpose()
 
-        detail = "Your seat is kept: run the same command again to come back."
+        detail = seat_kept(self.where)
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 
@@ -434,9 +439,11 @@ class ClientApp(PlayerReplies):
     @property
     def where(self) -> str:
         """Where this client runs, for the options F1 offers: `local` (against bots),
-        `online` (`modernart connect`, with its kept identities) or `ssh`."""
+        `online` (`modernart connect`, with its kept identities), `ssh` or `browser`."""
         if self.local is not None:
             return "local"
+        if self.in_browser:
+            return "browser"
         return "online" if isinstance(self.tokens, TokenStore) else "ssh"
 
     def action_help(self) -> None:

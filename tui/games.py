@@ -15,6 +15,7 @@ from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import keys_help as artsociety_keys
 from .artsociety.private import describe_private as artsociety_private
+from .browser import HELP as BROWSER_HELP
 from .gametable import GameTable
 from .modernart.private import describe_private as modernart_private
 from .rematch import AFTER_GAME_HELP
@@ -84,7 +85,8 @@ def _artsociety_table() -> type[GameTable]:
 
 
 # The `modernart` command's options, only where they work: a game against bots in this
-# terminal (`local`), a lobby opened with `modernart connect` (`online`); over SSH none.
+# terminal (`local`), a lobby opened with `modernart connect` (`online`); over SSH none;
+# in a browser how to leave (`browser`).
 SHOUT_WINDOW_HELP = "`--shout-window SECONDS` how long the hammer waits in open auctions, "
 OPTIONS_HELP = {
     "local": (
@@ -99,6 +101,7 @@ OPTIONS_HELP = {
         "`modernart identities` lists them and `modernart identities --forget URL [NAME]` "
         "forgets one."
     ),
+    "browser": BROWSER_HELP,
 }
 
 LOBBY_KEYS = (

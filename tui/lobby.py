@@ -378,7 +378,11 @@ CLAIM_NOTES = {
     ),
     # A session on the server: over SSH, or in a browser's page (the same client).
     "ssh": (
-        "Your SSH key (in a browser: this browser) then leads there each time; the "
+        "Your SSH key then leads there each time; the "
+        "identity you play now stays on the server, but nothing leads to it any more."
+    ),
+    "browser": (
+        "This browser then leads there each time; the "
         "identity you play now stays on the server, but nothing leads to it any more."
     ),
 }

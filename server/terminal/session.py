@@ -96,9 +96,11 @@ class TerminalSession:
         output: Callable[[bytes], None],
         closed: Callable[[str, int], None],
         records: str | None = None,
+        browser: bool = False,
     ) -> None:
         self.terminals = terminals
         self.records = records  # how this door's player gets a record (the client says it)
+        self.browser = browser  # a browser's page: the client says what differs there
         self.peer = peer
         self.name = name
         self.key = key
@@ -217,7 +219,7 @@ class TerminalSession:
         env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
         url, self.secret_header = self.terminals.forward(self.peer)
         config = {"url": url, "name": self.name, "token": self.token, "watch": self.watch}
-        config["records"] = self.records
+        config["records"], config["browser"] = self.records, self.browser
         self._exit_code = asyncio.get_running_loop().create_future()
         try:
             worker, slot = await self.terminals.pool.place(self)

@@ -184,10 +184,11 @@ class Terminals:
         output: Callable[[bytes], None],
         closed: Callable[[str, int], None],
         records: str | None = None,
+        browser: bool = False,
     ) -> TerminalSession:
         """Start a session for `name` at `peer`; raises `Refused` with a message.
         `records`: how the door gives a player a record, for the client to say (ROOM:
-        the room's id)."""
+        the room's id); `browser`: the session is a browser's page (tui/browser.py)."""
         reason = self.refusal(peer, key)
         if reason is not None:
             self.refusals.count(reason, peer)
@@ -203,6 +204,7 @@ class Terminals:
             output=output,
             closed=closed,
             records=records,
+            browser=browser,
         )
         self.admission.admit(session, peer, who=key)
         self.sessions.add(session)

@@ -182,6 +182,7 @@ class Worker:
                     watch=config.get("watch"),
                     own_machine=False,
                     records_hint=config.get("records"),
+                    in_browser=bool(config.get("browser")),
                 )
         except Exception:
             log.exception("session %s: the client could not be made", sid)

@@ -72,7 +72,8 @@ def warm_up(app_class: type) -> None:
     from modernart.tui.games import help_texts
     from modernart.tui.helptext import warm
 
-    warm(help_texts("ssh"))  # F1's texts laid out: a session's first F1 only draws them
+    for where in ("ssh", "browser"):  # F1's texts laid out: a session's first F1 only draws them
+        warm(help_texts(where))
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()

@@ -314,6 +314,7 @@ class WebGate:
                 output=terminal.output,
                 closed=terminal.close,
                 records=records.HINT,
+                browser=True,
             )
         except Refused as exc:
             self.quiet.info("refused", "browser session from %s refused: %s", visit.address, exc)

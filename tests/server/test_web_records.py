@@ -5,8 +5,10 @@ page's cookie. Only games that are over; a locked room's only to its players."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import pathlib
+import re
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
@@ -21,7 +23,8 @@ from .finishedgames import played
 from .pageclient import PageClient
 from .sshgate import MakeGate, gates
 from .test_web import browser as browser  # the fixture: Chromium
-from .test_web import lobby
+from .test_web import lobby, token_of
+from .wsclient import Client, autoplay
 
 
 @pytest.fixture
@@ -154,3 +157,70 @@ async def test_the_page_lists_your_finished_games_and_downloads_one(web, browser
         assert status == 200 and disposition.startswith("attachment")
         assert replay(load_record(body))["finished"]
         assert await page.run("return document.getElementById('records').hidden") is False
+
+
+STATUS_JS = "return document.getElementById('records-status').textContent"
+# Answers once the terminal has the keys again (its textarea has the focus).
+TERMINAL_FOCUSED_JS = """
+const done = arguments[arguments.length - 1];
+const focused = () => document.activeElement.classList.contains('xterm-helper-textarea');
+if (focused()) { done(true); return; }
+document.addEventListener('focusin', () => { if (focused()) done(true); });
+setTimeout(() => done(focused()), 5000);
+"""
+
+
+async def test_the_open_list_shows_a_game_that_ends_meanwhile_with_an_iso_date(web, browser):
+    """Play-test 2026-12-03 (evening) #5: the list, opened during the game, kept saying
+    "No finished games yet" after it; its dates were the US locale's."""
+    gate = await web()
+    page = await browser()
+    await lobby(gate, page)
+    await page.run("document.getElementById('records-button').click()")
+    status = await page.call(
+        page.driver.execute_async_script,
+        """const done = arguments[arguments.length - 1];
+        const status = document.getElementById('records-status');
+        const ready = () => status.textContent.startsWith('No finished games');
+        if (ready()) { done(status.textContent); return; }
+        new MutationObserver(() => { if (ready()) done(status.textContent); })
+          .observe(status, {childList: true, characterData: true, subtree: true});""",
+    )
+    assert status.startswith("No finished games yet")
+
+    # This browser's identity plays a game to its end (from a client of its own: the
+    # page's session is replaced, the page and its open list stay).
+    player = await Client.hello(f"ws://127.0.0.1:{gate.server.port}/", "Ann", await token_of(page))
+    try:
+        await player.send("create", seats=3, options={"shout_window_ms": 100})
+        room = (await player.expect("joined"))["room"]
+        for _ in range(2):
+            await player.send("add_bot", level="random")
+        await player.send("start")
+        await player.next_update()
+        await autoplay(player, seed=4)
+    finally:
+        await player.close()
+
+    links = await page.call(page.driver.execute_async_script, LINKS_JS)
+    assert links is not None, "the open list never showed the game that ended"
+    ((href, _, text),) = links
+    assert href == f"/record/{room}.json"
+    assert (await page.run(STATUS_JS)).startswith("Download a game's record")
+    status, _, body = await page.call(page.driver.execute_async_script, FETCH_JS, "/records")
+    finished = json.loads(body)["games"][0]["finished"]
+    offset = await page.run(
+        "return new Date(arguments[0] * 1000).getTimezoneOffset()", finished
+    )  # minutes west of UTC, in the browser's time zone
+    local = datetime.datetime.fromtimestamp(finished, datetime.UTC)
+    local -= datetime.timedelta(minutes=offset)
+    assert text == f"Modern Art, {local:%Y-%m-%d %H:%M} ({room})"
+    assert re.search(r", \d{4}-\d\d-\d\d \d\d:\d\d \(", text)
+
+    # A download link clicked gives the keys back to the game (finding #6: Ctrl+Q did
+    # nothing once a link had the focus). The download itself is not wanted here.
+    await page.run(
+        "window.addEventListener('click', e => e.preventDefault(), true);"
+        "document.querySelector('#records-list a').click()"
+    )
+    assert await page.call(page.driver.execute_async_script, TERMINAL_FOCUSED_JS)

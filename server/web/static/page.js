@@ -147,45 +147,75 @@
   });
 
   // "Your finished games": the records of this browser's identity's games that are
-  // over, from /records (the cookie says who); each downloads as a JSON file.
+  // over, from /records (the cookie says who); each downloads as a JSON file. Asked
+  // again each time the list opens, and every RECORDS_EVERY ms while it is open and the
+  // tab is seen, so a game that ends meanwhile shows up (the page does not know when).
+  const RECORDS_EVERY = 10000;
   const recordsBox = document.getElementById("records");
   const recordsButton = document.getElementById("records-button");
+  const recordsList = document.getElementById("records-list");
+  const recordsStatus = document.getElementById("records-status");
+  let recordsShown = null;  // the last answer shown (JSON): redrawn only when it changes
+  let recordsTimer = null;
+  function two(n) { return String(n).padStart(2, "0"); }
+  // When a game finished, in this browser's time zone: 2026-12-03 18:57 (ISO's order).
+  function finishedAt(seconds) {
+    const d = new Date(seconds * 1000);
+    return d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()) + " " +
+      two(d.getHours()) + ":" + two(d.getMinutes());
+  }
   function showRecords(games) {
-    const list = document.getElementById("records-list");
-    list.replaceChildren();
+    const answer = JSON.stringify(games);
+    if (answer === recordsShown) return;
+    recordsShown = answer;
+    recordsList.replaceChildren();
     for (const game of games) {
       const link = document.createElement("a");
       link.href = game.url;
       link.download = game.game + "-" + game.room + ".json";
-      const when = new Date(game.finished * 1000).toLocaleString();
-      link.textContent = game.title + ", " + when + " (" + game.room + ")" +
+      link.textContent = game.title + ", " + finishedAt(game.finished) + " (" + game.room + ")" +
         (game.outcome === "abandoned" ? ", abandoned" : "");
       const item = document.createElement("li");
       item.appendChild(link);
-      list.appendChild(item);
+      recordsList.appendChild(item);
     }
-    document.getElementById("records-status").textContent = games.length
+    recordsStatus.textContent = games.length
       ? "Download a game's record (JSON, for modernart view FILE):"
       : "No finished games yet: a game's record is here once the game is over.";
-  }
-  recordsButton.addEventListener("click", function () {
-    const opening = recordsBox.hidden;
-    recordsBox.hidden = !opening;
-    recordsButton.setAttribute("aria-expanded", String(opening));
     size();
-    term.focus();
-    if (!opening) return;
-    document.getElementById("records-status").textContent = "Loading…";
+  }
+  function loadRecords() {
+    if (recordsBox.hidden || document.hidden) return;
     fetch("/records", { credentials: "same-origin", cache: "no-store" })
       .then(function (answer) {
         if (!answer.ok) throw new Error(answer.status);
         return answer.json();
       })
-      .then(function (body) { showRecords(body.games); size(); })
+      .then(function (body) { if (!recordsBox.hidden) showRecords(body.games); })
       .catch(function () {
-        document.getElementById("records-status").textContent =
-          "Your games could not be loaded: connect first, then try again.";
+        recordsShown = null;
+        recordsStatus.textContent = "Your games could not be loaded: connect first, then try again.";
       });
+  }
+  recordsButton.addEventListener("click", function () {
+    const opening = recordsBox.hidden;
+    recordsBox.hidden = !opening;
+    recordsButton.setAttribute("aria-expanded", String(opening));
+    clearInterval(recordsTimer);
+    if (opening) {
+      recordsShown = null;
+      recordsList.replaceChildren();
+      recordsStatus.textContent = "Loading…";
+      loadRecords();
+      recordsTimer = setInterval(loadRecords, RECORDS_EVERY);
+    }
+    size();
+    term.focus();
+  });
+  document.addEventListener("visibilitychange", loadRecords);
+  // A download link keeps the focus once clicked: the keys go back to the game.
+  recordsList.addEventListener("click", function (event) {
+    if (event.target.closest("a")) setTimeout(function () { term.focus(); }, 0);
   });
 
   size();
