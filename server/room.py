@@ -207,6 +207,7 @@ class Room:
             "bots": [bool(s and s.level) for s in self.seats],
             "connected": [bool(s and s.connected) for s in self.seats],
             "status": self.status,
+            "paused": self.paused,  # playing, but waiting for a human to come back
             "variant": self.variant,
             "spectators": len(self.spectators),
             "locked": self.password is not None,
@@ -418,6 +419,7 @@ class Room:
         view = self.game.view(seat)
         view["room"] = self.id
         view["status"] = self.status
+        view["paused"] = self.paused
         view["deadline_ms"] = self._deadline_ms(now)
         view["spectators"] = len(self.spectators)
         for info, s in zip(view["seats"], self.seats, strict=True):
@@ -509,14 +511,13 @@ class Room:
             if told and self.status == WAITING:
                 self.broadcast_room()
             return
-        if told:
-            self.notify([{"type": "left" if left else "disconnected", "seat": seat}])
-        if self._unattended():
-            log.debug("room %s: no player connected; the game waits for one", self.id)
+        if self._unattended():  # before the news: its view says the game is paused
             self.paused = True
             self.stop_clocks()
         else:
             self._seat_absent(seat)
+        if told:
+            self.notify([{"type": "left" if left else "disconnected", "seat": seat}])
 
     def _unattended(self) -> bool:
         """Without --dev, a game goes on only while a seated human is connected: bots
