@@ -10,6 +10,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.worker import Worker
 
+from .away import while_away
 from .confirm import Confirm
 from .connection import Connection
 from .games import client_game, lobby_help, playable
@@ -205,7 +206,8 @@ class ClientApp(PlayerReplies):
             if yes:
                 await self.quit_on_purpose()
 
-        detail = "Your seat is kept: run the same command again to come back."
+        away = while_away(self.table.view, self.table.room_info)
+        detail = f"Your seat is kept: run the same command again to come back. {away}"
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 
