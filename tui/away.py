@@ -11,7 +11,7 @@ def _others_here(view: dict[str, Any]) -> bool:
     """Another seated human is connected (a bot or a stand-in is not one)."""
     you = view.get("you")
     return any(
-        info.get("connected") and not info.get("bot")
+        info.get("connected", True) and not info.get("bot")
         for seat, info in enumerate(view.get("seats") or [])
         if seat != you
     )
