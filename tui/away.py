@@ -27,9 +27,9 @@ def while_away(view: dict[str, Any], room: dict[str, Any]) -> str:
     server), else a stand-in bot or the turn clock moves for you (the room's options)."""
     if not _others_here(view):
         return (
-            "Nobody else is at the table: the game pauses (no bot moves, no clock runs) "
-            "until a player comes back, and after a long while (usually 30 min) with "
-            "nobody it ends as abandoned, a loss for you."
+            "No other player is at the table: the game pauses (no bot moves, no clock "
+            "runs) until one comes back; after a long while (usually 30 min) with nobody, "
+            "it ends as abandoned, a loss for you."
         )
     options = room.get("options") or {}
     takeover, clock = options.get("takeover_s", 60), options.get("turn_timeout_s", 0)
@@ -45,7 +45,7 @@ def pause_line(previous: dict[str, Any], view: dict[str, Any]) -> tuple[str, str
     if view.get("paused") and not previous.get("paused"):
         return "No player is at the table: the game is paused until one comes back", "bold"
     if previous.get("paused") and not view.get("paused") and view.get("status") == "playing":
-        return "A player is back: the game goes on", "bold"
+        return "The game goes on", "bold"
     return None
 
 

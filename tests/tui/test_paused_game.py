@@ -70,7 +70,7 @@ async def test_the_leave_dialog_says_a_stand_in_or_a_pause(url, raw, tmp_path):
         await until(pilot, lambda: not app.table.view["seats"][0]["connected"])
         await pilot.press("L")
         await until(pilot, lambda: isinstance(app.screen, Confirm))
-        assert "Nobody else is at the table: the game pauses" in app.screen.detail
+        assert "No other player is at the table: the game pauses" in app.screen.detail
         assert "stand-in" not in app.screen.detail
         await pilot.press("n")
 
@@ -98,7 +98,7 @@ async def test_a_spectator_and_the_lobby_see_the_pause_and_its_end(url, raw, tmp
         assert "No player is at the table: the game is paused" in log_text(app)
         ann = await back_with(url, "Ann", token_of(ann))
         await until(pilot, lambda: "paused" not in status())
-        assert "A player is back: the game goes on" in log_text(app)
+        assert "Ann is back The game goes on" in log_text(app)
         await ann.close()
         await until(pilot, lambda: "paused" in status())
         await pilot.press("L")  # a spectator leaves without a question
