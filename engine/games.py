@@ -119,6 +119,9 @@ class GameInfo:
     search: Searcher | None = None
     # hint(view) -> (the hard bot's action for this view or None, one line saying why)
     hint: Callable[[dict[str, Any]], tuple[Action | None, str]] | None = None
+    # Events after which the game's clients show a summary over the table (Modern Art's
+    # round end): a server starts the next turn clocks after a reading time (issue 28)
+    summary_events: frozenset[str] = frozenset()
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""

@@ -113,6 +113,10 @@ class Limits:
     address_messages_per_s: float = _limit(
         100, "messages per address per second, all its connections together (reads pause)"
     )
+    # Issue 28.
+    round_read_s: float = _limit(
+        30, "seconds to read a round's summary, added to the next decisions' turn clocks"
+    )
     # Issue 33.
     rematch_answers_per_s: float = _limit(
         0.5, "rematch answers per player per second that change it, 5 in a burst"

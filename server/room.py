@@ -24,6 +24,7 @@ from modernart.engine.games import GameInfo, GameState
 from .botpool import BotPool, decide, lot_key, search_budget, searches, shout_up_to
 from .codec import encode, ws_frame
 from .history import History
+from .limits import Limits
 from .options import RoomOptions, RoomSettings
 from .store import Store, StoreError
 from .updates import UpdateFrames
@@ -44,6 +45,7 @@ class RoomHost(Protocol):
     store: Store
     dev: bool
     bots: BotPool  # worker processes for searching bots (server/botpool.py)
+    limits: Limits
 
     def rooms_changed(self) -> None: ...
 
@@ -157,6 +159,7 @@ class Room:
         self._turn_clock: asyncio.TimerHandle | None = None
         self._turn_deadline: float | None = None
         self._clock_seats: frozenset[int] = frozenset()  # the seats the turn clock times
+        self._read_until = 0.0  # loop time: no turn clock starts before (a round's summary)
         self._store_failures = 0  # actions refused by the store in a row
         self._retry: asyncio.TimerHandle | None = None
         self.paused = False  # no seated human connected (without --dev): nothing moves
@@ -204,6 +207,7 @@ class Room:
             "bots": [bool(s and s.level) for s in self.seats],
             "connected": [bool(s and s.connected) for s in self.seats],
             "status": self.status,
+            "paused": self.paused,  # playing, but waiting for a human to come back
             "variant": self.variant,
             "spectators": len(self.spectators),
             "locked": self.password is not None,
@@ -415,6 +419,7 @@ class Room:
         view = self.game.view(seat)
         view["room"] = self.id
         view["status"] = self.status
+        view["paused"] = self.paused
         view["deadline_ms"] = self._deadline_ms(now)
         view["spectators"] = len(self.spectators)
         for info, s in zip(view["seats"], self.seats, strict=True):
@@ -506,14 +511,13 @@ class Room:
             if told and self.status == WAITING:
                 self.broadcast_room()
             return
-        if told:
-            self.notify([{"type": "left" if left else "disconnected", "seat": seat}])
-        if self._unattended():
-            log.debug("room %s: no player connected; the game waits for one", self.id)
+        if self._unattended():  # before the news: its view says the game is paused
             self.paused = True
             self.stop_clocks()
         else:
             self._seat_absent(seat)
+        if told:
+            self.notify([{"type": "left" if left else "disconnected", "seat": seat}])
 
     def _unattended(self) -> bool:
         """Without --dev, a game goes on only while a seated human is connected: bots
@@ -772,6 +776,8 @@ class Room:
         else:
             self._stop_hammer()
         timeout = self.options.turn_timeout_s
+        if any(e["type"] in self.info.summary_events for e in events):
+            self._read_until = self.loop.time() + self.hub.limits.round_read_s
         to_act = frozenset(game.to_act()) if not (realtime or game.finished) else frozenset()
         if events and to_act and self._turn_clock is not None and to_act < self._clock_seats:
             # Some of the seats the clock times decided (a sealed bid, R14): the others
@@ -781,8 +787,9 @@ class Room:
         self._stop_turn_clock()
         if timeout and not realtime and not game.finished:
             self._clock_seats = to_act
-            self._turn_deadline = self.loop.time() + timeout
-            self._turn_clock = self.loop.call_later(timeout, self._turn_timed_out)
+            # A round's summary covers the table a while: the clock starts after it.
+            self._turn_deadline = max(self.loop.time(), self._read_until) + timeout
+            self._turn_clock = self.loop.call_at(self._turn_deadline, self._turn_timed_out)
 
     def _start_hammer(self) -> None:
         """R12: going once at 1/3, twice at 2/3, sold (`GameInfo.hammer`) when the window

@@ -10,6 +10,7 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.worker import Worker
 
+from .away import while_away
 from .browser import seat_kept, unlist_quit
 from .confirm import Confirm
 from .connection import Connection
@@ -210,7 +211,8 @@ class ClientApp(PlayerReplies):
             if yes:
                 await self.quit_on_purpose()
 
-        detail = seat_kept(self.where)
+        away = while_away(self.table.view, self.table.room_info)
+        detail = f"{seat_kept(self.where)} {away}"
         title = client_game(self.room_game).title
         self.push_screen(Confirm(f"Quit {title}?", detail), answer)
 

@@ -37,15 +37,15 @@ class Confirm(Dialog[bool]):
         self.dismiss(yes)
 
 
-def leave_question(local: bool, running: bool) -> tuple[str, str] | None:
+def leave_question(local: bool, running: bool, away: str = "") -> tuple[str, str] | None:
     """`L` at a table: the question to ask first (None: none, back to the lobby). A
     running game asks, and so does a game against bots, running or over: it has no lobby,
-    so leaving it ends the program (playtests #3; F1 says so too)."""
+    so leaving it ends the program (playtests #3; F1 says so too). `away`: what happens
+    to the game meanwhile (tui/away.py)."""
     if local:
         return "Leave and quit?", "A game against bots has no lobby: leaving it ends the program."
     if not running:
         return None
     return "Leave this game?", (
-        "Your seat is kept: the others see that you left, a bot plays for you after a "
-        "while, and you can come back by joining the room again."
+        f"Your seat is kept: come back by joining the room again. {away}".rstrip()
     )

@@ -42,6 +42,7 @@ from textual.widgets import Input, Static
 
 from modernart.engine.games import DEFAULT_GAME, get_game
 
+from .away import pause_line, while_away
 from .botpick import BotLevelDialog
 from .confirm import Confirm, leave_question
 from .devices import replaced_note
@@ -274,6 +275,8 @@ class GameTable(RematchKeys):
         self.refresh_bindings()
         if self.decision_starts(previous, view):
             self.post_message(Alert("turn"))
+        if (paused := pause_line(previous, view)) is not None:
+            self.note(*paused)
         # A watcher gets no dialogs: the log and the table tell the rounds' ends (issue 28).
         if view.get("you") is not None:
             self._waiting_screens.extend(self.end_screens(previous, events))
@@ -595,7 +598,8 @@ class GameTable(RematchKeys):
         )
 
     def action_leave(self) -> None:
-        asked = leave_question(bool(self.local), self.game_running)
+        away = while_away(self.view, self.room_info)
+        asked = leave_question(bool(self.local), self.game_running, away)
         if asked is None:
             self.post_message(LeaveRoom())
             return

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
+from .away import status_word
 from .createroom import CreateRoomDialog, game_choice
 from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
@@ -255,7 +256,7 @@ class LobbyScreen(Screen[None]):
             game_choice(info) if info else Text(str(room.get("game"))),
             f"{taken}/{room.get('seats', len(seated))}",
             Text(fit_names([s for s in seated if s], 14 if self._narrow else 30)),
-            Text(str(room.get("status", "?"))),
+            Text(status_word(room)),
             variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
             "yes" if room.get("locked") else "",
         ]

@@ -113,8 +113,11 @@ def seat_status(info: dict[str, Any]) -> Text:
 
 
 def presence_text(view: dict[str, Any]) -> Text:
-    """For the status line: the players not at the table ("Bob: stand-in", "Cy left")."""
+    """For the status line: the players not at the table ("Bob: stand-in", "Cy left"),
+    after "paused" when the game waits for a player to come back (issue 28)."""
     text = Text()
+    if view.get("paused"):
+        text.append(" · paused", style="bold yellow")
     for seat, info in enumerate(view.get("seats") or []):
         if seat == view.get("you"):
             continue

@@ -123,6 +123,7 @@ GAME = GameInfo(
     record_header=record_header,
     replay_fields=replay_fields,
     timeout_action=timeout_action,
+    summary_events=frozenset({"round_end"}),
     bots=BOTS,
     default_bot=DEFAULT_LEVEL,
     bot_help=BOT_HELP,
