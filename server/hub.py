@@ -406,13 +406,13 @@ class Hub:
         rid: int | None = None
         close_reason = "the first message must be a valid hello"
         try:
-            if not within_rate:
-                raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             msg = decode(frame)
             if "id" in msg:
                 if not is_int(msg["id"]):
                     raise BadMessage("`id` must be an integer")
                 rid = msg["id"]
+            if not within_rate:  # refused with its `re`, as PROTOCOL.md asks of every error
+                raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             if conn.identity is None:
                 if msg["t"] != "hello":
                     raise BadMessage("the first message must be hello")

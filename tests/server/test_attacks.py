@@ -190,6 +190,20 @@ async def test_6_the_servers_own_stall_is_not_counted_as_a_clients_burst(public)
     assert sum(1 for m in answers if m["t"] == "rooms" and "re" in m) == 32
 
 
+async def test_6_a_message_over_the_rate_is_refused_with_its_re(public):
+    """PROTOCOL.md: an error answering a request carries its `re` (a client that waits
+    for the answer to a request would otherwise wait for ever)."""
+    _, url = await public(messages_per_s=5)  # a burst of 10
+    client = await Client.hello(url, "Hasty", address="10.6.2.1")
+    refused: list[dict[str, Any]] = []
+    while not refused:  # a stall of the server's own is credited: try until one is over
+        ids = [await client.send("who") for _ in range(20)]
+        answers = [await client.expect_reply(rid) for rid in ids]
+        refused = [m for m in answers if m.get("code") == "rate_limited"]
+    assert client.ws.close_code is None
+    await client.close()
+
+
 # 8 --------------------------------------------------------- presence history
 
 

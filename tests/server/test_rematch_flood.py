@@ -19,8 +19,10 @@ from .wsclient import Client, autoplay
 @pytest.fixture
 async def slow_refill(tmp_path: pathlib.Path) -> AsyncIterator[str]:
     """A dev server whose rematch answers come back so slowly that none does in a test:
-    what passes is the burst, whatever the machine's speed."""
-    limits = Limits.for_dev().replace(rematch_answers_per_s=1e-6)
+    what passes is the burst, whatever the machine's speed. Messages are not limited:
+    a fast machine's game leaves the autoplayed seats' budgets spent, and the 51
+    messages below would meet that limit instead of the rematch's."""
+    limits = Limits.for_dev().replace(rematch_answers_per_s=1e-6, messages_per_s=0)
     server = Server(tmp_path / "data", port=0, dev=True, limits=limits)
     await server.start()
     yield f"ws://127.0.0.1:{server.port}/"
