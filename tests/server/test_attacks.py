@@ -197,7 +197,7 @@ async def test_6_a_message_over_the_rate_is_refused_with_its_re(public):
     client = await Client.hello(url, "Hasty", address="10.6.2.1")
     refused: list[dict[str, Any]] = []
     while not refused:  # a stall of the server's own is credited: try until one is over
-        ids = [await client.send("who") for _ in range(20)]
+        ids = [await client.send("who") for _ in range(15)]
         answers = [await client.expect_reply(rid) for rid in ids]
         refused = [m for m in answers if m.get("code") == "rate_limited"]
     assert client.ws.close_code is None
