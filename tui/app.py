@@ -12,12 +12,13 @@ from textual.worker import Worker
 
 from .away import while_away
 from .browser import seat_kept, unlist_quit
+from .claiming import ClaimReplies
 from .confirm import Confirm
 from .connection import Connection
 from .games import client_game, lobby_help, playable
 from .gametable import GameTable
 from .help import HelpScreen
-from .lobby import ClaimDialog, LobbyScreen
+from .lobby import LobbyScreen
 from .local import KeepGame, LocalGame
 from .messages import (
     Alert,
@@ -32,18 +33,8 @@ from .messages import (
 from .playerlink import PlayerReplies
 from .tokens import TokenStore
 
-# A refused `claim`, as the lobby's dialog says it (the server does not tell a wrong code
-# from a used or an expired one: a guesser learns nothing).
-CLAIM_REFUSED = {
-    "wrong_code": (
-        "That code is wrong, used or expired: a code works once, for 10 minutes. "
-        "Check it, or press k on the other device for a new one."
-    ),
-    "rate_limited": "Too many wrong codes from here: wait a minute, then try again.",
-}
 
-
-class ClientApp(PlayerReplies):
+class ClientApp(ClaimReplies, PlayerReplies):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
     CSS_PATH = Path(__file__).parent / "app.tcss"
@@ -100,7 +91,9 @@ class ClientApp(PlayerReplies):
         self.bell_on_turn = bell  # ring the terminal bell when your turn comes
         self.history_pending = False  # a `history` answer will bring the log up to date
         self._history_id: int | None = None
-        self._claim_id: int | None = None  # the `claim` sent from the lobby's dialog (i)
+        self._claim_id: int | None = (
+            None  # the `claim` sent from the lobby's dialog (tui/claiming.py)
+        )
 
     # ----------------------------------------------------------- lifecycle
 
@@ -157,9 +150,7 @@ class ClientApp(PlayerReplies):
     def on_send_to_server(self, message: SendToServer) -> None:
         msg_id = self.send(message.msg)
         if message.msg.get("t") == "claim":
-            self._claim_id = msg_id
-            if msg_id is None and (dialog := self._claim_dialog()) is not None:
-                dialog.show_error("Not connected to the server: try again in a moment.")
+            self.claim_sent(msg_id)
 
     def on_player_act(self, message: PlayerAct) -> None:
         self.act(message.action)
@@ -282,33 +273,6 @@ class ClientApp(PlayerReplies):
         if self.lobby is not None:
             self.lobby.set_player(name)
 
-    def _on_handoff(self, msg: dict[str, Any]) -> None:
-        code = msg.get("code")
-        if isinstance(code, str) and self.lobby is not None:
-            self.lobby.show_handoff(code, int(msg.get("expires_s") or 600))
-
-    def _claim_dialog(self) -> ClaimDialog | None:
-        return next((s for s in self.screen_stack if isinstance(s, ClaimDialog)), None)
-
-    def _on_claimed(self, msg: dict[str, Any]) -> None:
-        """A code from another device was good: go on as its identity (its name, its
-        seat), kept for this server under that identity's name (tui/tokens.py)."""
-        token, name = msg.get("token"), msg.get("name")
-        if not isinstance(token, str) or self.connection is None or self.local is not None:
-            return
-        self._claim_id = None
-        name = name if isinstance(name, str) and name else self.player_name
-        if (dialog := self._claim_dialog()) is not None:
-            dialog.dismiss(None)
-        previous, self.player_name = self.player_name, name
-        self.watching, self.rewatch = None, False
-        if self.tokens is not None and self.url:
-            self.tokens.put(self.url, name, token)
-        if self.lobby is not None:
-            self.lobby.set_player(name)
-        self.connection.become(token, name)
-        self.notify(f"You now play {name} here (instead of {previous}).", markup=False)
-
     def _on_joined(self, msg: dict[str, Any]) -> None:
         self.rewatch = False
         self.watching = msg.get("room") if msg.get("seat") is None else None
@@ -409,11 +373,8 @@ class ClientApp(PlayerReplies):
             return
         if self.you is None and self.name_refused(msg):
             return
-        if msg.get("re") is not None and msg.get("re") == self._claim_id:
-            self._claim_id = None
-            if (dialog := self._claim_dialog()) is not None:
-                dialog.show_error(CLAIM_REFUSED.get(str(msg.get("code")), str(msg.get("message"))))
-                return
+        if self.claim_refused(msg):
+            return
         self.record_refused(msg)
         text = str(msg.get("message") or msg.get("code") or "error")
         if self.table is not None:
