@@ -93,7 +93,7 @@ async def player(door: str, ssh: SshGate, web: WebGate) -> Player:
                 await screen.ws.send(json.dumps(["stdin", text[start : start + 8192]]))
 
     await screen.wait(
-        lambda: "Rooms" in screen.text() and "Quit" in screen.screen.display[-1], "the lobby"
+        lambda: "Rooms" in screen.text() and "Help" in screen.screen.display[-1], "the lobby"
     )
     you = Player(screen, send)
     (you.session,) = ssh.terminals.sessions
