@@ -230,11 +230,10 @@ class Terminals:
 
     def watched(self, token: str | None) -> str | None:
         """The room the token's identity watched last, if any (to return there)."""
-        hub, store = self.server.hub, self.server.store
-        if token is None or hub is None or store is None:
+        hub = self.server.hub
+        if token is None or hub is None:
             return None
-        found = store.find_identity(token)
-        identity = hub.identities.get(found[0]) if found else None
+        identity = hub.people.identity_for_token(token)
         return identity.watching if identity is not None else None
 
     def forget(self, session: TerminalSession, why: str) -> None:
