@@ -22,7 +22,7 @@ from websockets.sync.client import connect as connect_sync
 
 from modernart.server import hub, listing, people, play
 from modernart.server.app import Server
-from modernart.server.store import token_hash
+from modernart.server.storeerror import token_hash
 
 from .test_hardening import start_with_bots
 from .waiting import eventually
