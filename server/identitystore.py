@@ -28,6 +28,17 @@ CREATE TABLE IF NOT EXISTS key_tokens (
 """
 
 
+def identity_inserts(identity_id: str, name: str, token: str) -> list[tuple[str, tuple]]:
+    """The statements that store a new identity, never seated, and its first device."""
+    return [
+        (
+            "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
+            (identity_id, name, token_hash(token), time.time()),
+        ),
+        device_insert(identity_id, token, FIRST_DEVICE),
+    ]
+
+
 class IdentityTables:
     db: sqlite3.Connection
     _write: Callable[[str, str, tuple], None]  # the Store's
@@ -79,17 +90,7 @@ class IdentityTables:
             raise StoreError(f"could not save the keys' identities: {exc}") from None
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
-        self._transaction(
-            "a new identity",
-            [
-                (
-                    "INSERT INTO identities (id, name, token_hash, created, seated)"
-                    " VALUES (?, ?, ?, ?, 0)",
-                    (identity_id, name, token_hash(token), time.time()),
-                ),
-                device_insert(identity_id, token, FIRST_DEVICE),
-            ],
-        )
+        self._transaction("a new identity", identity_inserts(identity_id, name, token))
 
     def find_identity(self, token: str) -> tuple[str, str, bool] | None:
         """(id, name, ever seated) of the identity one of whose devices holds `token`

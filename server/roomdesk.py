@@ -173,12 +173,16 @@ class RoomDesk:
             if room.status != WAITING or room.free_seat() is None:
                 raise Refused("room_full", "every seat is taken")
             seat = room.seat_human(identity)
-            try:
-                self.hub.store.save_members(room.id, room.members_json())
-            except StoreError:
-                room.seats[seat] = None
-                raise
+            self._store_new_seat(room, seat)
         self.enter(conn, room, seat, rid)
+
+    def _store_new_seat(self, room: Room, seat: int) -> None:
+        """The room's seats stored with `seat` just taken; freed if the store refuses."""
+        try:
+            self.hub.store.save_members(room.id, room.members_json())
+        except StoreError:
+            room.seats[seat] = None
+            raise
 
     def on_watch(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         room = self._find_room(msg)
@@ -296,12 +300,7 @@ class RoomDesk:
         room = self._hosted_waiting_room(conn)
         if room.free_seat() is None:
             raise Refused("room_full", "every seat is taken")
-        seat = room.seat_bot(level)
-        try:
-            self.hub.store.save_members(room.id, room.members_json())
-        except StoreError:
-            room.seats[seat] = None
-            raise
+        self._store_new_seat(room, room.seat_bot(level))
         room.broadcast_room()
         self.hub.rooms_changed()
 
