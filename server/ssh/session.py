@@ -9,15 +9,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import asyncssh
 
-from ..terminal import Refused, TerminalSession
+from ..logthrottle import LogThrottle
+from ..terminal import Refused, Terminals, TerminalSession
 from .records import download_hint
 
-if TYPE_CHECKING:
-    from .server import Gatekeeper
+
+class Door(Protocol):
+    """What a session needs of the SSH door (server/ssh/server.py's `SshGate`)."""
+
+    port: int
+    terminals: Terminals
+    sessions: set[Session]  # the open ones
+    quiet: LogThrottle
+
+
+class Keeper(Protocol):
+    """What a session needs of its connection (server/ssh/server.py's `Gatekeeper`)."""
+
+    gate: Door
+    address: str
+    fingerprint: str | None  # the key that signed in; None for a guest
 
 
 def valid_name(name: str) -> bool:
@@ -28,7 +43,7 @@ def valid_name(name: str) -> bool:
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """One session channel: its terminal session, or the message of why there is none."""
 
-    def __init__(self, keeper: Gatekeeper) -> None:
+    def __init__(self, keeper: Keeper) -> None:
         self.keeper = keeper
         self.gate = keeper.gate
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
