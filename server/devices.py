@@ -11,7 +11,7 @@ is told which device took over (`replaced {device, by, same}`) before it is clos
 (4000); clients do not reconnect after 4000, so two devices never throw each other
 out in a loop. A revoked device's token stops working at once; a terminal session
 (SSH, the browser page) still open with it is ended by its door, told why
-(`revoke_listeners`).
+(server/doors.py).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .devicestore import Device
+from .doors import Doors
 from .fields import get_str
 from .handoff import VALID_S, Handoff, HandoffCodes, shown
 from .refusal import Refused, reply
@@ -46,23 +46,17 @@ class DeviceDesk:
         self,
         store: Store,
         handoffs: HandoffCodes,
-        claim_listeners: list[Callable[[Conn, str], None]],
+        doors: Doors,
     ) -> None:
-        """`handoffs`, `claim_listeners`: the hub's (the browser door redeems codes too,
-        and a terminal session's key follows its client's claim)."""
+        """`handoffs`, `doors`: the hub's (the browser door redeems codes too, a
+        terminal session's key follows its client's claim, a door names its sessions'
+        devices and ends a revoked one's session)."""
         self.store = store
         self.handoffs = handoffs
-        self.claim_listeners = claim_listeners
-        # Name the door a connection came through (a terminal session's key), or None.
-        self.labelers: list[Callable[[Conn], str | None]] = []
-        # Told of every revoked device: (its token's hash, the revoking device's label).
-        self.revoke_listeners: list[Callable[[str, str], None]] = []
+        self.doors = doors
 
     def label(self, conn: Conn) -> str:
-        for labeler in self.labelers:
-            if (label := labeler(conn)) is not None:
-                return label
-        return NATIVE
+        return self.doors.label(conn) or NATIVE
 
     # ----------------------------------------------------------------- hello
 
@@ -107,8 +101,7 @@ class DeviceDesk:
             raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
         token, name = claimed
         conn.send(reply({"t": "claimed", "token": token, "name": name}, rid))
-        for listener in self.claim_listeners:
-            listener(conn, token)
+        self.doors.claimed(conn, token)
 
     def claim_code(self, code: str, address: str, label: str) -> tuple[str, str] | None:
         """Redeem `code` (tried from `address`) for a new device labelled `label`: (its
@@ -152,8 +145,7 @@ class DeviceDesk:
         self.handoffs.cancel(identity.id, device)
         by = self.label(conn)
         log.info("identity %s: device %s revoked from %s", identity.id, device, by)
-        for listener in self.revoke_listeners:
-            listener(digest, by)
+        self.doors.revoked(digest, by)
         conn.send(reply({**self._listing(conn), "revoked": device}, rid))
 
     # --------------------------------------------------------------- helpers

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import __version__
@@ -18,6 +17,7 @@ from .session import Identity
 
 if TYPE_CHECKING:
     from .devices import DeviceDesk
+    from .doors import Doors
     from .lobby import Lobby
     from .people import People
     from .players import PlayerDesk
@@ -40,9 +40,9 @@ class HelloHost(Protocol):
     desk: RoomDesk
     lobby: Lobby
     new_identities: Buckets  # per address
-    # Told of every `welcome` (conn, token): a guest's terminal session learns the
-    # identity its client was given, to come back as it after a restart.
-    welcome_listeners: list[Callable[[Conn, str], None]]
+    # Told of every `welcome`: a guest's terminal session learns the identity its
+    # client was given, to come back as it after a restart.
+    doors: Doors
 
     def note(self, what: str) -> None: ...
 
@@ -107,8 +107,7 @@ def on_hello(hub: HelloHost, conn: Conn, msg: dict[str, Any], rid: int | None) -
     if identity.watching is not None and identity.watching in hub.rooms:
         welcome["watching"] = identity.watching  # the room this identity watched last
     conn.send(reply(welcome, rid))
-    for listener in hub.welcome_listeners:
-        listener(conn, token)
+    hub.doors.welcomed(conn, token)
     room, seat = identity.room, identity.seat
     if (
         room is not None

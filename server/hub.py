@@ -25,6 +25,7 @@ from .botpool import BotPool
 from .chat import on_chat
 from .codec import BadMessage, decode
 from .devices import DeviceDesk
+from .doors import Doors
 from .fields import is_int
 from .handoff import HandoffCodes
 from .hello import on_hello, on_hello_again
@@ -83,11 +84,7 @@ class Hub:
         # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
         # are limited per address like wrong passwords.
         self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
-        # Told of every redeemed `claim` (conn, token): a terminal session's key moves
-        # to the claimed identity (server/terminal/terminals.py).
-        self.claim_listeners: list[Callable[[Conn, str], None]] = []
-        # Told of every `welcome` (conn, token): see server/hello.py.
-        self.welcome_listeners: list[Callable[[Conn, str], None]] = []
+        self.doors = Doors()  # the SSH and browser doors' terminal sessions (server/doors.py)
         self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.stalls = LoopStalls()  # the loop's own hold-ups (rates by arrival)
@@ -96,7 +93,7 @@ class Hub:
         self.players = PlayerDesk(store, lambda: self.conns)
         self.ends = RoomEnds(self)
         # An identity's devices (server/devices.py).
-        self.devices = DeviceDesk(store, self.handoffs, self.claim_listeners)
+        self.devices = DeviceDesk(store, self.handoffs, self.doors)
         self.desk = RoomDesk(self)
         desk = self.desk
         self.handlers: dict[str, Handler] = {

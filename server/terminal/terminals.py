@@ -134,10 +134,7 @@ class Terminals:
     async def start(self) -> None:
         await self.zygote.start()
         if self.server.hub is not None:
-            self.server.hub.claim_listeners.append(self.claimed)
-            self.server.hub.welcome_listeners.append(self.welcomed)
-            self.server.hub.devices.labelers.append(self.device_label)
-            self.server.hub.devices.revoke_listeners.append(self.revoked)
+            self.server.hub.doors.add(self)
         if self.settings.measure_every:
             self._measuring = asyncio.get_running_loop().create_task(self._measure())
 
@@ -145,14 +142,8 @@ class Terminals:
         """End every session (each told `reason`) and the zygote."""
         if self._measuring is not None:
             self._measuring.cancel()
-        hub = self.server.hub
-        if hub is not None and self.claimed in hub.claim_listeners:
-            hub.claim_listeners.remove(self.claimed)
-        if hub is not None and self.welcomed in hub.welcome_listeners:
-            hub.welcome_listeners.remove(self.welcomed)
-        if hub is not None and self.device_label in hub.devices.labelers:
-            hub.devices.labelers.remove(self.device_label)
-            hub.devices.revoke_listeners.remove(self.revoked)
+        if self.server.hub is not None:
+            self.server.hub.doors.remove(self)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.pool.stop()
         await self.zygote.stop()
