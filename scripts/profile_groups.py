@@ -34,7 +34,7 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("pacing and rates (`Inbox`, buckets)", ("server/pacing.py", "server/limits.py")),
     (
         "lobby (lists, hello, create/join/leave)",
-        ("listing.py", "on_hello", "on_create", "on_join", "on_leave", "_enter", "on_rooms"),
+        ("listing.py", "on_hello", "on_create", "on_join", "on_leave", "enter (", "on_rooms"),
     ),
     ("bots' scheduling (`_schedule_bots`)", ("_schedule_bots", "brain (")),
     (

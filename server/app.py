@@ -37,10 +37,11 @@ except ImportError:  # websockets built without its C extension
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
 from .httpcheck import PAGE_METHODS, BadRequest, forwarded_for, single
-from .hub import Hub, error
+from .hub import Hub
 from .limits import ADDRESS_BURST_FACTOR, Buckets, Limits
 from .logthrottle import LogThrottle
 from .pacing import Inbox
+from .refusal import error
 from .session import Conn
 from .store import Store
 

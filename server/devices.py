@@ -11,7 +11,7 @@ is told which device took over (`replaced {device, by, same}`) before it is clos
 (4000); clients do not reconnect after 4000, so two devices never throw each other
 out in a loop. A revoked device's token stops working at once; a terminal session
 (SSH, the browser page) still open with it is ended by its door, told why
-(`revoke_listeners`).
+(server/doors.py).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .devicestore import Device
+from .doors import Doors
 from .fields import get_str
 from .handoff import VALID_S, Handoff, HandoffCodes, shown
-from .refusal import Refused
+from .refusal import Refused, reply
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -38,12 +38,6 @@ SEEN_EVERY = 60.0  # a device's `seen` is written at most this often (a hello ea
 NATIVE = "terminal client"  # a client that is no terminal session of this server's doors
 
 
-def _reply(message: dict[str, Any], rid: int | None) -> dict[str, Any]:
-    if rid is not None:
-        message["re"] = rid
-    return message
-
-
 class DeviceDesk:
     """The hub's handlers about devices (`handoff`, `claim`, `devices`, `revoke_device`)
     and what a `hello` asks of it (`arrived`, `replaced`)."""
@@ -52,23 +46,17 @@ class DeviceDesk:
         self,
         store: Store,
         handoffs: HandoffCodes,
-        claim_listeners: list[Callable[[Conn, str], None]],
+        doors: Doors,
     ) -> None:
-        """`handoffs`, `claim_listeners`: the hub's (the browser door redeems codes too,
-        and a terminal session's key follows its client's claim)."""
+        """`handoffs`, `doors`: the hub's (the browser door redeems codes too, a
+        terminal session's key follows its client's claim, a door names its sessions'
+        devices and ends a revoked one's session)."""
         self.store = store
         self.handoffs = handoffs
-        self.claim_listeners = claim_listeners
-        # Name the door a connection came through (a terminal session's key), or None.
-        self.labelers: list[Callable[[Conn], str | None]] = []
-        # Told of every revoked device: (its token's hash, the revoking device's label).
-        self.revoke_listeners: list[Callable[[str, str], None]] = []
+        self.doors = doors
 
     def label(self, conn: Conn) -> str:
-        for labeler in self.labelers:
-            if (label := labeler(conn)) is not None:
-                return label
-        return NATIVE
+        return self.doors.label(conn) or NATIVE
 
     # ----------------------------------------------------------------- hello
 
@@ -102,25 +90,29 @@ class DeviceDesk:
         assert identity is not None  # handlers run after hello
         self._check_room(identity.id)
         code = self.handoffs.issue(identity.id, conn.device)
-        conn.send(_reply({"t": "handoff", "code": shown(code), "expires_s": int(VALID_S)}, rid))
+        conn.send(reply({"t": "handoff", "code": shown(code), "expires_s": int(VALID_S)}, rid))
 
     def on_claim(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """A new device (this client) for the identity a `handoff` code stands for: its
         own token, and the identity's name; the code is used up."""
         code = get_str(msg, "code", 1, 20)
-        handoffs = self.handoffs
-        if not handoffs.may_try(conn.address):
-            raise Refused("rate_limited", "too many wrong codes; wait a minute")
-        handoff = handoffs.redeem(code, conn.address)
-        if handoff is None:
-            raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
-        claimed = self.claim(handoff, self.label(conn))
+        claimed = self.claim_code(code, conn.address, self.label(conn))
         if claimed is None:
             raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
         token, name = claimed
-        conn.send(_reply({"t": "claimed", "token": token, "name": name}, rid))
-        for listener in self.claim_listeners:
-            listener(conn, token)
+        conn.send(reply({"t": "claimed", "token": token, "name": name}, rid))
+        self.doors.claimed(conn, token)
+
+    def claim_code(self, code: str, address: str, label: str) -> tuple[str, str] | None:
+        """Redeem `code` (tried from `address`) for a new device labelled `label`: (its
+        token, the identity's name); None if the code is wrong, used or expired, or its
+        identity is gone. Refused `rate_limited` (the code is not tried) after too many
+        wrong codes from `address`, `limit_reached` (`claim`). The browser door's way in
+        too (server/web/gate.py)."""
+        if not self.handoffs.may_try(address):
+            raise Refused("rate_limited", "too many wrong codes; wait a minute")
+        handoff = self.handoffs.redeem(code, address)
+        return None if handoff is None else self.claim(handoff, label)
 
     def claim(self, handoff: Handoff, label: str) -> tuple[str, str] | None:
         """A redeemed code's new device: (its token, the identity's name); None if the
@@ -136,7 +128,7 @@ class DeviceDesk:
 
     def on_devices(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The identity's devices, oldest first, this one marked `current`."""
-        conn.send(_reply(self._listing(conn), rid))
+        conn.send(reply(self._listing(conn), rid))
 
     def on_revoke(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """Revoke another device of this identity: its token stops working now, a code
@@ -153,9 +145,8 @@ class DeviceDesk:
         self.handoffs.cancel(identity.id, device)
         by = self.label(conn)
         log.info("identity %s: device %s revoked from %s", identity.id, device, by)
-        for listener in self.revoke_listeners:
-            listener(digest, by)
-        conn.send(_reply({**self._listing(conn), "revoked": device}, rid))
+        self.doors.revoked(digest, by)
+        conn.send(reply({**self._listing(conn), "revoked": device}, rid))
 
     # --------------------------------------------------------------- helpers
 

@@ -23,7 +23,7 @@ from .codec import BadMessage
 from .fields import get_name, get_str
 from .playerstore import SeatResult
 from .records import visible_record
-from .refusal import Refused
+from .refusal import Refused, reply
 from .store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -42,12 +42,6 @@ ABANDONED = "abandoned"
 # the name their seat still shows and speaks to that table): the last NAMES_KEPT
 # earlier names, each for NAME_KEPT_HOURS after it was left.
 NAME_KEPT_HOURS, NAMES_KEPT = 24.0, 3
-
-
-def _reply(message: dict[str, Any], rid: int | None) -> dict[str, Any]:
-    if rid is not None:
-        message["re"] = rid
-    return message
 
 
 class PlayerDesk:
@@ -146,7 +140,7 @@ class PlayerDesk:
             raise self.refuse_taken(name)
         self.claim(identity.id, name)  # stored first (StoreError: unchanged)
         identity.name = name
-        conn.send(_reply({"t": "renamed", "name": name}, rid))
+        conn.send(reply({"t": "renamed", "name": name}, rid))
 
     def on_who(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """Everyone online: name, where (lobby, playing in a room, watching one) and the
@@ -176,7 +170,7 @@ class PlayerDesk:
             entry["rating"] = ratings.BASE if r is None else ratings.shown(r.mu, r.sigma)
             entry["provisional"] = r is None or not r.established
             players.append(entry)
-        conn.send(_reply({"t": "who", "players": players, "online": len(online)}, rid))
+        conn.send(reply({"t": "who", "players": players, "online": len(online)}, rid))
 
     def on_leaderboard(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         game = self._game(msg)
@@ -192,7 +186,7 @@ class PlayerDesk:
                     "bot": bot,
                 }
             )
-        conn.send(_reply({"t": "leaderboard", "game": game, "players": board}, rid))
+        conn.send(reply({"t": "leaderboard", "game": game, "players": board}, rid))
 
     def on_games(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """A player's past games (you, or the player of that name), newest first; a
@@ -222,7 +216,7 @@ class PlayerDesk:
                     "change": None if before is None or after is None else after - before,
                 }
             )
-        conn.send(_reply({"t": "games", "player": shown_name, "games": games}, rid))
+        conn.send(reply({"t": "games", "player": shown_name, "games": games}, rid))
 
     def on_record(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         """The RECORD.md record of a game that is over: the deck and every action, which
@@ -231,7 +225,7 @@ class PlayerDesk:
         assert conn.identity is not None
         room_id = get_str(msg, "room", 1, 64)
         record = visible_record(self.store, conn.identity.id, room_id)
-        conn.send(_reply({"t": "record", "room": room_id, "record": record.to_dict()}, rid))
+        conn.send(reply({"t": "record", "room": room_id, "record": record.to_dict()}, rid))
 
     @staticmethod
     def _game(msg: dict[str, Any]) -> str:

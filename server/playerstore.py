@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .devicestore import FIRST_DEVICE, device_insert
+from .identitystore import identity_inserts
 from .names import KEYS_VERSION
 from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, UNRATED_LEVELS
-from .storeerror import StoreError, token_hash
+from .storeerror import StoreError
 
 PLAYER_SCHEMA = """
 CREATE TABLE IF NOT EXISTS name_keys (
@@ -193,15 +193,7 @@ class PlayerTables:
     ) -> None:
         self._transaction(
             "a new identity",
-            [
-                (
-                    "INSERT INTO identities (id, name, token_hash, created, seated)"
-                    " VALUES (?, ?, ?, ?, 0)",
-                    (identity_id, name, token_hash(token), time.time()),
-                ),
-                device_insert(identity_id, token, FIRST_DEVICE),
-                *self._inserts(identity_id, name, keys),
-            ],
+            [*identity_inserts(identity_id, name, token), *self._inserts(identity_id, name, keys)],
         )
 
     def release_unheld_names(self) -> None:

@@ -25,19 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .devicestore import FIRST_DEVICE, DeviceTables, device_insert
+from .devicestore import DeviceTables
+from .identitystore import IDENTITY_SCHEMA, IdentityTables
 from .outbox import Lost
 from .playerstore import PlayerTables
-from .storeerror import StoreError, token_hash
+from .storeerror import StoreError
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS identities (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL,
-    seated INTEGER NOT NULL DEFAULT 1   -- 0: never took a seat (expires, see Limits)
-);
+ROOM_SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -49,11 +43,6 @@ CREATE TABLE IF NOT EXISTS rooms (
     created REAL NOT NULL,
     finished REAL
 );
-CREATE TABLE IF NOT EXISTS key_tokens (
-    key TEXT PRIMARY KEY,           -- an SSH key's fingerprint (SHA256:…)
-    token TEXT NOT NULL,            -- its identity's token (a secret: the file is 0600)
-    created REAL NOT NULL
-) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL,
     idx INTEGER NOT NULL,
@@ -119,7 +108,7 @@ def _dumps(value: Any) -> str:
     return "".join(_C_JSON(value, 0))
 
 
-class Store(PlayerTables, DeviceTables):
+class Store(IdentityTables, PlayerTables, DeviceTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
@@ -137,21 +126,12 @@ class Store(PlayerTables, DeviceTables):
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(SCHEMA)
+            self.db.executescript(IDENTITY_SCHEMA + ROOM_SCHEMA)
             # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
             self.names_fresh = self.open_player_tables()
             self.open_devices()  # the tokens that play each identity (issue 33)
             self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
-            if "seated" not in columns:  # a database from before identities expired
-                self.db.execute(
-                    "ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1"
-                )
-            # Identities that may expire, oldest first: an expiry batch reads its rows.
-            self.db.execute(
-                "CREATE INDEX IF NOT EXISTS identities_unseated"
-                " ON identities (created) WHERE seated = 0"
-            )
+            self.migrate_identities()
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
 
@@ -282,97 +262,6 @@ class Store(PlayerTables, DeviceTables):
         self.settle()
         if room_id in self._lost:
             raise StoreError(f"could not save room {room_id}'s last action")
-
-    # ------------------------------------------------------------ identities
-
-    def key_token(self, key: str) -> str | None:
-        """The token of the identity a key (an SSH key's fingerprint) signs in as.
-
-        A key whose identity is gone (expired) is forgotten: it gets a new one."""
-        row = self.db.execute("SELECT token FROM key_tokens WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        if self.find_identity(row[0]) is None:
-            self._write("a key", "DELETE FROM key_tokens WHERE key = ?", (key,))
-            return None
-        return str(row[0])
-
-    def put_key_token(self, key: str, token: str) -> None:
-        self._write(
-            "a key's identity",
-            "INSERT OR REPLACE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
-            (key, token, time.time()),
-        )
-
-    def import_key_tokens(self, tokens: dict[str, str]) -> None:
-        """Keys kept elsewhere before (`ssh_identities.json`), in one transaction."""
-        now = time.time()
-        self.settle()
-        try:
-            with self.db:
-                self.db.execute("BEGIN")
-                self.db.executemany(
-                    "INSERT OR IGNORE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
-                    [(k, t, now) for k, t in tokens.items()],
-                )
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not save the keys' identities: {exc}") from None
-
-    def add_identity(self, identity_id: str, name: str, token: str) -> None:
-        self._transaction(
-            "a new identity",
-            [
-                (
-                    "INSERT INTO identities (id, name, token_hash, created, seated)"
-                    " VALUES (?, ?, ?, ?, 0)",
-                    (identity_id, name, token_hash(token), time.time()),
-                ),
-                device_insert(identity_id, token, FIRST_DEVICE),
-            ],
-        )
-
-    def find_identity(self, token: str) -> tuple[str, str, bool] | None:
-        """(id, name, ever seated) of the identity one of whose devices holds `token`
-        (`identities.token_hash` is the token it was created with: not looked at)."""
-        row = self.db.execute(
-            "SELECT i.id, i.name, i.seated FROM devices d JOIN identities i ON i.id = d.identity"
-            " WHERE d.token_hash = ?",
-            (token_hash(token),),
-        ).fetchone()
-        return (row[0], row[1], bool(row[2])) if row else None
-
-    def mark_seated(self, identity_id: str) -> None:
-        """The identity took a seat: it is kept for good."""
-        self._write(
-            "a seated identity", "UPDATE identities SET seated = 1 WHERE id = ?", (identity_id,)
-        )
-
-    def expire_identities(self, created_before: float, keep: set[str], batch: int) -> int:
-        """Forget at most `batch` identities never seated and created before then (but
-        those in `keep`, e.g. connected now), oldest first; how many went. The partial
-        index makes a batch cost its own rows, however many identities are stored."""
-        rows = self.db.execute(
-            "SELECT id FROM identities WHERE seated = 0 AND created < ? ORDER BY created LIMIT ?",
-            (created_before, batch + len(keep)),
-        ).fetchall()
-        gone = [(r[0],) for r in rows if r[0] not in keep][:batch]
-        self.settle()
-        try:
-            self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
-            self.db.executemany("DELETE FROM devices WHERE identity = ?", gone)
-            self.db.executemany("DELETE FROM name_keys WHERE identity = ?", gone)  # freed
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not forget old identities: {exc}") from None
-        return len(gone)
-
-    def identity_name(self, identity_id: str) -> str | None:
-        row = self.db.execute("SELECT name FROM identities WHERE id = ?", (identity_id,)).fetchone()
-        return row[0] if row else None
-
-    def rename_identity(self, identity_id: str, name: str) -> None:
-        self._write(
-            "a new name", "UPDATE identities SET name = ? WHERE id = ?", (name, identity_id)
-        )
 
     # ----------------------------------------------------------------- rooms
 

@@ -12,29 +12,31 @@ subsystem but the records' (`record ROOM`, scp and SFTP: records.py, channel.py)
 The client process's WebSocket carries a per-session secret (the URL's user
 info, sent as an Authorization header) that `Server.forwarded` maps to the SSH
 client's real address, so the server's per-address limits count it there.
+
+This module holds who may connect (`SshGate`, `Gatekeeper`); each session channel
+is server/ssh/session.py's `Session`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import pathlib
 from dataclasses import dataclass, field
-from typing import Any
 
 import asyncssh
 
 from ..app import Server
 from ..logthrottle import LogThrottle
-from ..terminal import Limits, Refused, Terminals, TerminalSession, TerminalSettings
+from ..terminal import Limits, Terminals, TerminalSession, TerminalSettings
 from ..terminal.admission import DEFAULT_PER_ADDRESS
 from ..terminal.refusals import RefusalLog
 from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
 from .channel import Channel
 from .keys import KeyIdentities, load_host_key
-from .records import download_hint, records_session
+from .records import records_session
+from .session import Session
 from .startups import StartupLimits, Startups
 
 log = logging.getLogger("modernart.server.ssh.server")
@@ -75,11 +77,6 @@ class SshSettings:
             measure_every=self.measure_every,
             worker_max_mb=self.worker_max_mb,
         )
-
-
-def valid_name(name: str) -> bool:
-    """PROTOCOL.md's player name: 1–24 printable characters, not all blank."""
-    return 1 <= len(name) <= 24 and name.isprintable() and bool(name.strip())
 
 
 class AuthorizedKeys:
@@ -292,176 +289,3 @@ class Gatekeeper(asyncssh.SSHServer):
     def session_requested(self) -> Channel:
         identities, key = self.gate.identities, self.fingerprint
         return Channel(Session(self), lambda: records_session(identities, key))
-
-
-class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
-    """One session channel: its terminal session, or the message of why there is none."""
-
-    def __init__(self, keeper: Gatekeeper) -> None:
-        self.keeper = keeper
-        self.gate = keeper.gate
-        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self.command: str | None = None
-        self.terminal: TerminalSession | None = None
-        self.ended = False
-        self._task: asyncio.Task[None] | None = None
-        self._held: asyncio.Task[None] | None = None  # resumes reading (`_hold`)
-        self.done = asyncio.Event()  # set once the session is over and forgotten
-
-    @property
-    def process(self) -> TerminalSession | None:
-        """The terminal session (its `pid` is the client process's)."""
-        return self.terminal
-
-    # asyncssh callbacks ----------------------------------------------------
-
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        self.chan = chan
-
-    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
-        return True
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        self.command = command  # not `record`/scp (channel.py): answered with a message
-        return True
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        return False  # every subsystem but SFTP (channel.py)
-
-    def session_started(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    def data_received(self, data: bytes, datatype: int | None) -> None:
-        if self.terminal is not None:
-            self.terminal.feed(data)
-            if self.terminal.input_full and self._held is None and self.chan is not None:
-                self.chan.pause_reading()  # the client's window fills and it waits
-                self._held = asyncio.get_running_loop().create_task(self._hold(self.chan))
-
-    async def _hold(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        """Resume once the session has handled its input; each resume takes all that
-        asyncssh buffered (it reopens the whole window at the first packet it delivers)."""
-        while self.terminal is not None and self.terminal.input_full and not self.ended:
-            await self.terminal.input_room()
-            chan.resume_reading()  # delivers what asyncssh buffered, now
-            if self.terminal.input_full:
-                chan.pause_reading()
-        self._held = None
-
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if self.terminal is not None:
-            self.terminal.resize(width, height)
-
-    def pause_writing(self) -> None:
-        if self.terminal is not None:
-            self.terminal.pause()
-
-    def resume_writing(self) -> None:
-        if self.terminal is not None:
-            self.terminal.resume()
-
-    def eof_received(self) -> bool:
-        return False  # close the channel
-
-    def break_received(self, msec: int) -> bool:
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.ended = True
-        if self.terminal is not None:
-            self.terminal.lost()
-        elif self._task is None or self._task.done():
-            self._forget()
-
-    # the session ------------------------------------------------------------
-
-    def _host(self) -> str:
-        """The address the player reached this door at."""
-        assert self.chan is not None
-        return str((self.chan.get_extra_info("sockname") or ("HOST",))[0])
-
-    def _usage(self, flag: str = "") -> str:
-        """The command to use, e.g. `ssh -t -p 2222 alice@203.0.113.5`."""
-        assert self.chan is not None
-        user = self.chan.get_extra_info("username") or "USER"
-        host = f"[{self._host()}]" if ":" in self._host() else self._host()
-        return f"ssh {flag}-p {self.gate.port} {user}@{host}"
-
-    async def _run(self) -> None:
-        chan = self.chan
-        assert chan is not None
-        if self.command is not None:
-            usage = self._usage()
-            self._refuse(f"This server runs the game (`{usage}`) and `{usage} record ROOM`.")
-            return
-        try:
-            term = chan.get_terminal_type()
-        except UnicodeError:  # a TERM that is not text: the default terminal
-            term = "xterm-256color"
-        if term is None:
-            self._refuse(f"The game needs a terminal: connect with `{self._usage('-t ')}`.")
-            return
-        name = chan.get_extra_info("username") or ""
-        if not valid_name(name):
-            self._refuse("Your user name is your player name: 1 to 24 printable characters.")
-            return
-        address = self.keeper.address
-        cols, rows, _, _ = chan.get_terminal_size()
-        self.gate.sessions.add(self)
-        try:
-            self.terminal = await self.gate.terminals.open(
-                peer=address,
-                name=name,
-                term=term,
-                cols=cols,
-                rows=rows,
-                key=self.keeper.fingerprint,
-                output=self._send,
-                closed=self._close,
-                records=download_hint(name, self._host(), self.gate.port),
-            )
-        except Refused as exc:
-            self._refuse(str(exc))
-            self._forget()
-            return
-        except Exception:
-            self.gate.quiet.exception("start", "SSH session from %s failed to start", address)
-            self._refuse("Sorry, the game could not start; please try again later.")
-            self._forget()
-            return
-        if self.ended:
-            self.terminal.lost()
-        await self.terminal.done.wait()
-        self._forget()
-
-    def _send(self, data: bytes) -> None:
-        if data and self.chan is not None and not self.ended:
-            with contextlib.suppress(BrokenPipeError):  # closed: connection_lost follows
-                self.chan.write(data)
-
-    def _refuse(self, text: str) -> None:
-        self._close(text, 1)
-
-    def _close(self, text: str, status: int) -> None:
-        """Write a last line and close the channel with an exit status."""
-        if self.chan is None or self.ended:
-            return
-        self.ended = True
-        if text:
-            self.chan.write(("\r\n" + text + "\r\n").encode())
-        self.chan.exit(status)
-
-    async def end(self, text: str) -> None:
-        """Close this session from the server's side with a message; wait for its process."""
-        if self.terminal is not None:
-            await self.terminal.close(text)
-        else:
-            self._close(text, 0)
-        await self.done.wait()
-
-    def _forget(self) -> None:
-        self.gate.sessions.discard(self)
-        self.done.set()

@@ -134,10 +134,7 @@ class Terminals:
     async def start(self) -> None:
         await self.zygote.start()
         if self.server.hub is not None:
-            self.server.hub.claim_listeners.append(self.claimed)
-            self.server.hub.welcome_listeners.append(self.welcomed)
-            self.server.hub.devices.labelers.append(self.device_label)
-            self.server.hub.devices.revoke_listeners.append(self.revoked)
+            self.server.hub.doors.add(self)
         if self.settings.measure_every:
             self._measuring = asyncio.get_running_loop().create_task(self._measure())
 
@@ -145,14 +142,8 @@ class Terminals:
         """End every session (each told `reason`) and the zygote."""
         if self._measuring is not None:
             self._measuring.cancel()
-        hub = self.server.hub
-        if hub is not None and self.claimed in hub.claim_listeners:
-            hub.claim_listeners.remove(self.claimed)
-        if hub is not None and self.welcomed in hub.welcome_listeners:
-            hub.welcome_listeners.remove(self.welcomed)
-        if hub is not None and self.device_label in hub.devices.labelers:
-            hub.devices.labelers.remove(self.device_label)
-            hub.devices.revoke_listeners.remove(self.revoked)
+        if self.server.hub is not None:
+            self.server.hub.doors.remove(self)
         await asyncio.gather(*(s.close(reason) for s in list(self.sessions)))
         await self.pool.stop()
         await self.zygote.stop()
@@ -232,11 +223,10 @@ class Terminals:
 
     def watched(self, token: str | None) -> str | None:
         """The room the token's identity watched last, if any (to return there)."""
-        hub, store = self.server.hub, self.server.store
-        if token is None or hub is None or store is None:
+        hub = self.server.hub
+        if token is None or hub is None:
             return None
-        found = store.find_identity(token)
-        identity = hub.identities.get(found[0]) if found else None
+        identity = hub.people.identity_for_token(token)
         return identity.watching if identity is not None else None
 
     def forget(self, session: TerminalSession, why: str) -> None:

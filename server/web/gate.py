@@ -241,20 +241,22 @@ class WebGate:
         token = cookie_token(cookies(headers))
         if code is not None:
             visit.claim = REFUSED
-            if not hub.handoffs.may_try(visit.address):
-                visit.notice = "Too many wrong codes: wait a minute and try again."
-                visit.claim = KEPT  # not tried: the code may still be right
-            elif (handoff := hub.handoffs.redeem(code, visit.address)) is None:
-                visit.notice = "That code is wrong or has expired: ask for a new one (k)."
+            try:  # a device of its own: a new token (server/devices.py)
+                claimed = hub.devices.claim_code(code, visit.address, "browser")
+            except RequestRefused as exc:
+                claimed, visit.notice = None, f"That code cannot be used: {exc}."
+                if exc.code == "rate_limited":
+                    visit.notice = "Too many wrong codes: wait a minute and try again."
+                    visit.claim = KEPT  # not tried: the code may still be right
+            except StoreError as exc:
+                claimed, visit.notice = None, f"That code cannot be used: {exc}."
             else:
-                try:  # a device of its own: a new token (server/devices.py)
-                    claimed = hub.devices.claim(handoff, "browser")
-                except (RequestRefused, StoreError) as exc:
-                    claimed, visit.notice = None, f"That code cannot be used: {exc}."
-                if claimed is not None:
-                    token, visit.new_cookie = claimed[0], True
-                    visit.notice = "This browser now plays that identity."
-                    visit.claim = CLAIMED
+                if claimed is None:
+                    visit.notice = "That code is wrong or has expired: ask for a new one (k)."
+            if claimed is not None:
+                token, visit.new_cookie = claimed[0], True
+                visit.notice = "This browser now plays that identity."
+                visit.claim = CLAIMED
         device = store.device_of(token) if token else None
         moved = self.keys.moved.pop(BrowserKeys.PREFIX + device.id, None) if device else None
         if moved is not None and store.device_of(moved) is not None:

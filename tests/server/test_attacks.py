@@ -20,9 +20,9 @@ import msgpack
 from websockets.asyncio.client import connect
 from websockets.sync.client import connect as connect_sync
 
-from modernart.server import hub, listing
+from modernart.server import hub, listing, people, play
 from modernart.server.app import Server
-from modernart.server.store import token_hash
+from modernart.server.storeerror import token_hash
 
 from .test_hardening import start_with_bots
 from .waiting import eventually
@@ -234,7 +234,7 @@ async def test_8_history_answers_are_paged_under_the_frame_limit(server, player,
 
     clients, _ = await seated_table(player, 3)
     await asyncio.gather(*(autoplay(c, seed=60 + i) for i, c in enumerate(clients)))
-    monkeypatch.setattr(hub, "HISTORY_PAGE", 2000)
+    monkeypatch.setattr(play, "HISTORY_PAGE", 2000)
     late = clients[0]
     events: list[dict[str, Any]] = []
     since = None
@@ -261,7 +261,7 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
     """200,000 never-seated identities froze the server for 9 s in one sweep: they
     now go EXPIRY_BATCH at a time, and clients are served between the batches."""
     store = server.store
-    count = 3 * hub.EXPIRY_BATCH + 7
+    count = 3 * people.EXPIRY_BATCH + 7
     store.db.executemany(
         "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
         [(f"old{i}", "Old", token_hash(f"t{i}"), 1000.0 + i) for i in range(count)],
@@ -271,8 +271,8 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
         return store.db.execute("SELECT COUNT(*) FROM identities WHERE seated = 0").fetchone()[0]
 
     server.hub.limits.identity_ttl_hours = 1.0
-    server.hub.expire_identities()
-    assert left() == count - hub.EXPIRY_BATCH  # one batch, then the loop is free
+    server.hub.people.expire()
+    assert left() == count - people.EXPIRY_BATCH  # one batch, then the loop is free
     newcomer = await Client.hello(url, "New")  # served while the expiry goes on
     assert left() > 0
     await eventually(lambda: left() == 1)  # the newcomer, connected, is kept

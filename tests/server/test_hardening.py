@@ -424,7 +424,7 @@ async def test_9_identities_that_never_sat_expire(server, url):
     await seated.close()
     await eventually(lambda: server.hub.identities[idle.you].conn is None)
     server.hub.limits.identity_ttl_hours = 1e-9
-    server.hub.expire_identities()
+    server.hub.people.expire()
     again = await Client.hello(url, "Idle", idle.token)
     assert again.you != idle.you  # its token now starts a new identity
     seated_again = await Client.hello(url, "Seated", seated.token)

@@ -208,9 +208,9 @@ async def test_create_echoes_variant_and_public_options_but_not_the_deck(player)
 
 async def test_sweeper_drops_deserted_waiting_rooms(server, player, monkeypatch):
     """(Running games nobody attends end by a timer: tests/server/test_players.py.)"""
-    from modernart.server import hub
+    from modernart.server import roomdesk
 
-    monkeypatch.setattr(hub, "IDLE_SWEEPS", 2)
+    monkeypatch.setattr(roomdesk, "IDLE_SWEEPS", 2)
     ann = await player("Ann")
     await ann.send("create", seats=3)
     waiting = (await ann.expect("joined"))["room"]
@@ -244,26 +244,26 @@ async def test_a_push_that_shows_the_same_page_again_is_not_sent(server, player,
     """`rooms` is pushed when the list changes (docs/protocol.md): a change the first page
     does not show makes the same page, which a client that had it is not sent again; a
     client whose last list was an answer to its request gets it; a changed page goes."""
-    hub = server.hub
+    lobby = server.hub.lobby
     pushed = asyncio.Event()
-    push = hub._push_rooms
+    push = lobby._push_rooms
 
     def push_and_tell() -> None:
         push()
         pushed.set()
 
-    monkeypatch.setattr(hub, "_push_rooms", push_and_tell)
+    monkeypatch.setattr(lobby, "_push_rooms", push_and_tell)
     watcher = await player("Wat")
     ann = await player("Ann")
 
     async def push_now() -> None:
         pushed.clear()
-        hub.rooms_changed()  # nothing the page shows changed
+        server.hub.rooms_changed()  # nothing the page shows changed
         await pushed.wait()
 
     await ann.send("create", seats=4, name="first")
     await ann.expect("joined")
-    while hub._push is not None:  # the create's push still to come: let it go
+    while lobby._push is not None:  # the create's push still to come: let it go
         pushed.clear()
         await pushed.wait()
     rid = await watcher.send("rooms")

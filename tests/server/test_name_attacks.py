@@ -207,7 +207,7 @@ async def test_an_identity_that_only_sat_in_a_room_expires_and_frees_its_name(se
     hub = server.hub
     await eventually(lambda: all(i.conn is None for i in hub.identities.values()))
     hub.limits.identity_ttl_hours = 1e-9
-    hub.expire_identities()
+    hub.people.expire()
     assert server.store.find_identity(leaver.token) is None
     assert server.store.find_identity(playing.token) is not None  # played: kept
     taker = await Client.hello(url, "Leaver")  # the name is free again

@@ -46,7 +46,7 @@ async def test_running_games_are_counted_from_start_to_end_and_after_a_restart(
     store = Store(tmp_path)
     hub = Hub(store)
     hub.load()
-    ann = hub._identity("ann-id", "Ann")
+    ann = hub.people.get("ann-id", "Ann")
     here = "10.0.0.1"
     first = new_room(hub, "r1", ann, here)
     second = new_room(hub, "r2", ann, here)
