@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from .review import ReviewTerms
     from .search import Searcher
 
 Action = dict[str, Any]
@@ -119,6 +120,8 @@ class GameInfo:
     search: Searcher | None = None
     # hint(view) -> (the hard bot's action for this view or None, one line saying why)
     hint: Callable[[dict[str, Any]], tuple[Action | None, str]] | None = None
+    # the expert's review of a finished game (engine/review.py): its unit, marks, reasons
+    review: ReviewTerms | None = None
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""
