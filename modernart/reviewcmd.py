@@ -67,7 +67,7 @@ def review_text(result: dict[str, Any], title: str) -> str:
             f"{d['step']:>4}  {name:<8}  {action_text(d['action'])[:27]:<27}  {d['mark']:<11}"
             f"  {d['loss']:>6.1f}  {d['spread'] or 0:>5.1f}"
         )
-        lines.append(f"{'':16}better: {action_text(d['better'])}")
+        lines.append(f"{'':6}better: {action_text(d['better'])}")
         if d["reason"]:
-            lines.append(f"{'':16}{d['reason']}")
+            lines.append(f"{'':6}{d['reason']}")
     return "\n".join(lines)

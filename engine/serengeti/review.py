@@ -8,5 +8,5 @@ from ..review import ReviewTerms
 TERMS = ReviewTerms(
     unit="points",
     measure="your final points less your rivals', a win counted 5",
-    thresholds=(2, 5, 10),
+    thresholds=(3, 6, 12),
 )
