@@ -93,7 +93,7 @@ class Decision:
     mark: str | None
     better: Action | None  # the expert's choice when it beats the action beyond the noise
     loss: float  # the expert's choice's mean less the action's (0 when none is better)
-    expected: float  # the action's mean result, as the seat saw it then
+    expected: float | None  # the action's mean result as the seat saw it (None: forced)
     spread: float | None  # the loss's standard error; None with fewer than 2 worlds
     worlds: int  # worlds searched (0: a forced move, nothing to weigh)
     reason: str | None
@@ -107,7 +107,7 @@ class Decision:
             "better": self.better,
             "loss": round(self.loss, 2),
             "reason": self.reason,
-            "expected": round(self.expected, 2),
+            "expected": None if self.expected is None else round(self.expected, 2),
             "spread": None if self.spread is None else round(self.spread, 2),
             "worlds": self.worlds,
         }
@@ -216,7 +216,7 @@ def _judge(
     candidates.insert(0, taken)
     seat = view["you"]
     if len(candidates) == 1:  # nothing to weigh
-        return Decision(seat, step, taken, None, None, 0.0, 0.0, None, 0, None)
+        return Decision(seat, step, taken, None, None, 0.0, None, None, 0, None)
     scores: list[list[float]] = [[] for _ in candidates]
     for _ in range(worlds):
         world = expert.searcher.sample(view, seen, rng)
