@@ -72,6 +72,10 @@ def test_artsociety_faux_pas_placement_is_marked_a24():
     assert decision.mark in ("mistake", "blunder")
     assert decision.better is not None and decision.better["type"] == "place"
     assert decision.better["cell"] != "D2"
+    assert (
+        decision.reason
+        == "this still life touches another still life: both score nothing (faux pas)"
+    )
 
 
 def test_a_sound_decision_is_not_marked():
