@@ -155,7 +155,7 @@ def review_step(record: Record, step: int, worlds: int = DEFAULT_WORLDS, seed: i
     action = record.actions[step] if 0 <= step < len(record.actions) else None
     if not isinstance(action, dict) or not isinstance(action.get("seat"), int):
         raise ReviewError(f"actions[{step}] is not a player's decision")
-    return list(_decisions(record, worlds, seed, step + 1))[-1]
+    return next(_decisions(record, worlds, seed, step + 1, only=step))
 
 
 def _replay(record: Record, upto: int) -> Any:
@@ -168,8 +168,11 @@ def _replay(record: Record, upto: int) -> Any:
     return state
 
 
-def _decisions(record: Record, worlds: int, seed: int, upto: int) -> Iterator[Decision]:
-    """Replay the first `upto` actions; review each player's decision among them."""
+def _decisions(
+    record: Record, worlds: int, seed: int, upto: int, only: int | None = None
+) -> Iterator[Decision]:
+    """Replay the first `upto` actions; review each player's decision among them (the
+    one at step `only`, if given)."""
     info = record.info
     terms = terms_of(info)
     searcher = info.search
@@ -181,7 +184,8 @@ def _decisions(record: Record, worlds: int, seed: int, upto: int) -> Iterator[De
     for step, action in enumerate(record.actions[:upto]):
         seat = action.get("seat") if isinstance(action, dict) else None
         decision = None
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
+        wanted = only is None or step == only
+        if wanted and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
             view = state.view(seat)
             taken = {k: v for k, v in action.items() if k != "seat"}
             decision = _judge(info, terms, view, seen[seat], taken, step, worlds, seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from collections import Counter
 from typing import Any
 
@@ -12,6 +13,7 @@ from modernart.engine.records import RecordError, load_record
 from modernart.engine.review import MARKS, ReviewError, action_text, review
 
 MAX_WORLDS = 1000
+WIDTH = 80  # a terminal's columns
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
@@ -41,8 +43,9 @@ def review_text(result: dict[str, Any], title: str) -> str:
     """The review for people: how it was measured, a line a player, the marked decisions."""
     players = result["players"]
     least = " / ".join(f"{v:g}" for v in result["thresholds"].values())
-    lines = [
-        f"Review of {title}: {', '.join(players)}; {result['worlds']} worlds a decision.",
+    worlds = f"{result['worlds']} world{'s' if result['worlds'] > 1 else ''}"
+    lines = textwrap.wrap(f"Review of {title}: {', '.join(players)}; {worlds} a decision.", WIDTH)
+    lines += [
         f"Expected result: {result['measure']} ({result['unit']}).",
         f"Marks from a loss of {least} {result['unit']} (inaccuracy / mistake / blunder),",
         f"only when the loss passes {result['noise']:g} times its spread (± below).",
@@ -57,7 +60,8 @@ def review_text(result: dict[str, Any], title: str) -> str:
         )
         lost = sum(d["loss"] for d in mine if d["mark"])
         summary = f"{counted}; {lost:.0f} {result['unit']} lost" if counted else "nothing marked"
-        lines.append(f"{name}: {len(mine)} decisions; {summary}")
+        line = f"{name}: {len(mine)} decisions; {summary}"
+        lines += textwrap.wrap(line, WIDTH, subsequent_indent="  ")
     marked = [d for d in decisions if d["mark"]]
     if marked:
         lines += ["", "step  player    action                       mark          loss      ±"]

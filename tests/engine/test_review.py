@@ -22,6 +22,7 @@ import pytest
 from modernart.engine import dump_record, load_record
 from modernart.engine.records import Record
 from modernart.engine.review import ReviewError, review, review_step
+from modernart.reviewcmd import review_text
 
 RECORDS = Path(__file__).parent / "review_records"
 WORLDS = 6
@@ -177,11 +178,16 @@ def test_cli_refuses_a_running_game(tmp_path):
     assert "not finished: only a finished game can be reviewed" in proc.stderr
 
 
-def test_cli_json_has_one_entry_per_decision_in_order():
-    path = RECORDS / "modernart_planted.json"
-    proc = run_review(str(path), "--worlds", "2", "--json")
+@pytest.fixture(scope="module")
+def modernart_json() -> dict:
+    """`modernart review --json` of the planted Modern Art game (one run for the module)."""
+    proc = run_review(str(RECORDS / "modernart_planted.json"), "--worlds", str(WORLDS), "--json")
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def test_cli_json_has_one_entry_per_decision_in_order(modernart_json):
+    result = modernart_json
     record = planted("modernart")
     steps = [i for i, a in enumerate(record.actions) if a.get("seat") is not None]
     decisions = result["decisions"]
@@ -192,20 +198,28 @@ def test_cli_json_has_one_entry_per_decision_in_order():
         assert d["seat"] == action.pop("seat") and d["action"] == action
         assert d["mark"] in (None, "inaccuracy", "mistake", "blunder")
         assert d["loss"] >= 0
-        assert d["better"] is None or d["mark"] is not None or d["better"] != d["action"]
-    assert result["worlds"] == 2 and result["unit"] == "money"
+        if d["mark"]:  # a mark always names the better action
+            assert d["better"] is not None and d["better"] != d["action"]
+    assert result["worlds"] == WORLDS and result["unit"] == "money"
     assert result["thresholds"] == {"inaccuracy": 5, "mistake": 15, "blunder": 30}
+    planted_step = next(d for d in decisions if d["step"] == 80)
+    assert planted_step["mark"] == "blunder" and planted_step["better"]["type"] == "play"
 
 
-def test_cli_text_names_the_blunder_and_the_better_card():
-    proc = run_review(str(RECORDS / "modernart_planted.json"), "--worlds", str(WORLDS))
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
+def test_text_names_the_blunder_and_the_better_card(modernart_json):
+    lines = review_text(modernart_json, "Modern Art").splitlines()
     assert all(len(line) <= 80 for line in lines)
     row = next(i for i, line in enumerate(lines) if line.startswith("  80  P3"))
     assert "play krypto.open" in lines[row] and "blunder" in lines[row]
     assert lines[row + 1].strip().startswith("better: play ")
     assert "the 5th" in lines[row + 2]
+
+
+def test_cli_prints_text_for_people():
+    proc = run_review(str(RECORDS / "modernart_planted.json"), "--worlds", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Review of Modern Art: P0, P1, P2, P3; 1 world a decision.")
+    assert "P3: " in proc.stdout and proc.stderr == ""
 
 
 def test_cli_refuses_a_bad_worlds_count():
