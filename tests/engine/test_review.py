@@ -63,6 +63,7 @@ def test_serengeti_all_chips_on_one_card_is_marked_s7_s11():
     assert decision.mark in ("mistake", "blunder")
     assert decision.better is not None
     assert decision.better.get("amount", 0) < 10
+    assert decision.reason == "10 chips is too much for this lot: what you pay goes to the others"
 
 
 def test_artsociety_faux_pas_placement_is_marked_a24():
