@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from .review import ReviewTerms
     from .search import Searcher
 
 Action = dict[str, Any]
@@ -122,6 +123,8 @@ class GameInfo:
     # Events after which the game's clients show a summary over the table (Modern Art's
     # round end): a server starts the next turn clocks after a reading time (issue 28)
     summary_events: frozenset[str] = frozenset()
+    # the expert's review of a finished game (engine/review.py): its unit, marks, reasons
+    review: ReviewTerms | None = None
 
     def make_bot(self, level: str | None = None, seed: int | None = None) -> Bot:
         """A bot of the named level (the game's default if None); KeyError if unknown."""

@@ -1,4 +1,5 @@
-"""The `modernart` command: a game against bots (no arguments), `connect URL`, `replay FILE`."""
+"""The `modernart` command: a game against bots (no arguments), `connect URL`, `replay FILE`,
+`view FILE`, `review FILE`."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import sys
 from typing import Any
 
 from modernart.engine.records import RecordError, load_record, replay
+from modernart.engine.review import DEFAULT_WORLDS
+from modernart.reviewcmd import MAX_WORLDS, review_command
 
 
 def replay_command(path: str) -> int:
@@ -135,6 +138,19 @@ def bot_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {low} to {high}")
+        return value
+
+    return parse
+
+
 def _name(text: str) -> str:
     text = text.strip()
     if not 1 <= len(text) <= 24 or not text.isprintable():
@@ -243,6 +259,18 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help="record file, or - for standard input")
     vp = sub.add_parser("view", help="step through a record of any game on its table")
     vp.add_argument("file", help="record file (docs/records.md)")
+    rv = sub.add_parser(
+        "review", help="the expert's review of a finished game of any game (docs/records.md)"
+    )
+    rv.add_argument("file", help="record file, or - for standard input")
+    rv.add_argument(
+        "--worlds",
+        type=_count(1, MAX_WORLDS),
+        default=DEFAULT_WORLDS,
+        help=f"worlds searched a decision, 1 to {MAX_WORLDS} (default {DEFAULT_WORLDS})",
+    )
+    rv.add_argument("--json", action="store_true", help="one JSON object (docs/records.md)")
+    rv.add_argument("--seed", type=int, default=0, help="the review's random seed (default 0)")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
     cp.add_argument("url", help="the server, e.g. ws://127.0.0.1:8765/")
     cp.add_argument(
@@ -283,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         return replay_command(args.file)
     if args.command == "view":
         return view_command(args.file)
+    if args.command == "review":
+        return review_command(args.file, args.worlds, args.json, args.seed)
     if args.command == "connect":
         if not args.url.startswith(("ws://", "wss://")):
             parser.error("the server URL starts with ws:// or wss://")

@@ -12,6 +12,7 @@ from ..search import expert_factory
 from .bots import BOT_HELP, BOTS, HeuristicBot
 from .hint import suggest
 from .levels import EasyBot, NormalBot
+from .review import TERMS as REVIEW
 from .rules import PRESET_HELP, PRESETS, parse_variant
 from .state import ACTION_FIELDS, BID, ArtSociety, check_deck
 from .worlds import SEARCHER
@@ -117,4 +118,5 @@ GAME = GameInfo(
     seat_view=seat_view,
     search=SEARCHER,
     hint=suggest,
+    review=REVIEW,
 )

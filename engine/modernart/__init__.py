@@ -12,6 +12,7 @@ from .bots.expert import SEARCHER
 from .bots.hint import suggest
 from .cards import ARTIST_NAMES, ARTISTS, AUCTION_TYPES, CARD_CODES, FULL_DECK, is_card, is_deck
 from .game import ACTIONS, Game, SetupError
+from .review import TERMS as REVIEW
 from .variant import PRESET_HELP, PRESETS, Variant, VariantError, parse_variant
 
 __all__ = [
@@ -135,4 +136,5 @@ GAME = GameInfo(
     seat_view=seat_view,
     search=SEARCHER,
     hint=suggest,
+    review=REVIEW,
 )

@@ -10,6 +10,7 @@ from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL
 from .cards import PLAYERS, is_card, is_deck
 from .game import SerengetiGame
 from .hint import suggest
+from .review import TERMS as REVIEW
 from .variant import DEFAULT_PRESET, PRESET_HELP, PRESETS, parse_variant
 from .worlds import SEARCHER
 
@@ -91,4 +92,5 @@ GAME = GameInfo(
     seat_view=seat_view,
     search=SEARCHER,
     hint=suggest,
+    review=REVIEW,
 )
