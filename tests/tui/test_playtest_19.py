@@ -315,7 +315,7 @@ async def test_art_societys_waiting_room_footer_keeps_quit_and_help_at_80(url, t
 
 
 def test_the_lobby_lists_whole_names_and_counts_the_rest():
-    from modernart.tui.lobby import fit_names
+    from modernart.tui.roomrows import fit_names
 
     assert fit_names(["alice", "bob", "Hugo (H)"], 14) == "alice, bob +1"
     assert fit_names(["alice", "bob"], 14) == "alice, bob"
