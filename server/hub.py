@@ -593,7 +593,8 @@ class Hub:
         identity = conn.identity
         assert identity is not None
         try:
-            settings = parse_create(msg, identity.name, dev=self.dev, limits=self.limits)
+            taken = {room.name for room in self.rooms.values()}  # for a default name
+            settings = parse_create(msg, identity.name, taken, dev=self.dev, limits=self.limits)
         except DevOnly as exc:
             raise Refused("not_allowed", str(exc)) from None
         password = get_str(msg, "password", 0, 64, default=None, printable=False)
@@ -605,8 +606,7 @@ class Hub:
             salt = secrets.token_hex(8)
             locked = {"salt": salt, "hash": hash_password(password, salt)}
         room = Room(self, self.new_room_id(), settings, locked)
-        room.host = None
-        room.address = conn.address
+        room.host, room.address = None, conn.address
         seat = room.seat_human(identity)
         self.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
         self.rooms[room.id] = room
