@@ -23,7 +23,7 @@ from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .ordered import OrderedInput
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
-from .roomrows import COLUMNS, Layout, game_info
+from .roomrows import COLUMNS, Layout, game_info, has_free_seat
 
 
 class LobbyScreen(Screen[None]):
@@ -205,14 +205,21 @@ class LobbyScreen(Screen[None]):
         return self._layout.cells(room)
 
     def came_back(self, room: str) -> None:
-        """Back from `room`: the cursor on the top room (the newest waiting one) other
-        than that one, here and in the list the server sends next (playtests #5: Enter
-        went back into the finished game just left)."""
+        """Back from `room`: the cursor on the first room with a free seat (the newest
+        waiting one), else on the room just left while it plays on (Enter takes the seat
+        back), else on the top room other than that one; here and in the list the server
+        sends next (playtests #5: Enter went back into the finished game just left;
+        2026-12-03 evening #9: the cursor sat on a full room)."""
         self._left = room
-        if not self.query(DataTable):
+        if not self.query(DataTable) or not self.rooms:
             return
         ids = [str(r["id"]) for r in self.rooms]
-        self.query_one(DataTable).move_cursor(row=1 if ids[:1] == [room] else 0)
+        open_ = [i for i, r in enumerate(self.rooms) if ids[i] != room and has_free_seat(r)]
+        back = [
+            i for i, r in enumerate(self.rooms) if ids[i] == room and r.get("status") == "playing"
+        ]
+        row = (open_ or back or [1 if ids[:1] == [room] else 0])[0]
+        self.query_one(DataTable).move_cursor(row=row)
 
     def selected_room(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)

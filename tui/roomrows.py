@@ -65,6 +65,12 @@ def fit_names(names: list[str], width: int) -> str:
     return ", ".join(shown)
 
 
+def has_free_seat(room: dict[str, Any]) -> bool:
+    """A waiting room with a seat for one more player."""
+    seated = room.get("seated") or []
+    return room.get("status") == "waiting" and sum(1 for s in seated if s) < room.get("seats", 0)
+
+
 @dataclass(frozen=True)
 class Layout:
     """The columns' widths for a screen's width (None: each as wide as its cells)."""

@@ -1,13 +1,13 @@
 """Issue 28's evening play-test (docs/playtests.md, 2026-12-03 evening) at the Art Society
 table, each at 80×24 with the real app and the real engine: a watcher of four players (#8),
-the stars under the starting painting's ghost and the lot chooser's words (#9)."""
+the stars under the starting painting's ghost, the lot chooser's words, the lobby's cursor (#9)."""
 
 from __future__ import annotations
 
 from artsociety_offline import ArtSocietyOffline
 from test_artsociety_newcomer import screen_lines
 from test_artsociety_screens import panel, play_until
-from tui_offline import OfflineApp
+from tui_offline import OfflineApp, OfflineLobbyApp
 
 from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import get_game
@@ -84,3 +84,23 @@ async def test_a9_the_lot_chooser_says_in_words_what_its_numbers_are() -> None:
         assert "shape:left" not in words and "worth wide+high−1" in words
         lines = screen_lines(app)
         assert any("│ Size (wide×high): paintings left" in line for line in lines)
+
+
+async def test_back_in_the_lobby_the_cursor_is_on_a_room_with_a_free_seat() -> None:
+    """Play-tests evening #9: after leaving a game the cursor sat on a full room. It goes to
+    the first room with a free seat, else to the game just left while it plays on."""
+    friday, club, solo = OfflineLobbyApp.ROOMS  # Club: full and playing
+    left = {**club, "id": "x9", "name": "Left", "seated": ["Ann", "Bob", "Cy"]}
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=[club, left, friday, solo])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lobby = app.lobby
+        assert lobby is not None
+        lobby.came_back("x9")
+        lobby.show_rooms(app.rooms)  # the list the server sends on return
+        await pilot.pause()
+        assert (lobby.selected_room() or {}).get("name") == "Friday night"
+        lobby.came_back("x9")
+        lobby.show_rooms([club, left])  # no free seat anywhere: the game just left
+        await pilot.pause()
+        assert (lobby.selected_room() or {}).get("name") == "Left"
