@@ -104,3 +104,16 @@ async def test_back_in_the_lobby_the_cursor_is_on_a_room_with_a_free_seat() -> N
         lobby.show_rooms([club, left])  # no free seat anywhere: the game just left
         await pilot.pause()
         assert (lobby.selected_room() or {}).get("name") == "Left"
+
+
+async def test_s11_a_payout_row_of_all_is_said_once() -> None:
+    """Play-tests evening #9: Serengeti's first auction showed "pays all all all …" under
+    the ten digits; while no one holds a digit it says so in words."""
+    game = get_game("serengeti").create(FOUR[:3], seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("│ Ends in  any digit" in line for line in lines), lines[:8]
+        assert any("│ pays     everyone else, shared (no one holds" in line for line in lines)
+        assert not any("all   all" in line for line in lines)
