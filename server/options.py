@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,9 +128,25 @@ class RoomSettings:
         return get_game(self.game)
 
 
+def default_name(host_name: str, taken: Collection[str]) -> str:
+    """A room's name when its host gives none: "carol's table", then "carol's table 2" …
+    while that name is another room's (play-tests 2026-12-03 evening #9: two rooms named
+    "carol's table" side by side in the lobby)."""
+    name, n = f"{host_name}'s table", 1
+    while (name if n == 1 else f"{name} {n}") in taken:
+        n += 1
+    return name if n == 1 else f"{name} {n}"
+
+
 def parse_create(
-    msg: dict[str, Any], host_name: str, *, dev: bool, limits: Limits | None = None
+    msg: dict[str, Any],
+    host_name: str,
+    taken: Collection[str] = (),
+    *,
+    dev: bool,
+    limits: Limits | None = None,
 ) -> RoomSettings:
+    """A `create`'s settings; `taken`: the names of the rooms there are (for a default)."""
     game = get_str(msg, "game", 1, 32, default=DEFAULT_GAME)
     if game not in GAME_NAMES:
         raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
@@ -139,7 +156,7 @@ def parse_create(
         raise BadMessage(f"`seats` must be one of {list(info.players)} for {info.title}")
     name = get_str(msg, "name", 1, ROOM_NAME_MAX, default=None)
     if name is None or not name.strip():
-        name = f"{host_name}'s table"
+        name = default_name(host_name, taken)
     raw_variant = msg.get("variant")
     if raw_variant is not None and not isinstance(raw_variant, str | dict):
         raise BadMessage("`variant` must be a preset name or a map")

@@ -104,7 +104,8 @@ class RoomDesk:
         identity = conn.identity
         assert identity is not None
         try:
-            settings = parse_create(msg, identity.name, dev=hub.dev, limits=hub.limits)
+            taken = {room.name for room in hub.rooms.values()}  # for a default name
+            settings = parse_create(msg, identity.name, taken, dev=hub.dev, limits=hub.limits)
         except DevOnly as exc:
             raise Refused("not_allowed", str(exc)) from None
         password = get_str(msg, "password", 0, 64, default=None, printable=False)

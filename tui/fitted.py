@@ -26,6 +26,10 @@ class FittedTable(DataTable[Any]):
     _widths: tuple[int, ...] = ()  # the columns' widths the cached rows were drawn at
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        if not self._labelled_row_exists:
+            # Rows drawn since `clear` were cached without their labels (a table cleared
+            # has none until this runs): the lobby lost its cursor's mark on a resize.
+            self._row_renderable_cache.clear()
         super()._update_dimensions(new_rows)
         widths = tuple(column.content_width for column in self.columns.values())
         if widths != self._widths:  # a list pushed with the same widths repaints nothing more
@@ -50,7 +54,11 @@ class MarkedTable(FittedTable):
     ) -> RowKey:
         """Every row has a label (the mark's column): the mark if it is the cursor's."""
         mark = self.MARK if self.row_count == self.cursor_row else " "
-        return super().add_row(*cells, height=height, key=key, label=label or mark)
+        return super().add_row(*cells, height=height, key=key, label=label or self._label(mark))
+
+    def _label(self, mark: str) -> Text:
+        """The mark, with a space after it when no padding keeps it from the first cell."""
+        return Text(mark if self.cell_padding else mark + " ")
 
     def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
         super().watch_cursor_coordinate(old, new)
@@ -58,6 +66,6 @@ class MarkedTable(FittedTable):
             return
         for row, mark in ((old.row, " "), (new.row, self.MARK)):
             if 0 <= row < self.row_count:
-                self.rows[self.ordered_rows[row].key].label = Text(mark)
+                self.rows[self.ordered_rows[row].key].label = self._label(mark)
         self._clear_caches()  # the rows are drawn from caches keyed by an update count
         self.refresh()

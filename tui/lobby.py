@@ -11,55 +11,19 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Label, Static
 
-from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
+from modernart.engine.games import DEFAULT_GAME
 
-from .away import status_word
-from .createroom import CreateRoomDialog, game_choice
+from .createroom import CreateRoomDialog
 from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
 from .fitted import MarkedTable
 from .footer import Footer
-from .gametable import CONNECTION_LABEL, hints_allowed
+from .gametable import CONNECTION_LABEL
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .ordered import OrderedInput
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
-from .words import short_name
-
-
-def game_info(name: Any) -> GameInfo | None:
-    """The registered game `name` (None: Modern Art, as from a server without games)."""
-    name = name or DEFAULT_GAME
-    return get_game(name) if name in GAME_NAMES else None
-
-
-def variant_label(variant: Any, game: str | None = None) -> str:
-    """A preset's name when the variant is one of its game's, else its settings."""
-    if isinstance(variant, str):
-        return variant
-    info = game_info(game)
-    if isinstance(variant, dict):
-        for name, preset in (info.presets if info else {}).items():
-            if preset == variant:
-                return name
-        return "+".join(str(v) for v in variant.values())
-    return "?"
-
-
-def fit_names(names: list[str], width: int) -> str:
-    """Whole names, as many as fit in `width`, then "+N" for the others ("alice, bob
-    +2"), never a name cut in the middle ("alice, bob, Hu")."""
-    shown: list[str] = []
-    for i, name in enumerate(names):
-        rest = len(names) - i - 1
-        more = f" +{rest}" if rest else ""
-        line = ", ".join([*shown, name]) + more
-        if len(line) > width:
-            if not shown:
-                return short_name(name, width - len(more)) + more
-            return ", ".join(shown) + f" +{len(names) - i}"
-        shown.append(name)
-    return ", ".join(shown)
+from .roomrows import COLUMNS, Layout, game_info, has_free_seat
 
 
 class LobbyScreen(Screen[None]):
@@ -84,7 +48,7 @@ class LobbyScreen(Screen[None]):
         self.player = player
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
-        self._narrow = False  # the columns shown are those of a narrow screen
+        self._layout = Layout(None)  # the columns' widths, for the screen's width
         self._drawn: dict[str, list[Any]] = {}  # the table's rows: cells by room id
         self._left: str | None = None  # the room just left: the cursor goes past it
 
@@ -125,9 +89,7 @@ class LobbyScreen(Screen[None]):
 
     def _draw_hint(self) -> None:
         if self.rooms:
-            room = self.selected_room() if self._narrow else None  # no Watch column: here
-            watching = f" ({room.get('spectators', 0)} watching)" if room else ""
-            hint = f"Enter/j join · w watch{watching} · c create a room · r refresh"
+            hint = "Enter/j join · w watch · c create a room · r refresh"
         elif self.connection == "connected":
             hint = "No rooms yet: press c to create one."
         else:
@@ -192,21 +154,18 @@ class LobbyScreen(Screen[None]):
             self.show_error("")
         self._draw_hint()
 
-    @property
-    def narrow(self) -> bool:
-        """Under 100 columns the game's column leaves no room for the spectators'."""
-        return self.size.width < 100
-
     def _columns(self, table: DataTable[Any]) -> None:
-        self._narrow = self.narrow
-        table.add_columns("Room", "Game", "Seats", "Players", "Status", "Variant", "Lock")
-        if not self._narrow:
-            table.add_column("Watch")
+        """Every column, in widths for the screen's (roomrows.py `Layout`)."""
+        self._layout = Layout.of(self.size.width)
+        widths = self._layout.widths
+        table.cell_padding = 1 if widths is None else 0  # fixed widths: one space apart
+        for i, name in enumerate(COLUMNS):
+            table.add_column(name, width=None if widths is None else widths[i] + 1)
 
     def on_resize(self) -> None:
         fit_size(self)
         table = self.query_one(DataTable)
-        if self.narrow != self._narrow:
+        if Layout.of(self.size.width) != self._layout:
             table.clear(columns=True)
             self._columns(table)
             self._drawn = {}
@@ -243,36 +202,24 @@ class LobbyScreen(Screen[None]):
 
     def _cells(self, room: dict[str, Any]) -> list[Any]:
         """A room's row: the table's cells, in its columns' order."""
-        seated = room.get("seated") or []
-        taken = sum(1 for s in seated if s)
-        info = game_info(room.get("game"))
-        variant = variant_label(room.get("variant"), room.get("game"))
-        if not hints_allowed(room):
-            variant += ", no hints"
-        # What players typed (room and player names) is text, never markup (issue
-        # 21): a DataTable parses markup in plain strings.
-        cells = [
-            Text(str(room.get("name") or room["id"])),
-            game_choice(info) if info else Text(str(room.get("game"))),
-            f"{taken}/{room.get('seats', len(seated))}",
-            Text(fit_names([s for s in seated if s], 14 if self._narrow else 30)),
-            Text(status_word(room)),
-            variant[:11] + "…" if self._narrow and len(variant) > 12 else variant,
-            "yes" if room.get("locked") else "",
-        ]
-        if not self._narrow:
-            cells.append(str(room.get("spectators", 0)))
-        return cells
+        return self._layout.cells(room)
 
     def came_back(self, room: str) -> None:
-        """Back from `room`: the cursor on the top room (the newest waiting one) other
-        than that one, here and in the list the server sends next (playtests #5: Enter
-        went back into the finished game just left)."""
+        """Back from `room`: the cursor on the first room with a free seat (the newest
+        waiting one), else on the room just left while it plays on (Enter takes the seat
+        back), else on the top room other than that one; here and in the list the server
+        sends next (playtests #5: Enter went back into the finished game just left;
+        2026-12-03 evening #9: the cursor sat on a full room)."""
         self._left = room
-        if not self.query(DataTable):
+        if not self.query(DataTable) or not self.rooms:
             return
         ids = [str(r["id"]) for r in self.rooms]
-        self.query_one(DataTable).move_cursor(row=1 if ids[:1] == [room] else 0)
+        open_ = [i for i, r in enumerate(self.rooms) if ids[i] != room and has_free_seat(r)]
+        back = [
+            i for i, r in enumerate(self.rooms) if ids[i] == room and r.get("status") == "playing"
+        ]
+        row = (open_ or back or [1 if ids[:1] == [room] else 0])[0]
+        self.query_one(DataTable).move_cursor(row=row)
 
     def selected_room(self) -> dict[str, Any] | None:
         table = self.query_one(DataTable)

@@ -16,6 +16,7 @@ from modernart.engine.records import Record, RecordError, parse_record
 
 from .lobby import NameDialog
 from .people import PeopleScreen
+from .recordhint import RecordCommand, record_hint
 from .replay import Replay, replay_table
 
 
@@ -105,7 +106,11 @@ class PlayerReplies(App[None]):
             return
         if saving:  # the client runs on the server: the door says how (issue 28)
             hint = self.records_hint or "ask the server's operator for it."
-            self._tell("To keep this game's record, " + hint.replace("ROOM", str(msg.get("room"))))
+            sentence, command = record_hint(hint, str(msg.get("room")))
+            self._tell(sentence)
+            if command is not None:
+                self._tell(command)
+                self.push_screen(RecordCommand(sentence, command))
             return
         self.push_screen(replay_table(Replay(record)))
 

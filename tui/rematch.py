@@ -3,7 +3,7 @@ state in words for the log, the status line and the game-over dialog, and the di
 line that follows the answers as they come (`rematch`, docs/protocol.md).
 
 `RematchKeys` is mixed into `GameTable` (tui/gametable.py); each game's end dialog yields a
-`RematchLine` and names `r` in its hint (`DIALOG_KEYS`)."""
+`RematchLine` and names `R` in its hint (`DIALOG_KEYS`)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,15 @@ from textual.widgets import Static
 from .messages import SendToServer
 from .quiet import quiet_update
 
-# The end dialogs' hint line: every key they take (r, s, Enter, q).
-DIALOG_KEYS = "r: rematch   s: save the record   Enter: back to the table   q: quit"
+# The rematch's key as every place names it: the end dialogs' hint, the log, the footer
+# ("R Rematch") and F1 (play-tests 2026-12-03 evening #3: it was "r", "R" and "R: accept").
+REMATCH_KEY = "R: rematch"
+# The end dialogs' hint line: every key they take (R, s, Enter, q; r works too).
+DIALOG_KEYS = f"{REMATCH_KEY}   s: save the record   Enter: back to the table   q: quit"
 
 AFTER_GAME_HELP = (
     "## After the game\n\n"
-    "**R** at the table (or **r** in the game-over dialog) asks for a rematch: the same "
+    "**R** (at the table or in the game-over dialog) asks for a rematch: the same "
     "table again (seats, bots, options; the next player starts) in a new room named "
     '"… · rematch". It starts when every player has accepted; the status line, the '
     "dialog and the log say who has. **D** declines (or takes an accept back). Those "
@@ -128,7 +131,7 @@ class RematchKeys(Screen[None]):
         text = self.rematch_text()
         you = self.view.get("you")
         if you is not None and not msg.get("new_room") and you not in (msg.get("accepted") or []):
-            text += " · R: accept, D: decline"
+            text += f" · {REMATCH_KEY}, D: decline"
         self.note(text, "bold")
         for screen in self.app.screen_stack:
             for line in screen.query(RematchLine):

@@ -279,3 +279,28 @@ async def test_a_push_that_shows_the_same_page_again_is_not_sent(server, player,
     changed = await watcher.expect("rooms")  # the next list it gets is the changed page
     assert "re" not in changed
     assert sorted(r["name"] for r in changed["rooms"]) == ["first", "second"]
+
+
+async def test_a_room_with_no_name_gets_one_no_other_room_has(player):
+    """Play-tests 2026-12-03 evening #9: two rooms were both "carol's table"."""
+    carol = await player("carol")
+    names = []
+    for _ in range(3):
+        names.append(await created_name(carol))
+        await carol.send("add_bot")
+        await carol.send("add_bot")
+        await carol.send("start")  # it stays listed, playing, after she leaves
+        await carol.next_update()
+        await carol.send("leave")
+        await carol.expect("left")
+    assert names == ["carol's table", "carol's table 2", "carol's table 3"]
+    assert await created_name(carol, name="carol's table 2") == "carol's table 2"  # as given
+
+
+async def created_name(host: Client, **create) -> str:
+    """The name of a 3-seat room `host` creates."""
+    await host.send("create", seats=3, **create)
+    room = (await host.expect("joined"))["room"]
+    while (msg := await host.expect("room"))["room"].get("id") != room:
+        pass
+    return msg["room"]["name"]

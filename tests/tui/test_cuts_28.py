@@ -10,6 +10,7 @@ from tui_offline import NAMES, OfflineApp, OfflineLobbyApp, hand_deck
 from modernart.engine.modernart import Game
 from modernart.tui.modernart.hand import Hand
 from modernart.tui.modernart.summary import GameOver
+from modernart.tui.roomrows import COLUMNS
 
 LONGEST = "karl_gitter.fixed_price"  # "Karl Gitter (fixed price)", the longest card name
 
@@ -32,18 +33,43 @@ async def test_r18_the_round_ending_note_fits_beside_the_longest_card_name() -> 
             assert any(f"│ {note}" in row for row in rows), rows[-8:]
 
 
-async def test_the_lobby_at_80_columns_tells_the_rooms_spectators() -> None:
-    """Under 100 columns the Watch column is left out: the hint under the rooms says how
-    many watch the room under the cursor."""
-    app = OfflineLobbyApp(url="ws://offline/", name="Ann")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert app.lobby is not None
-        hint = str(app.lobby.query_one("#lobby-hint").render())
-        assert "w watch (0 watching)" in hint  # Friday night
-        await pilot.press("down")  # Club: two spectators
-        await pilot.pause()
-        assert any("w watch (2 watching)" in row for row in screen_lines(app))
+LONG_ROOMS = [
+    *OfflineLobbyApp.ROOMS,
+    {
+        "id": "d4",
+        "name": "carol's big table 2",
+        "game": "artsociety",
+        "seats": 4,
+        "seated": ["carol", "Heuristic bot 1", "Heuristic bot 2", "Heuristic bot 3"],
+        "status": "finished",
+        "variant": "exchange_any",
+        "options": {"hints": False},
+        "spectators": 12,
+        "locked": True,
+    },
+]
+
+
+async def test_the_lobby_at_80_columns_shows_every_column_whole() -> None:
+    """Play-tests 2026-12-03 evening #7: at 80 columns "Variant" was cut and Lock and
+    Watch were off the screen (a horizontal scroll bar in the browser). Every column now
+    shows, its header whole, at 80 and 99 columns and after a resize, with no scroll bar."""
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=LONG_ROOMS)
+    async with app.run_test(size=(120, 24)) as pilot:
+        for width in (80, 99, 80):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            assert app.lobby is not None
+            table = app.lobby.query_one("#rooms")
+            assert table.virtual_size.width <= table.scrollable_content_region.width
+            rows = screen_lines(app)
+            assert rows[2].strip("│").split() == list(COLUMNS), rows[2]
+            assert rows[3].rstrip(" │").endswith(" 0") and "Club" in rows[4], rows[3:7]
+            assert rows[4].rstrip(" │").endswith("yes  2"), rows[4]
+            last = rows[6]
+            room = "carol's big t…2" if width == 80 else "carol's big table 2"
+            assert room in last and "Art Society*" in last, last
+            assert "finished" in last and last.rstrip(" │").endswith("yes  12"), last
 
 
 async def test_r23_the_game_over_values_line_breaks_between_artists_at_80x24() -> None:

@@ -11,8 +11,8 @@ from modernart.tui.tokens import TokenStore
 
 
 def marks(table: DataTable) -> list[str]:
-    """Each row's label (the mark's column), top to bottom."""
-    return [table.rows[row.key].label.plain for row in table.ordered_rows]
+    """Each row's mark (its label's first cell: a space follows it under 100 columns)."""
+    return [table.rows[row.key].label.plain[:1] for row in table.ordered_rows]
 
 
 async def test_back_from_a_room_the_marked_cursor_is_on_the_newest_room(url, raw, tmp_path):

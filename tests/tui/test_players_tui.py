@@ -19,6 +19,7 @@ from modernart.server.ssh.records import download_hint
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import NameDialog
 from modernart.tui.people import LeaderboardScreen, OnlineScreen, PastGamesScreen
+from modernart.tui.recordhint import RecordCommand
 from modernart.tui.replay import ReplayKeys
 from modernart.tui.tokens import TokenStore
 
@@ -139,9 +140,17 @@ async def test_save_record_over_ssh_shows_the_viewer_and_the_door_s_command(serv
         app.save_record()
         await until(pilot, lambda: bool(told))
         scp = f"scp -P 2222 Ann@203.0.113.5:games/{room}.json ."
-        assert told == [f"To keep this game's record, run on your machine: {scp}"]
+        assert told == ["To keep this game's record, run on your machine:", scp]
         assert not viewing(app)  # `s` saves (or says how): the replay is `p`'s
         assert not list(tmp_path.glob("*.json"))
+        # The command whole on one line at 80 columns, its final `.` too (play-tests
+        # 2026-12-03 evening #4: in the log its `.` landed alone on the next line).
+        await until(pilot, lambda: shown(app, RecordCommand))
+        await pilot.pause()
+        lines = [strip.text for strip in app.screen._compositor.render_strips()]
+        assert any(scp in line for line in lines)
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, RecordCommand))
 
 
 async def test_a_taken_name_is_asked_again_before_hello(url, raw, tmp_path):

@@ -217,10 +217,11 @@ def bidding(table: ArtSocietyTable) -> bool:
     return "bid" in table.legal
 
 
-async def test_a10_bid_cards_stop_at_the_ends_and_only_an_unchosen_far_card_asks() -> None:
-    """The cursor stops at the ends; Home and End jump there (issue 28). A far card moved
-    to on purpose is bid at once; Enter on the card the cursor starts on (your lowest),
-    far from the card chosen last, asks first (docs/decisions/28-artsoc.md)."""
+async def test_a10_bid_cards_go_round_at_the_ends_and_only_an_unchosen_far_card_asks() -> None:
+    """The cursor goes round at the ends; Home and End jump there (issue 28). A far card
+    moved to on purpose is bid at once; Enter on the card the cursor starts on (your
+    lowest) or went round to, far from the card chosen last, asks first
+    (docs/decisions/28-artsoc.md, 28-tui.md)."""
     from test_artsociety_screens import play_until
 
     app = ArtSocietyOffline(ArtSociety(NAMES, seed=3))
@@ -231,13 +232,21 @@ async def test_a10_bid_cards_stop_at_the_ends_and_only_an_unchosen_far_card_asks
     async with app.run_test(size=(80, 24)) as pilot:
         table = await play_until(pilot, app, bidding)
         cards = table.legal["bid"]
-        await pilot.press("left")  # at the lowest card: it stays (no wrap to the highest)
+        # At the lowest card ← goes round to the highest, as every list does (play-tests
+        # 2026-12-03 evening #9); reached by going round, a far card asks first.
+        await pilot.press("left")
+        assert cards[table.pointer] == cards[-1]
+        await pilot.press("enter")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        assert not bids()
+        await pilot.press("right")  # and → at the highest round to the lowest
         assert cards[table.pointer] == cards[0]
         await pilot.press("end")
         assert cards[table.pointer] == cards[-1]
         await pilot.press("home")
         assert cards[table.pointer] == cards[0]
-        for _ in range(len(cards) + 3):
+        for _ in range(len(cards) - 1):
             await pilot.press("right")
         assert cards[table.pointer] == cards[-1]
         await pilot.press("enter")  # the highest card, moved to on purpose: no question
@@ -315,7 +324,7 @@ async def test_art_societys_waiting_room_footer_keeps_quit_and_help_at_80(url, t
 
 
 def test_the_lobby_lists_whole_names_and_counts_the_rest():
-    from modernart.tui.lobby import fit_names
+    from modernart.tui.roomrows import fit_names
 
     assert fit_names(["alice", "bob", "Hugo (H)"], 14) == "alice, bob +1"
     assert fit_names(["alice", "bob"], 14) == "alice, bob"

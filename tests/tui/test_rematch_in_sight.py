@@ -60,7 +60,7 @@ async def test_the_game_over_dialog_the_footer_and_f1_show_the_rematch(name: str
         await pilot.pause()
         await played_out(app, name, pilot)
         dialog = app.screen
-        assert isinstance(dialog, ModalScreen) and "r: rematch" in dialog_text(dialog)
+        assert isinstance(dialog, ModalScreen) and "R: rematch" in dialog_text(dialog)
         # Bob accepts while the dialog is open: it says so at once.
         app.table.show_rematch(
             {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [1], "declined": []}
@@ -84,7 +84,9 @@ async def test_the_game_over_dialog_the_footer_and_f1_show_the_rematch(name: str
         assert app.sent[-1] == {"t": "rematch", "room": "r1", "accept": False}
         await pilot.press("f1")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        assert "**R** at the table" in client_game(name).rules_text(None, "online")
+        assert "**R** (at the table or in the game-over dialog)" in client_game(name).rules_text(
+            None, "online"
+        )
 
 
 async def test_r_in_the_game_over_dialog_accepts_and_a_watcher_is_offered_no_keys() -> None:
@@ -107,6 +109,28 @@ async def test_r_in_the_game_over_dialog_accepts_and_a_watcher_is_offered_no_key
         assert "Rematch: Ann accepted (1 of 2); waiting for Bob" in log_text(watcher)
         assert "R: accept" not in log_text(watcher)
         assert not list(watcher.table.query(RematchLine))
+
+
+async def test_the_rematch_key_is_named_one_way_everywhere() -> None:
+    """Play-tests 2026-12-03 evening #3: "r: rematch", "R Rematch" and "R: accept" were
+    three names of one key; now the dialog, the log and the footer say "R" and "rematch",
+    and R works in the dialog as at the table."""
+    app = OfflineApp(get_game("artsociety").create(NAMES, seed=5, first=0), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await played_out(app, "artsociety", pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ModalScreen) and "R: rematch" in dialog_text(dialog)
+        assert "r: rematch" not in dialog_text(dialog)
+        app.table.show_rematch(
+            {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [1], "declined": []}
+        )
+        await pilot.pause()
+        assert "waiting for you · R: rematch, D: decline" in log_text(app)
+        assert "R: accept" not in log_text(app)
+        await pilot.press("R")
+        await until(pilot, lambda: app.screen is app.table)
+        assert app.sent[-1] == {"t": "rematch", "room": "r1", "accept": True}
 
 
 # ------------------------------------------------------------- on a real server
@@ -206,7 +230,7 @@ async def test_a_player_answers_the_rematch_in_the_game_over_dialog(url, raw, tm
             await pilot.pause()
         await until(pilot, lambda: type(app.screen).__name__ == "GameOver")
         dialog = app.screen
-        assert "r: rematch" in dialog_text(dialog)
+        assert "R: rematch" in dialog_text(dialog)
         await bob.send("rematch", room=room, accept=True)
         waiting = "Rematch: Bob accepted (1 of 2); waiting for you"
         await until(pilot, lambda: waiting in dialog_text(dialog))

@@ -34,12 +34,11 @@ class BidCards:
         def _draw_you(self) -> None: ...
 
     def move_bid(self, where: int, cards: list[int]) -> None:
-        """The cursor to card index `where`, stopping at the ends (never 1 → 20 by one key)."""
-        where = min(max(where, 0), len(cards) - 1)
-        if where == self.pointer:
-            self.app.bell()
-        self.pointer = where
-        self.moved_bid = True
+        """The cursor to card index `where`, round from one end to the other as in every
+        list (play-tests 2026-12-03 evening #9). A card reached by going round is not
+        chosen on purpose: Enter on it asks first when it is far (`far_bid`)."""
+        self.moved_bid = 0 <= where < len(cards)
+        self.pointer = where % len(cards)
         self._draw_panel()
         self._draw_you()
 
@@ -52,6 +51,7 @@ class BidCards:
             if items:
                 if items is legal.get("bid"):
                     self.move_bid(end * (len(items) - 1), items)
+                    self.moved_bid = True
                     return
                 self.pointer = end * (len(items) - 1)
                 self._draw_panel()

@@ -177,7 +177,7 @@ class ArtSocietyEnd(Dialog[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),
-        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("R,r", "choose('rematch')", "Rematch"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 

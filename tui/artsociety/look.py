@@ -143,6 +143,8 @@ def wall_text(
                     line.append(tile_label(ghost.tile), style=style)
                 elif grid[c] is not None:
                     line.append("XXX", style=style)  # the overlap itself
+                elif c in stars:  # a star under the ghost stays in sight (A7)
+                    line.append(" * ", style=style)
                 else:
                     line.append(" · " if ghost.ok else " x ", style=style)
                 continue
@@ -174,6 +176,25 @@ def wall_text(
         if y < rows - 1:
             out.append("\n")
     return out
+
+
+def museum_text(view: dict[str, Any]) -> Text:
+    """The museum's prestige and multipliers per genre, the decor left and the count hung."""
+    prestige = view.get("prestige") or {}
+    mult = view.get("multipliers") or {}
+    text = Text("Museum ", style="bold")
+    for i, genre in enumerate(GENRES):
+        text.append(" " if i else "")
+        text.append_text(genre_text(genre, full=False))  # the letter of the wall's labels
+        text.append(f"{prestige.get(genre, 0):>2}→")
+        text.append(f"×{mult.get(genre, '?')}", style="bold")
+    decor = view.get("decor") or [0, 0, 0]
+    text.append("\nDecor ")  # 80 columns leave 42: room for "in museum 100"
+    for size, left in enumerate(decor, 1):
+        text.append(f"+{size}", style="bold magenta")
+        text.append(f":{left} ")
+    text.append(f"· in museum {len(view.get('museum') or [])}", style="dim")
+    return text
 
 
 _HALF = "▀"

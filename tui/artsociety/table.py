@@ -34,11 +34,10 @@ from .end import ArtSocietyEnd
 from .footerkeys import side_keys_shown
 from .look import (
     FRAME_LEGEND,
-    GENRES,
     cell_of,
     chip,
-    genre_text,
     mini_text,
+    museum_text,
     tile_label,
     tile_style,
     wall_text,
@@ -284,8 +283,7 @@ class ArtSocietyTable(BidCards, GameTable):
         if not seats:
             quiet_update(widget, "")
             return
-        you = view.get("you")
-        shown = self.watching if self.watching is not None else (you if you is not None else 0)
+        you, shown = view.get("you"), self.shown
         seat = seats[shown]
         layout = view.get("wall") or {"cols": 10, "rows": 10}
         the_ghost = None
@@ -299,11 +297,18 @@ class ArtSocietyTable(BidCards, GameTable):
         widget.border_title = f"{title} · {count(seat['score']['total'], 'pt')}"
         widget.border_subtitle = "> eyeline  * star" if shown == you else "w: next wall"
 
+    @property
+    def shown(self) -> int:
+        """The seat whose wall is shown full size: yours, or one chosen with `w`."""
+        you = self.view.get("you")
+        return self.watching if self.watching is not None else (you if you is not None else 0)
+
     def _draw_others(self) -> None:
         widget = self.query_one("#as-others", Static)
         view = self.view
         seats = view.get("seats") or []
-        you = view.get("you")
+        # A watcher's small walls are those not shown full size: 3 of 4 fit at 80 columns.
+        you = view.get("you") if view.get("you") is not None else self.shown
         layout = view.get("wall") or {"cols": 10, "rows": 10}
         grid = Table.grid(padding=(0, 1))
         cells: list[Text] = []
@@ -335,22 +340,7 @@ class ArtSocietyTable(BidCards, GameTable):
         quiet_update(widget, grid)
 
     def _draw_museum(self) -> None:
-        view = self.view
-        prestige = view.get("prestige") or {}
-        mult = view.get("multipliers") or {}
-        text = Text("Museum ", style="bold")
-        for i, genre in enumerate(GENRES):
-            text.append(" " if i else "")
-            text.append_text(genre_text(genre, full=False))  # the letter of the wall's labels
-            text.append(f"{prestige.get(genre, 0):>2}→")
-            text.append(f"×{mult.get(genre, '?')}", style="bold")
-        decor = view.get("decor") or [0, 0, 0]
-        text.append("\nDecor ")  # 80 columns leave 42: room for "in museum 100"
-        for size, left in enumerate(decor, 1):
-            text.append(f"+{size}", style="bold magenta")
-            text.append(f":{left} ")
-        text.append(f"· in museum {len(view.get('museum') or [])}", style="dim")
-        quiet_update(self.query_one("#as-museum", Static), text)
+        quiet_update(self.query_one("#as-museum", Static), museum_text(self.view))
 
     def _who(self, seat: object) -> str:
         names = self.names
@@ -425,7 +415,7 @@ class ArtSocietyTable(BidCards, GameTable):
 
     def _shape_lines(self, text: Text, shapes: dict[str, Any]) -> None:
         piles = list(shapes.get("piles") or {})
-        text.append("Piles, shape:left (value w+h−1)\n", style="dim")
+        text.append("Size (wide×high): paintings left\n", style="dim")
         per_line = 5
         for i, name in enumerate(piles):
             w, _, h = name.partition("x")
@@ -435,7 +425,10 @@ class ArtSocietyTable(BidCards, GameTable):
             text.append("\n" if i % per_line == per_line - 1 or i == len(piles) - 1 else " ")
         chosen = " ".join(s.replace("x", "×") for s in self.chosen) or "—"
         left = shapes.get("count", 0) - len(self.chosen)
-        text.append(f"Lot: {chosen} ({left} more)\n", style="bold")
+        lot, worth = f"Lot: {chosen} ({left} more)", " · worth wide+high−1"
+        room = self.query_one("#as-panel").content_region.width or 40
+        text.append(lot, style="bold")  # the rule beside it while it fits on the line
+        text.append((worth if len(lot + worth) <= room else "") + "\n", style="dim")
 
     def _prompt(self) -> Text:
         view, legal = self.view, self.legal
@@ -446,7 +439,7 @@ class ArtSocietyTable(BidCards, GameTable):
             return Text("Waiting for " + (", ".join(waiting) or "the server") + "…", style="dim")
         turn = view.get("turn") or {}
         if "shapes" in legal:
-            return Text("Arrows: shape, Enter adds it, ⌫ undo", style="bold yellow")
+            return Text("Arrows: a size, Enter adds it, ⌫ undo", style="bold yellow")
         if "bid" in legal:
             return Text("Bid: ←→ card, Enter. Highest goes first", style="bold yellow")
         if "pick" in legal:
@@ -594,8 +587,8 @@ class ArtSocietyTable(BidCards, GameTable):
             return self.playing
         if action in ("move", "cycle_wall") and not self.playing:
             return False  # a waiting room has no walls yet: the footer keeps Quit and Help
-        if action == "move" and self.view.get("finished"):
-            return False  # nothing left to move: the footer's room goes to Rematch
+        if action == "move" and (self.view.get("finished") or self.view.get("you") is None):
+            return False  # nothing to move (a watcher's, a game's end: room for Rematch)
         if action == "cycle_wall":
             return len(self.view.get("seats") or []) > 1
         if action == "confirm":
@@ -759,7 +752,8 @@ class ArtSocietyTable(BidCards, GameTable):
         order = [s for s in range(len(seats)) if s != you] + ([you] if you is not None else [])
         if not order:
             return
-        current = self.watching if self.watching is not None else you
+        current = self.shown
         nxt = order[(order.index(current) + 1) % len(order)] if current in order else order[0]
         self.watching = None if nxt == you else nxt
         self._draw_wall()
+        self._draw_others()  # a watcher's small walls are the others than this one

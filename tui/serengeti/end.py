@@ -54,7 +54,7 @@ class SerengetiOver(Dialog[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
-        Binding("r", "choose('rematch')", "Rematch"),
+        Binding("R,r", "choose('rematch')", "Rematch"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]

@@ -10,18 +10,27 @@ from rich.text import Text
 from .words import compact_name
 
 SHARED = " pl"  # "3 pl": three players would share the price
+ALL = "all"  # a price ending in this digit pays everyone else
+EVERYONE = "everyone else, shared (no one holds a digit yet)"
 
 
 def payout_grid(view: dict[str, Any], width: int) -> Table:
-    """Two rows: each last digit 0–9, and whom a price ending in it would pay."""
+    """Two rows: each last digit 0–9, and whom a price ending in it would pay; one phrase
+    when every digit pays everyone else (its "all all all …" row puzzled a newcomer)."""
     col = max(4, min(8, (width - 9) // 10))
+    pays = pays_row(view, col)
     grid = Table.grid(padding=(0, 0))
     grid.add_column(width=9, no_wrap=True)
+    if all(cell.plain == ALL for cell in pays):
+        grid.add_column()
+        grid.add_row(Text("Ends in", style="dim"), Text("any digit", style="bold"))
+        grid.add_row(Text("pays", style="dim"), Text(EVERYONE, style="dim"))
+        return grid
     for _ in range(10):
         grid.add_column(width=col, no_wrap=True)
     digits = [Text(str(d), style="bold") for d in range(10)]
     grid.add_row(Text("Ends in", style="dim"), *digits)
-    grid.add_row(Text("pays", style="dim"), *pays_row(view, col))
+    grid.add_row(Text("pays", style="dim"), *pays)
     return grid
 
 
@@ -50,7 +59,7 @@ def pays_row(view: dict[str, Any], col: int) -> list[Text]:
         elif not paid:
             pays.append(Text("·", style="dim"))
         elif len(paid) == everyone_else and not any(d in (s.get("barred") or []) for s in seats):
-            pays.append(Text("all", style="dim"))
+            pays.append(Text(ALL, style="dim"))
         elif len(paid) == 1:
             pays.append(Text(compact_name(seats[paid[0]].get("name", "?"), col - 1)))
         else:
