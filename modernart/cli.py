@@ -9,23 +9,16 @@ import os
 import sys
 from typing import Any
 
-from modernart.engine.records import RecordError, load_record, replay
+from modernart.engine.records import replay
 from modernart.engine.review import DEFAULT_WORLDS
-from modernart.reviewcmd import MAX_WORLDS, review_command
+from modernart.reviewcmd import MAX_WORLDS, read_record, review_command
 
 
 def replay_command(path: str) -> int:
     """RECORD.md's replay of any registered game's record (its `game` key; none: Modern
     Art): one JSON object; exit 0 ok, 1 illegal action, 2 invalid file."""
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        record = load_record(text)
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
-        print(f"modernart replay: {path}: {exc}", file=sys.stderr)
+    record = read_record(path, "replay")
+    if record is None:
         return 2
     result = replay(record)
     print(json.dumps(result))
@@ -34,11 +27,8 @@ def replay_command(path: str) -> int:
 
 def view_command(path: str) -> int:
     """`modernart view FILE`: a record of any game in the replay viewer (tui/replay.py)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            record = load_record(f.read())
-    except (OSError, UnicodeDecodeError, RecordError) as exc:
-        print(f"modernart view: {path}: {exc}", file=sys.stderr)
+    record = read_record(path, "view")
+    if record is None:
         return 2
     from modernart.tui.replay import ViewerApp
 
@@ -101,14 +91,16 @@ def identities(forget: list[str] | None) -> int:
     return 0
 
 
-def _seconds(low: float, high: float) -> Any:
-    def parse(text: str) -> float:
+def _within(convert: Any, low: float, high: float, what: str) -> Any:
+    """An argparse type: `convert(text)` from `low` to `high`, else `what` is said."""
+
+    def parse(text: str) -> Any:
         try:
-            value = float(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a number of seconds, {low:g} to {high:g}") from None
+            raise argparse.ArgumentTypeError(what) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"a number of seconds, {low:g} to {high:g}")
+            raise argparse.ArgumentTypeError(what)
         return value
 
     return parse
@@ -136,19 +128,6 @@ def bot_command(args: argparse.Namespace) -> int:
     scores = [seat[field] for seat in final["seats"]]
     print(json.dumps({field: scores, "winners": final.get("winners"), "you": final["you"]}))
     return 0
-
-
-def _count(low: int, high: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low} to {high}")
-        return value
-
-    return parse
 
 
 def _name(text: str) -> str:
@@ -234,14 +213,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
     parser.add_argument(
         "--bot-delay",
-        type=_seconds(0, 10),
+        type=_within(float, 0, 10, "a number of seconds, 0 to 10"),
         default=2.0,
         metavar="SECONDS",
         help="how long a bot thinks before it moves, about: 0 to 10 (default 2)",
     )
     parser.add_argument(
         "--shout-window",
-        type=_seconds(1, 60),
+        type=_within(float, 1, 60, "a number of seconds, 1 to 60"),
         default=6.0,
         metavar="SECONDS",
         help="open auctions: the hammer falls this long after the last bid, 1 to 60 (default 6)",
@@ -265,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     rv.add_argument("file", help="record file, or - for standard input")
     rv.add_argument(
         "--worlds",
-        type=_count(1, MAX_WORLDS),
+        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
         default=DEFAULT_WORLDS,
         help=f"worlds searched a decision, 1 to {MAX_WORLDS} (default {DEFAULT_WORLDS})",
     )

@@ -9,7 +9,7 @@ import textwrap
 from collections import Counter
 from typing import Any
 
-from modernart.engine.records import RecordError, load_record
+from modernart.engine.records import Record, RecordError, load_record
 from modernart.engine.review import MARKS, ReviewError, action_text, review
 
 MAX_WORLDS = 1000
@@ -17,18 +17,26 @@ WIDTH = 80  # a terminal's columns
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
-def review_command(path: str, worlds: int, as_json: bool, seed: int = 0) -> int:
-    """Exit 0 reviewed, 1 a record that cannot be reviewed (a running game, an illegal
-    action), 2 not a valid record; the message goes to standard error."""
+def read_record(path: str, command: str) -> Record | None:
+    """The record in file `path` ("-": standard input); None, said on standard error as
+    `modernart COMMAND: …`, when it cannot be read or is not a valid record."""
     try:
         if path == "-":
             text = sys.stdin.read()
         else:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
-        record = load_record(text)
+        return load_record(text)
     except (OSError, UnicodeDecodeError, RecordError) as exc:
-        print(f"modernart review: {path}: {exc}", file=sys.stderr)
+        print(f"modernart {command}: {path}: {exc}", file=sys.stderr)
+        return None
+
+
+def review_command(path: str, worlds: int, as_json: bool, seed: int = 0) -> int:
+    """Exit 0 reviewed, 1 a record that cannot be reviewed (a running game, an illegal
+    action), 2 not a valid record; the message goes to standard error."""
+    record = read_record(path, "review")
+    if record is None:
         return 2
     try:
         result = review(record, worlds, seed)
