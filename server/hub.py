@@ -39,6 +39,7 @@ from .refusal import Refused
 from .rematch import on_rematch
 from .room import FINISHED, PLAYING, WAITING, Room, Seat
 from .roomends import RoomEnds
+from .roomports import ports_of
 from .running import RunningGames
 from .session import Conn, Identity
 from .store import Store, StoreError
@@ -180,7 +181,7 @@ class Hub:
             RoomOptions.from_json(stored.settings["options"]),
             stored.settings.get("game", DEFAULT_GAME),  # rooms stored before other games
         )
-        room = Room(self, stored.id, settings, stored.settings.get("password"))
+        room = Room(ports_of(self), stored.id, settings, stored.settings.get("password"))
         room.host = stored.members.get("host")
         room.seq = stored.seq
         for i, entry in enumerate(stored.members["seats"]):
@@ -604,7 +605,7 @@ class Hub:
         if password:
             salt = secrets.token_hex(8)
             locked = {"salt": salt, "hash": hash_password(password, salt)}
-        room = Room(self, self.new_room_id(), settings, locked)
+        room = Room(ports_of(self), self.new_room_id(), settings, locked)
         room.host = None
         room.address = conn.address
         seat = room.seat_human(identity)
