@@ -11,10 +11,8 @@ from .roombase import PLAYING, STORE_RETRY_MAX_S, STORE_RETRY_S, guarded
 class Clocks:
     """The hammer, the turn clock, the back-off: a part of `Room` (server/room.py)."""
 
-    # ------------------------------------------------------------ clocks
-
     def deadline(self) -> float | None:
-        """The loop time at which the running clock (the hammer's or the turn's) runs out."""
+        """The clock time at which the running clock (the hammer's or the turn's) runs out."""
         return self._hammer_deadline or self._turn_deadline
 
     def _deadline_ms(self, now: float) -> int | None:

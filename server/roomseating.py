@@ -106,7 +106,7 @@ class Seating:
             # No humans left: the bots go too and the room disappears.
             self.seats = [None] * self.size
 
-    # --------------------------------------------------- presence and bots
+    # ------------------------------------------------------------ presence
 
     def attach(self, seat: int, conn: Member) -> None:
         s = self.seats[seat]

@@ -23,8 +23,6 @@ from .updates import UpdateFrames
 class Turns:
     """Start, resume, act; commit and fan out: a part of `Room` (server/room.py)."""
 
-    # ----------------------------------------------------------- the game
-
     def start(self) -> None:
         """Deal and start; stored first, so a refused write (StoreError) leaves the
         room waiting in memory as on disk."""
