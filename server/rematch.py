@@ -17,6 +17,7 @@ from .limits import REMATCH_BURST, Limits, TokenBucket
 from .options import ROOM_NAME_MAX, RoomSettings
 from .refusal import Refused
 from .room import FINISHED, Room, Seat
+from .roomports import RoomHost, ports_of
 from .store import Store
 
 if TYPE_CHECKING:
@@ -40,16 +41,14 @@ def rematch_name(name: str) -> str:
     return table + mark
 
 
-class RematchHost(Protocol):
-    """What a rematch needs of the hub (server/hub.py's `Hub`)."""
+class RematchHost(RoomHost, Protocol):
+    """What a rematch needs of the hub (server/hub.py's `Hub`): a new room's ports too."""
 
     rooms: dict[str, Room]
     store: Store
     limits: Limits
 
     def new_room_id(self) -> str: ...
-
-    def rooms_changed(self) -> None: ...
 
 
 def state_message(room: Room, new_room: str | None = None) -> dict[str, Any]:
@@ -119,7 +118,7 @@ def _start_again(hub: RematchHost, old: Room) -> Room:
     options = dataclasses.replace(old.options, first_auctioneer=(first + 1) % old.size)
     name = rematch_name(old.name)
     settings = RoomSettings(old.size, name, old.variant, options, old.info.name)
-    room = Room(hub, hub.new_room_id(), settings, old.password)
+    room = Room(ports_of(hub), hub.new_room_id(), settings, old.password)
     for i, s in enumerate(old.seats):
         assert s is not None
         if s.level is not None:

@@ -20,7 +20,8 @@ from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .passwords import Passwords, lock
 from .play import game_of
 from .refusal import Refused, reply
-from .room import FINISHED, PLAYING, WAITING, Room, RoomHost, Seat
+from .room import FINISHED, PLAYING, WAITING, Room, Seat
+from .roomports import RoomHost, ports_of
 from .running import RunningGames
 from .store import StoreError
 
@@ -68,7 +69,7 @@ class RoomDesk:
             RoomOptions.from_json(stored.settings["options"]),
             stored.settings.get("game", DEFAULT_GAME),  # rooms stored before other games
         )
-        room = Room(hub, stored.id, settings, stored.settings.get("password"))
+        room = Room(ports_of(hub), stored.id, settings, stored.settings.get("password"))
         room.host = stored.members.get("host")
         room.seq = stored.seq
         for i, entry in enumerate(stored.members["seats"]):
@@ -112,7 +113,7 @@ class RoomDesk:
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
         self._check_room_limits(conn)
-        room = Room(hub, hub.new_room_id(), settings, lock(password))
+        room = Room(ports_of(hub), hub.new_room_id(), settings, lock(password))
         room.host = None
         room.address = conn.address
         seat = room.seat_human(identity)

@@ -1,5 +1,5 @@
 """The layout keeps the architecture (issue 15): the server's modules import each other
-without a cycle (a room reports to its hub through the `RoomHost` protocol;
+without a cycle (a room reports to its hub through its ports, server/roomports.py;
 docs/decisions/layout.md), and only a game's own packages, `engine/<game>/` and `tui/<game>/`,
 import that game's internals: the server and the client's shared part speak
 `GameInfo` (engine/games.py)."""

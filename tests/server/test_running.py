@@ -10,6 +10,7 @@ from modernart.server.hub import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import FINISHED, PLAYING, Room
 from modernart.server.roomends import ABANDONED
+from modernart.server.roomports import ports_of
 from modernart.server.session import Identity
 from modernart.server.store import Store
 
@@ -29,7 +30,7 @@ def new_room(hub: Hub, room_id: str, identity: Identity, address: str) -> Room:
     settings = RoomSettings(
         3, room_id, parse_variant("classic", 3).to_dict(), RoomOptions(takeover_s=0)
     )
-    room = Room(hub, room_id, settings, None)
+    room = Room(ports_of(hub), room_id, settings, None)
     room.address = address
     hub.store.add_room(room.id, room.name, room.settings_json(), room.members_json())
     hub.rooms[room.id] = room

@@ -16,6 +16,7 @@ from modernart.engine.modernart.bots import make_bot
 from modernart.server.hub import Hub
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import Room
+from modernart.server.roomports import ports_of
 from modernart.server.store import Store
 from modernart.server.updates import UpdateFrames
 
@@ -76,7 +77,7 @@ async def test_room_frames_equal_update_message(tmp_path: pathlib.Path):
         settings = RoomSettings(
             4, "t", parse_variant("classic", 4).to_dict(), RoomOptions(bot_delay_ms=0, takeover_s=0)
         )
-        room = Room(Hub(store), "r1", settings, None)
+        room = Room(ports_of(Hub(store)), "r1", settings, None)
         for _ in range(4):
             room.seat_bot("random")
         room.start()
@@ -86,7 +87,7 @@ async def test_room_frames_equal_update_message(tmp_path: pathlib.Path):
         for _ in range(60):
             seat = game.to_act()[0]
             events = game.apply({"seat": seat, **bots[seat].choose(game.view(seat))})
-            now = room.loop.time()
+            now = room.clock.time()
             frames = room.update_frames(events, now)
             for member in (0, 1, 2, 3):
                 expected = room.update_message(member, events, now)

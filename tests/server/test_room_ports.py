@@ -1,0 +1,256 @@
+"""A room is a unit with ports (issue 29): given stand-ins for its store, bots, lobby
+and clock it seats, starts, plays, times turns and ends a game with no hub, no
+socket and no event loop; and its modules import nothing of the hub's."""
+
+from __future__ import annotations
+
+import ast
+import heapq
+import itertools
+import logging
+import pathlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from modernart.engine.modernart import parse_variant
+from modernart.engine.modernart.bots import make_bot
+from modernart.server.botpool import PoolStats
+from modernart.server.codec import decode
+from modernart.server.options import RoomOptions, RoomSettings
+from modernart.server.room import FINISHED, PLAYING, Room
+from modernart.server.roomports import RoomPorts
+from modernart.server.storeerror import StoreError
+
+from .test_layout import TOP, imports, module_name
+
+
+class ManualClock:
+    """Virtual time: timers run only when the test moves the clock on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self._timers: list[tuple[float, int, ManualTimer]] = []
+        self._order = itertools.count()
+
+    def time(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> ManualTimer:
+        timer = ManualTimer(callback, args)
+        heapq.heappush(self._timers, (when, next(self._order), timer))
+        return timer
+
+    def call_later(self, delay: float, callback: Callable[..., Any], *args: Any) -> ManualTimer:
+        return self.call_at(self.now + delay, callback, *args)
+
+    def next_timer(self) -> float | None:
+        while self._timers and self._timers[0][2].cancelled:
+            heapq.heappop(self._timers)
+        return self._timers[0][0] if self._timers else None
+
+    def run_next(self) -> None:
+        """Move on to the next timer and run it."""
+        assert self.next_timer() is not None, "nothing is planned"
+        when, _, timer = heapq.heappop(self._timers)
+        self.now = max(self.now, when)
+        timer.callback(*timer.args)
+
+    def advance(self, seconds: float) -> None:
+        """Move on `seconds`, running every timer due by then in order."""
+        until = self.now + seconds
+        while (when := self.next_timer()) is not None and when <= until:
+            self.run_next()
+        self.now = until
+
+
+@dataclass
+class ManualTimer:
+    callback: Callable[..., Any]
+    args: tuple[Any, ...]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class MemoryStore:
+    """The store's room calls, kept in memory; `refuse` makes the next append fail."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, dict, dict, int]] = []
+        self.actions: list[tuple[int, dict[str, Any], int]] = []
+        self.seqs: list[int] = []
+        self.saved_rooms: list[str] = []
+        self.refuse = False
+
+    def start_room(self, room_id: str, members: dict, header: dict, seq: int) -> None:
+        self.started.append((room_id, members, header, seq))
+
+    def append_action(self, room_id: str, idx: int, action: dict[str, Any], seq: int) -> None:
+        if self.refuse:
+            self.refuse = False
+            raise StoreError("disk full")
+        self.actions.append((idx, action, seq))
+
+    def saved(self, room_id: str) -> None:
+        self.saved_rooms.append(room_id)
+
+    def save_seq(self, room_id: str, seq: int) -> None:
+        self.seqs.append(seq)
+
+
+class NoWorkers:
+    """Bots' workers: none (the room's bots here never search)."""
+
+    budget_s = 1.0
+    worlds = None
+
+    def __init__(self) -> None:
+        self.stats = PoolStats()
+
+    def warm(self, game: str) -> None:
+        raise AssertionError("no searching bot sits here")
+
+    def free(self) -> bool:
+        return False
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
+        raise AssertionError("no searching bot sits here")
+
+
+@dataclass
+class RecordingLobby:
+    said: list[tuple[str, Any]] = field(default_factory=list)
+
+    def rooms_changed(self) -> None:
+        self.said.append(("rooms_changed", None))
+
+    def status_changed(self, room: Any, was: str) -> None:
+        self.said.append(("status_changed", (was, room.status)))
+
+    def attendance_changed(self, room: Any) -> None:
+        self.said.append(("attendance_changed", None))
+
+    def game_over(self, room: Any) -> dict[str, Any] | None:
+        self.said.append(("game_over", None))
+        return {"type": "rated", "ratings": []}
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    room: Any = None
+    seat: int | None = None
+
+
+@dataclass
+class RecordingMember:
+    """A connection: what the room sends it, decoded."""
+
+    got: list[dict[str, Any]] = field(default_factory=list)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.got.append(message)
+
+    def send_raw(self, data: bytes, room: Any = None) -> None:
+        self.got.append(decode(data))
+
+    def send_framed(self, frame: bytes, room: Any = None) -> None:
+        raise AssertionError("no spectator here")
+
+    def updates(self) -> list[dict[str, Any]]:
+        return [m for m in self.got if m["t"] == "update"]
+
+
+TIMEOUT_S = 30
+
+
+@pytest.fixture
+def table(caplog: pytest.LogCaptureFixture):
+    """A room of one human (connected) and two random bots, on virtual time."""
+    store, lobby, clock = MemoryStore(), RecordingLobby(), ManualClock()
+    ports = RoomPorts(store, NoWorkers(), lobby, clock=clock)
+    options = RoomOptions(bot_delay_ms=0, takeover_s=0, turn_timeout_s=TIMEOUT_S)
+    settings = RoomSettings(3, "t", parse_variant("classic", 3).to_dict(), options)
+    room = Room(ports, "r1", settings, None)
+    seat = room.seat_human(Player("p1", "Ann"))
+    room.seat_bot("random")
+    room.seat_bot("random")
+    member = RecordingMember()
+    room.attach(seat, member)
+    yield room, seat, member, store, lobby, clock
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_room_plays_a_game_through_its_ports_alone(table):
+    room, seat, member, store, lobby, clock = table
+    room.start()
+    assert store.started[0][0] == "r1" and room.status == PLAYING
+    assert ("status_changed", ("waiting", PLAYING)) in lobby.said
+    me = make_bot("random", seat)
+    timed_out = False
+    while not room.game.finished:
+        if seat in room.game.to_act() and not room.game.realtime():
+            if not timed_out:  # once, the turn clock plays for the human
+                sent = len(member.updates())
+                clock.advance(TIMEOUT_S)
+                timed_out = True
+                timeout = [{"type": "timeout", "seat": seat}]
+                assert [u for u in member.updates()[sent:] if u["events"][:1] == timeout]
+                continue
+            room.act(seat, me.choose(room.game.view(seat)))
+        else:
+            clock.run_next()  # a bot's move, the hammer (the human bids in no auction)
+    assert timed_out
+    game = room.game
+    assert [(i, a) for i, a, _ in store.actions] == list(enumerate(game.actions))
+    assert store.saved_rooms == ["r1"] and room.status == FINISHED
+    assert lobby.said[-3:] == [
+        ("status_changed", (PLAYING, FINISHED)),
+        ("rooms_changed", None),
+        ("game_over", None),
+    ]
+    updates = member.updates()
+    assert [u["seq"] for u in updates] == list(range(1, room.seq + 1))
+    assert updates[-1]["events"][-1] == {"type": "rated", "ratings": []}
+    assert updates[-1]["view"]["you"] == seat
+
+
+def test_an_action_the_store_refuses_does_not_stand_and_the_clock_backs_off(table):
+    room, seat, member, store, _, clock = table
+    room.start()
+    while seat not in room.game.to_act() or room.game.realtime():
+        clock.run_next()
+    clock.advance(0)  # what else is due now (bots' sealed bids)
+    actions, sent = len(room.game.actions), len(member.updates())
+    store.refuse = True
+    with pytest.raises(StoreError):
+        room.act(seat, make_bot("random", seat).choose(room.game.view(seat)))
+    assert len(room.game.actions) == actions and len(member.updates()) == sent
+    timeout = {"type": "timeout", "seat": seat}
+    clock.advance(TIMEOUT_S)  # the turn clock stopped: the retry re-arms it a second later
+    assert not [u for u in member.updates()[sent:] if timeout in u["events"]]
+    clock.advance(1)
+    assert [u for u in member.updates()[sent:] if u["events"][:1] == [timeout]]
+
+
+ROOM_MODULES = sorted((TOP / "server").glob("room*.py"))
+
+
+@pytest.mark.parametrize("path", ROOM_MODULES, ids=lambda p: p.name)
+def test_a_rooms_modules_import_nothing_of_the_hubs(path: pathlib.Path):
+    """Only the ports: not the hub, nor what the hub holds (connections, the store,
+    players, the lobby's listing); and no `.hub` attribute is reached for."""
+    if path.name == "roomends.py":  # the hub's part that ends rooms, not the room's
+        return
+    held = {"hub", "session", "store", "players", "listing", "rematch", "roomends", "app"}
+    names = imports(path)
+    packages = {f"modernart.server.{m}" for m in held}
+    assert not {n for n in names for p in packages if n == p or n.startswith(p + ".")}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "hub"]
+    assert module_name(path).startswith("modernart.server.room")
