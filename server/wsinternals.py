@@ -16,6 +16,11 @@ What it relies on (websockets 17.4, `websockets.asyncio` and the Sans-I/O `Proto
 - `protocol.writes` (frames waiting to be written) and `protocol.fail`, replaced on
   the instance to act just before websockets fails a connection.
 - `websockets.speedups.apply_mask` (the C unmasking websockets itself uses).
+- `ServerProtocol.process_request` (`check_handshake`): websockets' checks of an
+  upgrade request, run early by the page door (server/web/gate.py).
+Undocumented but not underscored, and used where they are (the contract test covers
+them): a connection's `transport` (the asyncio transport the outbox writes whole
+frames to, server/session.py) and `protocol` (its Sans-I/O state).
 
 Why: reading one client act through websockets' generator parser was a tenth of the
 server's CPU under load (issue 21; docs/decisions/reading.md); the fast path takes the
@@ -31,6 +36,7 @@ from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.frames import DATA_OPCODES, Frame, Opcode
+from websockets.http11 import Request
 from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
 
@@ -145,3 +151,10 @@ class FastReadConnection(ServerConnection):
         if self.protocol.writes and self.before_write is not None:
             self.before_write()
         super().send_data()
+
+
+def check_handshake(connection: ServerConnection, request: Request) -> None:
+    """websockets' own checks of an upgrade request (`ServerProtocol.process_request`,
+    undocumented), made before the page's door creates anything for it: raises
+    `InvalidHandshake` where websockets would answer 400 or 426."""
+    connection.protocol.process_request(request)
