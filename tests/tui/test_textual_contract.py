@@ -80,7 +80,9 @@ async def test_screen_updates_come_as_layout_then_chops_updates():
         assert "bye" in shown(app.updates)
         # Nothing is handed over inside a batch (`_batch_count`), all of it after.
         app.updates.clear()
+        assert app._running and not app._closed and app._batch_count == 0
         with app.batch_update():
+            assert app._batch_count == 1  # what StripDisplay._display reads
             app.query_one("#text", Static).update("held")
             await pilot.pause()
             assert not app.updates
