@@ -75,6 +75,7 @@ __all__ = [
     "character_to_key",
     "colour_system",
     "column_cells",
+    "driver_of",
     "key_disabled",
     "parser_waiting",
     "raw_mode",
