@@ -36,12 +36,11 @@ from websockets.asyncio.client import connect
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from textual._compositor import CompositorUpdate  # noqa: E402
-
 from modernart.server.app import Server  # noqa: E402
 from modernart.server.terminal.screen import ScreenRelay, pieces  # noqa: E402
 from modernart.server.terminal.worker import SessionTokens  # noqa: E402
 from modernart.tui.app import ClientApp  # noqa: E402
+from modernart.tui.textual_internals import CompositorUpdate  # noqa: E402
 from scripts.bench_client import expect, play, send  # noqa: E402
 
 ALT_ON = "\x1b[?1049h\x1b[?25l"

@@ -29,7 +29,7 @@ GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("clocks and timers", ("hammer", "_turn_clock", "call_later", "call_at", "TimerHandle")),
     (
         "reading: `recv`, WebSocket parsing, decoding",
-        ("_read_ready", "websockets/", "codec.py:", "decode (", "GuardedConnection.data_received"),
+        ("_read_ready", "websockets/", "codec.py:", "decode (", "FastReadConnection.data_received"),
     ),
     ("pacing and rates (`Inbox`, buckets)", ("server/pacing.py", "server/limits.py")),
     (

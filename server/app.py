@@ -23,16 +23,9 @@ from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import DATA_OPCODES as DATA
-from websockets.frames import CloseCode, Frame, Opcode
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
-from websockets.protocol import Protocol, State
-from websockets.streams import StreamReader
-
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # websockets built without its C extension
-    from websockets.utils import apply_mask
+from websockets.protocol import State
 
 from .botpool import DEFAULT_BUDGET_S, BotPool
 from .codec import MAX_FRAME, encode
@@ -44,6 +37,7 @@ from .pacing import Inbox
 from .refusal import error
 from .session import Conn
 from .store import Store
+from .wsinternals import FastReadConnection
 
 log = logging.getLogger("modernart.server")
 
@@ -61,20 +55,14 @@ def _libc_malloc_trim() -> Callable[[int], int] | None:
 
 _malloc_trim = _libc_malloc_trim()
 
-# websockets' frame parser waits for the next frame's first byte here (a generator).
-_NEXT_FRAME = StreamReader.at_eof.__code__
-_PARSE = Protocol.parse.__code__
-# The first byte of a final, unfragmented binary frame without extension bits.
-_FINAL_BINARY = 0x82
 
-
-class GuardedConnection(ServerConnection):
+class GuardedConnection(FastReadConnection):
     """A connection whose messages may not exceed the protocol's 64 KiB, counted while
     fragments arrive (websockets' `max_size`); the one that does gets `bad_message`
     just before websockets closes the connection with 1009.
 
     Each message is handed to `on_message` as its last frame is parsed, in the same
-    step as the bytes came off the socket (`process_event`): no queue, no task
+    step as the bytes came off the socket (server/wsinternals.py): no queue, no task
     switch per message (docs/decisions/reading.md). Messages that
     arrive before the handler took over wait in `_early`; a text message is passed
     as an empty `str` (the hub refuses text frames without reading them)."""
@@ -84,102 +72,21 @@ class GuardedConnection(ServerConnection):
         self.too_big = False
         self.on_message: Callable[[bytes | str], None] | None = None
         self._early: list[bytes | str] = []
-        # Writes the server's queued frames before a write of websockets' own (a ping,
-        # a pong, the close frame): server/outbox.py.
-        self.before_write: Callable[[], None] | None = None
-        self._parts: list[bytes] | None = None  # a fragmented message's frames so far
-        self._text = False
-        fail = protocol.fail
+        # `before_write` (FastReadConnection) writes the server's queued frames before a
+        # write of websockets' own (a ping, a pong, the close frame): server/outbox.py.
 
-        def fail_with_error(code: int, reason: str = "") -> None:
-            if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN:
-                text = f"a message may not exceed {MAX_FRAME} bytes"
-                protocol.send_binary(encode(error("bad_message", text, None)))
-                self.too_big = True
-            fail(code, reason)
-
-        protocol.fail = fail_with_error
-
-    def _between_frames(self) -> bool:
-        """Whether websockets' parser stands between two frames with nothing buffered
-        and no fragmented message open: only then may whole frames bypass it."""
+    def before_fail(self, code: int) -> None:
         protocol = self.protocol
-        if (
-            self.request is None
-            or protocol.state is not State.OPEN
-            or protocol.current_size is not None
-            or protocol.reader.buffer
-        ):
-            return False
-        outer = protocol.parser  # ServerProtocol.parse, delegating to Protocol.parse
-        inner = getattr(outer, "gi_yieldfrom", None)
-        waiting = getattr(inner, "gi_yieldfrom", None)
-        return (
-            inner is not None
-            and inner.gi_code is _PARSE
-            and waiting is not None
-            and waiting.gi_code is _NEXT_FRAME
-        )
+        if code == CloseCode.MESSAGE_TOO_BIG and protocol.state is State.OPEN:
+            text = f"a message may not exceed {MAX_FRAME} bytes"
+            protocol.send_binary(encode(error("bad_message", text, None)))
+            self.too_big = True
 
-    def data_received(self, data: bytes) -> None:
-        """Whole, masked, final binary frames of up to 64 KiB (a client's every act) are
-        unmasked and handed on here, without websockets' generator parser (issue 21:
-        reading was a tenth of the server's CPU); from the first frame that is anything
-        else (a control frame, text, a fragment, an incomplete frame, an error) the
-        rest of `data` goes to websockets, which is then at a frame's start, as ever.
-        tests/server/test_ws_reading.py compares both on every kind of stream."""
-        if not self._between_frames():
-            super().data_received(data)
-            return
-        end, pos = len(data), 0
-        while end - pos >= 6 and data[pos] == _FINAL_BINARY:
-            size = data[pos + 1] ^ 0x80  # the mask bit set: a client's frame must be masked
-            if size < 126:
-                head = pos + 2
-            elif size == 126 and end - pos >= 4:
-                size = data[pos + 2] << 8 | data[pos + 3]
-                if size < 126:  # not the shortest length: websockets' to judge
-                    break
-                head = pos + 4
-            else:  # unmasked (>= 128), a 64-bit length, or a 16-bit one not yet here
-                break
-            stop = head + 4 + size
-            if stop > end:
-                break
-            payload = apply_mask(data[head + 4 : stop], data[head : head + 4])
-            pos = stop
-            if self.on_message is None:
-                self._early.append(payload)
-            else:
-                self.on_message(payload)
-            if self.protocol.state is not State.OPEN:
-                break
-        if pos < end:
-            super().data_received(data[pos:] if pos else data)
-
-    def process_event(self, event: Any) -> None:
-        if self.request is None or not isinstance(event, Frame) or event.opcode not in DATA:
-            super().process_event(event)  # the handshake, pings, pongs, the close
-            return
-        if event.opcode is Opcode.CONT:  # the protocol refuses one without a start
-            assert self._parts is not None
-            self._parts.append(event.data)
-        else:
-            self._text = event.opcode is Opcode.TEXT
-            self._parts = [event.data]
-        if not event.fin:
-            return
-        parts, self._parts = self._parts, None
-        message: bytes | str = "" if self._text else b"".join(parts)
+    def deliver(self, message: bytes | str) -> None:
         if self.on_message is None:
             self._early.append(message)
         else:
             self.on_message(message)
-
-    def send_data(self) -> None:
-        if self.protocol.writes and self.before_write is not None:
-            self.before_write()
-        super().send_data()
 
     def start_handling(self, on_message: Callable[[bytes | str], None]) -> None:
         """From now on each message goes to `on_message` (those already here first)."""

@@ -103,7 +103,7 @@ class Conn:
         room whose update it is (a failed commit drops it unsent, server/outbox.py). A
         closed or closing socket gets nothing, quietly: no write is tried, so asyncio
         logs no warning either. The server never fragments a message, and its queue is
-        written before any write of websockets' own (`GuardedConnection.send_data`):
+        written before any write of websockets' own (`FastReadConnection.send_data`):
         its frames never fall inside, or behind, a ping or the close frame."""
         ws = self.ws
         if self.closed or ws.protocol.state is not State.OPEN:

@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static
-from textual.widgets._select import SelectCurrent, SelectOverlay
 
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .dialog import Dialog
 from .games import CLIENT_GAMES
 from .ordered import OrderedInput
+from .textual_internals import SelectCurrent, SelectOverlay
 
 
 def game_choice(info: GameInfo) -> str:

@@ -35,7 +35,8 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.dom import NoScreen
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
+
+from .textual_internals import FooterKey, key_disabled, set_key_disabled
 
 
 class Key(NamedTuple):
@@ -150,14 +151,14 @@ def set_key(widget: FooterKey, key: Key) -> None:
         widget.key_display,
         widget.description,
         widget.action,
-        widget._disabled,
+        key_disabled(widget),
         widget.tooltip or "",
     )
     if old == key:
         return
     widget.key, widget.key_display, widget.description, widget.action = key[:4]
-    if key.disabled != widget._disabled:
-        widget._disabled = key.disabled
+    if key.disabled != key_disabled(widget):
+        set_key_disabled(widget, key.disabled)
         widget.set_class(key.disabled, "-disabled")
     if key.tooltip != old.tooltip:
         widget.tooltip = key.tooltip or None

@@ -16,15 +16,15 @@ from functools import cache
 
 from textual import events
 from textual.binding import Binding
-from textual.keys import _character_to_key, key_to_character
+from textual.keys import key_to_character
 from textual.widgets import Input
+
+from .textual_internals import character_to_key
 
 # Keys whose names Textual does not turn back into their character ("plus" for "+"): an
 # Input types them all the same, so the footer must not offer them ("+ Min" beside the chat).
 UNNAMED = {
-    _character_to_key(c): c
-    for c in string.punctuation
-    if key_to_character(_character_to_key(c)) != c
+    character_to_key(c): c for c in string.punctuation if key_to_character(character_to_key(c)) != c
 }
 
 

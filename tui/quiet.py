@@ -32,10 +32,11 @@ from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
-from textual._context import active_app
 from textual.content import Content
 from textual.geometry import Region
 from textual.widgets import Static
+
+from .textual_internals import active_app, column_cells, show_content
 
 _TEXT_FIELDS = ("plain", "_spans", "style", "justify", "overflow", "no_wrap", "end", "tab_size")
 
@@ -72,7 +73,7 @@ class Cell:
             self.key: tuple[Any, ...] = ("str", content)
         else:
             fields = (getattr(content, f) for f in _TEXT_FIELDS if f != "_spans")
-            self.key = (*fields, tuple(content._spans))
+            self.key = (*fields, tuple(content.spans))
 
     def _cached(self, console: Console, options: ConsoleOptions, kind: str, make: Any) -> Any:
         cache = _drawn_cells.setdefault(console, {})
@@ -117,9 +118,8 @@ def options_key(options: ConsoleOptions) -> tuple[Any, ...]:
 def cached_cells(table: Table) -> Table:
     """`table` with its text cells drawn through the cache (`Cell`)."""
     for column in table.columns:
-        column._cells[:] = [
-            Cell(cell) if isinstance(cell, (Text, str)) else cell for cell in column._cells
-        ]
+        cells = column_cells(column)
+        cells[:] = [Cell(cell) if isinstance(cell, (Text, str)) else cell for cell in cells]
     return table
 
 
@@ -171,7 +171,7 @@ def quiet_update(widget: Static, content: Any) -> None:
 
 def laid_out(widget: Static) -> bool:
     """The widget has been laid out and is shown: its size is known."""
-    return widget.is_mounted and widget.display and bool(widget._size.width)
+    return widget.is_mounted and widget.display and bool(widget.outer_size.width)
 
 
 def changed_rows(old: Any, new: Any) -> list[int] | None:
@@ -187,8 +187,7 @@ def changed_rows(old: Any, new: Any) -> list[int] | None:
 def show_rows(widget: Static, content: Drawn, rows: list[int]) -> None:
     """What `Static.update` does, repainting only `rows` of the widget's content (Textual
     draws the widget's lines again, and the screen redraws only those rows)."""
-    widget._Static__content = content  # type: ignore[attr-defined]  # Static's own fields
-    widget._Static__visual = None  # type: ignore[attr-defined]  # made again when drawn
+    show_content(widget, content)
     width = widget.size.width
     widget.refresh(*(Region(0, y, width, 1) for y in rows))
 
@@ -200,12 +199,12 @@ def needs_layout(widget: Static, old_visual: Any) -> bool:
     out at (measuring a table renders it), unless a minimum or maximum bounded it."""
     if not laid_out(widget):
         return True
-    size, styles = widget._size, widget.styles  # the size of its last layout (Textual's)
+    size, styles = widget.outer_size, widget.styles  # the size of its last layout (Textual's)
     gutter_width, gutter_height = styles.gutter.totals
     width, height = size.width - gutter_width, size.height - gutter_height
     visual = widget.visual
     if styles.width is not None and styles.width.is_auto:
-        container = widget._container_size.width
+        container = widget.container_size.width
         laid_out_width = width
         if styles.min_width is not None or styles.max_width is not None:
             laid_out_width = old_visual.get_optimal_width(styles, container)

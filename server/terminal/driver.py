@@ -35,13 +35,19 @@ from functools import cache
 from typing import Any
 
 from rich.color import ColorSystem
-from rich.console import RenderableType
 from textual import constants, events
-from textual._compositor import CompositorUpdate
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
-from textual.drivers.linux_driver import LinuxDriver
 from textual.geometry import Offset, Size
+
+from modernart.tui.textual_internals import (
+    CompositorUpdate,
+    StripDisplay,
+    XTermParser,
+    colour_system,
+    driver_of,
+    parser_waiting,
+    raw_mode,
+)
 
 from .screen import ScreenRelay, pieces
 
@@ -187,15 +193,14 @@ class TerminalDriver(Driver):
         self.terminal.output.write(data)
 
     def draw(self, update: CompositorUpdate, cursor: Offset) -> None:
-        colours = self._app.console._color_system or ColorSystem.TRUECOLOR  # as Strip.render
+        colours = colour_system(self._app.console) or ColorSystem.TRUECOLOR  # as Strip.render
         self.terminal.output.draw(update, cursor, colours)
 
     def start_application_mode(self) -> None:
         fd = self.terminal.fd
         with contextlib.suppress(termios.error):  # raw keys, as LinuxDriver sets them
             attrs = termios.tcgetattr(fd)
-            attrs[tty.LFLAG] = LinuxDriver._patch_lflag(attrs[tty.LFLAG])
-            attrs[tty.IFLAG] = LinuxDriver._patch_iflag(attrs[tty.IFLAG])
+            attrs[tty.LFLAG], attrs[tty.IFLAG] = raw_mode(attrs[tty.LFLAG], attrs[tty.IFLAG])
             attrs[tty.CC][termios.VMIN] = 1
             termios.tcsetattr(fd, termios.TCSANOW, attrs)
         self.resized()
@@ -254,7 +259,7 @@ class TerminalDriver(Driver):
         self._tick = None
         for event in self._parser.tick():
             self.process_message(event)
-        if getattr(self._parser, "_timeout_time", None) is not None:
+        if parser_waiting(self._parser):
             self._arm_tick()
 
     def disable_input(self) -> None:
@@ -277,31 +282,21 @@ class TerminalDriver(Driver):
         self.write("\x1b[?1004l")
 
 
-class TerminalApp:
+class TerminalApp(StripDisplay):
     """Mixed into a session's app: its screen updates go to the relay as Textual's strips.
 
     Textual's `App._display` writes an update as escape sequences, which the relay
     would have to parse back into cells; this hands it the cells' strips instead
-    (docs/decisions/screen-relay.md). Anything else is displayed as
-    Textual does."""
+    (docs/decisions/screen-relay.md; tui/textual_internals.py). Anything else is
+    displayed as Textual does."""
 
-    _driver: Driver | None
+    def draws_updates(self) -> bool:
+        return isinstance(driver_of(self), TerminalDriver)
 
-    def _display(self, screen: Any, renderable: RenderableType | None) -> None:
-        driver = self._driver
-        if not isinstance(renderable, CompositorUpdate) or not isinstance(driver, TerminalDriver):
-            super()._display(screen, renderable)  # type: ignore[misc]
-            return
+    def draw_update(self, update: CompositorUpdate) -> None:
         app: Any = self
-        try:
-            if not app._batch_count and app._running and not app._closed:
-                try:
-                    cursor = app.screen.outer_size.clamp_offset(app.cursor_position)
-                    driver.draw(renderable, cursor)
-                except Exception as error:
-                    app._handle_exception(error)
-        finally:
-            app.post_display_hook()
+        cursor = app.screen.outer_size.clamp_offset(app.cursor_position)
+        driver_of(self).draw(update, cursor)
 
 
 @cache

@@ -26,7 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
-from textual._context import active_app
+
+from modernart.tui.textual_internals import active_app
 
 from .driver import TerminalDriver
 

@@ -23,8 +23,14 @@ from collections.abc import Iterable
 from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
+
+from modernart.tui.textual_internals import (
+    ChopsUpdate,
+    CompositorUpdate,
+    LayoutUpdate,
+    cached_sgr,
+)
 
 # A whole escape sequence: CSI, OSC (ended by BEL or ST), DCS/SOS/PM/APC strings, or ESC + final.
 SEQUENCE = re.compile(
@@ -211,7 +217,7 @@ class ScreenRelay:
         a reset already says (the default colours 39 and 49, which Textual writes)."""
         if style is None:
             return ""
-        ansi = style._ansi
+        ansi = cached_sgr(style)
         if ansi is None:
             ansi = Strip.render_ansi(style, self.color_system)
         sgr = SHORTER.get(ansi)

@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from modernart.tui.textual_internals import capture_output
+
 from .driver import SessionTerminal, terminal_app
 from .fairness import FairDriver, InputShares, Ledger
 from .memory import hand_back
@@ -191,7 +193,7 @@ class Worker:
             return
         share = self.shares.join(app, terminal.output.cpu)
         app.driver_class = partial(FairDriver, terminal=terminal, share=share)
-        app._capture_stdout = app._capture_stderr = sys.stderr  # see the module's docstring
+        capture_output(app, sys.stderr)  # see the module's docstring
         self.apps[sid] = app
         self.terminals[sid] = terminal
         task = asyncio.get_running_loop().create_task(self._run(sid, app, terminal))

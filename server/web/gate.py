@@ -30,6 +30,7 @@ from ..logthrottle import LogThrottle
 from ..refusal import Refused as RequestRefused
 from ..store import StoreError
 from ..terminal import HelloRefused, Refused, Terminals, TerminalSettings
+from ..wsinternals import check_handshake
 from . import page, records
 from .identity import (
     SUBPROTOCOL,
@@ -185,7 +186,7 @@ class WebGate:
             self.quiet.info("origin", "page WebSocket refused: origin %r", origin)
             return page.text(403, "this WebSocket opens only from the game's own page")
         try:  # the same checks as websockets' own answer, before an identity is made
-            connection.protocol.process_request(request)
+            check_handshake(connection, request)
         except InvalidHandshake:
             return None  # websockets answers it (400, 426) as ever
         query = parse_qs(path.query)

@@ -1,0 +1,198 @@
+"""What tui/textual_internals.py relies on in Textual's (and Rich's) internals, checked
+against the installed versions: an upgrade that breaks one of them fails here, naming
+it, rather than breaking the SSH and browser doors' screens or the client silently."""
+
+from __future__ import annotations
+
+import io
+import termios
+from typing import Any
+
+import pytest
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from rich.table import Table
+from textual import events
+from textual.app import App, ComposeResult
+from textual.driver import Driver
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widgets import DataTable, Footer, RichLog, Select, Static
+
+from modernart.server.terminal.screen import pieces
+from modernart.tui.textual_internals import (
+    ChopsUpdate,
+    CompositorUpdate,
+    FooterKey,
+    LayoutUpdate,
+    SelectCurrent,
+    SelectOverlay,
+    StripDisplay,
+    XTermParser,
+    active_app,
+    cached_sgr,
+    capture_output,
+    character_to_key,
+    colour_system,
+    column_cells,
+    driver_of,
+    key_disabled,
+    parser_waiting,
+    raw_mode,
+    set_key_disabled,
+    show_content,
+)
+
+
+class Drawn(StripDisplay, App[None]):
+    """An app whose screen updates are kept as Textual's compositor hands them over."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.updates: list[CompositorUpdate] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("hello", id="text")
+        yield Select([("one", 1), ("two", 2)])
+
+    def draws_updates(self) -> bool:
+        return True
+
+    def draw_update(self, update: CompositorUpdate) -> None:
+        self.updates.append(update)
+
+
+def shown(updates: list[CompositorUpdate]) -> str:
+    return "".join(strip.text for update in updates for _, _, strip, _ in pieces(update))
+
+
+async def test_screen_updates_come_as_layout_then_chops_updates():
+    app = Drawn()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        assert app.updates and isinstance(app.updates[0], LayoutUpdate)
+        assert "hello" in shown(app.updates)
+        app.updates.clear()
+        app.query_one("#text", Static).update("bye")
+        await pilot.pause()
+        assert app.updates and all(isinstance(u, ChopsUpdate) for u in app.updates)
+        assert "bye" in shown(app.updates)
+        # Nothing is handed over inside a batch (`_batch_count`), all of it after.
+        app.updates.clear()
+        assert app._running and not app._closed and app._batch_count == 0
+        with app.batch_update():
+            assert app._batch_count == 1  # what StripDisplay._display reads
+            app.query_one("#text", Static).update("held")
+            await pilot.pause()
+            assert not app.updates
+        await pilot.pause()
+        assert "held" in shown(app.updates)
+
+
+async def test_a_failing_draw_is_the_apps_exception():
+    class Failing(Drawn):
+        def draw_update(self, update: CompositorUpdate) -> None:
+            raise RuntimeError("drawing failed")
+
+    app = Failing()
+    with pytest.raises(RuntimeError, match="drawing failed"):  # run_test raises it again
+        async with app.run_test(size=(40, 10)) as pilot:
+            await pilot.pause()
+    assert app.return_code == 1  # `_handle_exception` ended it as Textual ends an app
+
+
+async def test_the_running_app_and_its_driver_and_output():
+    app = Drawn()
+    stream = io.StringIO()
+    capture_output(app, stream)
+    async with app.run_test(size=(40, 10)) as pilot:
+        assert active_app.get() is app
+        assert isinstance(driver_of(app), Driver)
+        driver: Any = driver_of(app)
+        assert driver._app is app and driver._loop is not None  # TerminalDriver's use
+        print("printed")
+        await pilot.pause()
+    assert "printed" in stream.getvalue()
+
+
+def test_the_xterm_parser_reads_keys_and_holds_a_lone_escape():
+    parser = XTermParser()
+    keys = [e for e in parser.feed("a") if isinstance(e, events.Key)]
+    assert [k.key for k in keys] == ["a"] and not parser_waiting(parser)
+    assert not list(parser.feed("\x1b")) and parser_waiting(parser)
+    keys = [e for e in parser.feed("[A") if isinstance(e, events.Key)]
+    assert [k.key for k in keys] == ["up"] and not parser_waiting(parser)
+    assert list(parser.tick()) == []
+
+
+def test_raw_mode_clears_echo_and_canonical_input():
+    lflag, iflag = raw_mode(termios.ECHO | termios.ICANON | termios.ISIG, termios.ICRNL)
+    assert not lflag & (termios.ECHO | termios.ICANON) and not iflag & termios.ICRNL
+
+
+def test_rich_colour_system_and_cached_sgr():
+    assert colour_system(Console(color_system="truecolor")) is ColorSystem.TRUECOLOR
+    assert colour_system(Console(color_system=None)) is None
+    style = Style(bold=True, color="red")
+    assert cached_sgr(style) is None
+    sgr = Strip.render_ansi(style, ColorSystem.TRUECOLOR)
+    assert cached_sgr(style) == sgr and sgr.startswith("1;")
+
+
+def test_column_cells_are_the_tables_own():
+    table = Table("name")
+    table.add_row("Ann")
+    cells = column_cells(table.columns[0])
+    assert cells == ["Ann"]
+    cells[0] = "Bob"
+    console = Console(width=20, file=io.StringIO(), color_system=None)
+    console.print(table)
+    assert "Bob" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+async def test_show_content_sets_what_static_shows():
+    app = Drawn()
+    async with app.run_test(size=(40, 10)) as pilot:
+        text = app.query_one("#text", Static)
+        show_content(text, "quiet")
+        text.refresh()
+        await pilot.pause()
+        assert text.content == "quiet" and "quiet" in str(text.render())
+
+
+def test_character_to_key_names_punctuation():
+    assert character_to_key("+") == "plus" and character_to_key("a") == "a"
+
+
+async def test_select_is_made_of_the_hidden_widgets_createroom_subclasses():
+    app = Drawn()
+    async with app.run_test(size=(40, 10)):
+        select = app.query_one(Select)
+        assert select.query_one(SelectCurrent) and select.query_one(SelectOverlay)
+        assert hasattr(select, "_type_to_search")
+
+
+def test_footer_key_disabled():
+    key = FooterKey("q", "q", "Quit", "quit", disabled=True)
+    assert key_disabled(key)
+    set_key_disabled(key, False)
+    assert not key_disabled(key)
+
+
+def test_the_private_members_left_where_they_are_still_exist():
+    """tui/fitted.py, eventlog.py, app.py, footer.py use these (textual_internals.py)."""
+    for owner, names in {
+        DataTable: ["_update_dimensions", "_clear_caches"],
+        RichLog: ["_scroll_update"],
+        App: ["_display", "_handle_exception", "post_display_hook"],
+        Footer: ["_bindings_ready"],
+    }.items():
+        for name in names:
+            assert hasattr(owner, name), f"{owner.__name__}.{name}"
+    log = RichLog()
+    assert hasattr(log, "_line_cache") and hasattr(log, "_size_known")
+    app = App[None]()
+    for name in ("_bindings", "_exit", "_batch_count", "_running", "_closed"):
+        assert hasattr(app, name), f"App.{name}"
+    assert hasattr(Screen(), "_dirty_widgets")

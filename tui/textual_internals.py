@@ -1,0 +1,160 @@
+"""Every use of Textual's (and its renderer Rich's) undocumented internals, in one place.
+
+Textual is pinned to the minor version these were written against (pyproject.toml);
+tests/test_library_contracts.py fails when an upgrade takes away or changes what this
+module relies on. Nothing else imports a private Textual name. The package is shared by
+the client and the server's terminal workers (server/terminal/), which use most of it.
+
+What it relies on (Textual 8.2, Rich 15) and what each buys:
+- `textual._compositor`: the screen updates `LayoutUpdate` (rows of strips from a
+  region's corner) and `ChopsUpdate` (`chops`, `chop_ends`, `spans`), handed whole to
+  a session's screen relay by `StripDisplay` instead of as escape sequences: parsing
+  those back (it used pyte) cost more than the rest of a playing session together
+  (docs/decisions/screen-relay.md; `scripts/bench_redraw.py`).
+- `App._display(screen, renderable)`, overridden by `StripDisplay`, with the app's
+  `_batch_count`, `_running`, `_closed`, `_driver` and `_handle_exception` as Textual's
+  own `_display` reads them.
+- `textual._xterm_parser.XTermParser` (`feed`, `tick`, and `_timeout_time`, set while a
+  lone ESC waits): the keys of a session's PTY parsed as Textual's drivers parse them,
+  in the event loop (`parser_waiting`).
+- `LinuxDriver._patch_lflag` / `_patch_iflag`: the raw mode Textual sets (`raw_mode`).
+- `App._capture_stdout` / `_capture_stderr` (`capture_output`): Textual redirects the
+  process's stdout while an app runs; a worker runs several apps in one process.
+- `textual._context.active_app`: the context variable naming the running app; a
+  worker charges each callback's CPU to it (server/terminal/fairness.py) and the
+  cell cache finds the console through it (tui/quiet.py).
+- `Static`'s name-mangled `__content` / `__visual` (`show_content`): what
+  `Static.update` sets, without the full repaint it asks for (tui/quiet.py: only the
+  changed rows of a table are repainted).
+- Rich's `Style._ansi` (`cached_sgr`, the SGR string Rich caches per style) and
+  `Column._cells` (`column_cells`, a table's cells, swapped for cached ones).
+- `textual.keys._character_to_key`: the key name Textual gives a typed character
+  (tui/ordered.py).
+- `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py) and
+  `textual.widgets._footer.FooterKey` with its `_disabled` (tui/footer.py): widgets
+  Textual does not export, subclassed or updated in place (`key_disabled`,
+  `set_key_disabled`).
+
+Still used where they are (subclasses' own overrides of Textual's methods; the
+contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
+(tui/fitted.py), `RichLog._line_cache` / `_size_known` / `_scroll_update`
+(tui/eventlog.py), `App._bindings` / `_exit` (tui/app.py), `Footer._bindings_ready`
+and `Screen._dirty_widgets` (tui/footer.py), `Select._type_to_search`
+(tui/createroom.py), and a `Driver`'s `_app` / `_loop` (server/terminal/driver.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from rich.table import Column
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual._context import active_app
+from textual._xterm_parser import XTermParser
+from textual.drivers.linux_driver import LinuxDriver
+from textual.keys import _character_to_key as character_to_key
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+from textual.widgets._select import SelectCurrent, SelectOverlay
+
+__all__ = [
+    "ChopsUpdate",
+    "CompositorUpdate",
+    "FooterKey",
+    "LayoutUpdate",
+    "SelectCurrent",
+    "SelectOverlay",
+    "StripDisplay",
+    "XTermParser",
+    "active_app",
+    "cached_sgr",
+    "capture_output",
+    "character_to_key",
+    "colour_system",
+    "column_cells",
+    "driver_of",
+    "key_disabled",
+    "parser_waiting",
+    "raw_mode",
+    "set_key_disabled",
+    "show_content",
+]
+
+
+class StripDisplay:
+    """Mixed into an `App` before it: each screen update Textual would write as escape
+    sequences goes to `draw_update` as the compositor's update instead, when
+    `draws_updates()` says so; anything else is displayed as Textual does."""
+
+    def draws_updates(self) -> bool:
+        return False
+
+    def draw_update(self, update: CompositorUpdate) -> None:
+        raise NotImplementedError
+
+    def _display(self, screen: Any, renderable: Any) -> None:
+        if not isinstance(renderable, CompositorUpdate) or not self.draws_updates():
+            super()._display(screen, renderable)  # type: ignore[misc]
+            return
+        app: Any = self
+        try:
+            if not app._batch_count and app._running and not app._closed:
+                try:
+                    self.draw_update(renderable)
+                except Exception as error:
+                    app._handle_exception(error)
+        finally:
+            app.post_display_hook()
+
+
+def driver_of(app: Any) -> Any:
+    """The app's driver (None before it runs): Textual's `App._driver`."""
+    return app._driver
+
+
+def parser_waiting(parser: XTermParser) -> bool:
+    """Whether the parser holds a lone ESC until `tick()` tells it from a sequence."""
+    return getattr(parser, "_timeout_time", None) is not None
+
+
+def raw_mode(lflag: int, iflag: int) -> tuple[int, int]:
+    """A terminal's local and input flags in the raw mode Textual's LinuxDriver sets."""
+    return LinuxDriver._patch_lflag(lflag), LinuxDriver._patch_iflag(iflag)
+
+
+def capture_output(app: Any, stream: Any) -> None:
+    """What the app's `print()`s and stray output go to while it runs (Textual swaps
+    them for the process's stdout and stderr)."""
+    app._capture_stdout = app._capture_stderr = stream
+
+
+def colour_system(console: Console) -> ColorSystem | None:
+    """The console's colour system as the enum Rich's renderers take (None: no colour)."""
+    return console._color_system
+
+
+def cached_sgr(style: Style) -> str | None:
+    """The SGR parameters Rich cached for `style` (None: not rendered yet)."""
+    return style._ansi
+
+
+def column_cells(column: Column) -> list[Any]:
+    """A Rich table column's own list of cells (changing it changes the table)."""
+    return column._cells
+
+
+def show_content(widget: Static, content: Any) -> None:
+    """What `Static.update` stores, without the repaint and layout it asks for."""
+    widget._Static__content = content  # type: ignore[attr-defined]
+    widget._Static__visual = None  # type: ignore[attr-defined]  # made again when drawn
+
+
+def key_disabled(widget: FooterKey) -> bool:
+    return widget._disabled
+
+
+def set_key_disabled(widget: FooterKey, disabled: bool) -> None:
+    widget._disabled = disabled
