@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
@@ -36,17 +35,6 @@ LEVEL_HELP: dict[str, str] = {
     "expert": "Searches its bids and picks: samples the hidden piles and bids, plays ahead.",
     "heuristic": "Another name for hard.",
 }
-
-
-def new_state(
-    players: Sequence[str],
-    variant: object = None,
-    *,
-    deck: dict[str, Any] | None = None,
-    seed: int | str | None = None,
-    first: int | None = None,
-) -> ArtSociety:
-    return ArtSociety(players, variant, deck, seed=seed, first=first)
 
 
 def timeout_action(game: ArtSociety, seat: int) -> Action | None:
@@ -103,7 +91,7 @@ GAME = GameInfo(
         "genres cancel out and the museum sets each genre's multiplier."
     ),
     rules=files("modernart.engine.artsociety").joinpath("rules.md").read_text(encoding="utf-8"),
-    new_state=new_state,
+    new_state=ArtSociety,
     parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
     check_deck=check_deck,
     record_header=record_header,

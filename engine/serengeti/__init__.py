@@ -15,12 +15,6 @@ from .variant import DEFAULT_PRESET, PRESET_HELP, PRESETS, parse_variant
 from .worlds import SEARCHER
 
 
-def new_state(
-    players: Any, variant: object = None, *, deck=None, seed=None, first=None
-) -> SerengetiGame:
-    return SerengetiGame(players, variant, deck, seed=seed, first_auctioneer=first)
-
-
 def timeout_action(game: SerengetiGame, seat: int) -> Action | None:
     """A timed-out seat passes (S8: final for this auction; an early pass still earns 2)."""
     return {"type": "pass"} if "pass" in game.legal(seat) else None
@@ -76,7 +70,7 @@ GAME = GameInfo(
         "a price's last digit decides who is paid, and your own digits bar your bids."
     ),
     rules=files(__name__).joinpath("rules.md").read_text(encoding="utf-8"),
-    new_state=new_state,
+    new_state=SerengetiGame,
     parse_variant=parse_variant,
     check_deck=is_deck,
     check_card=is_card,
