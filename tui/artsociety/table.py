@@ -26,8 +26,9 @@ from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from ..quiet import quiet_update
+from ..turnclock import TurnClock
 from ..words import count, host_name, short_name
 from .bidcards import BidCards
 from .end import ArtSocietyEnd
@@ -97,15 +98,7 @@ class ArtSocietyTable(BidCards, GameTable):
         ),
     ]
 
-    def __init__(
-        self,
-        room: str | None = None,
-        seat: int | None = None,
-        *,
-        player: str = "You",
-        local: bool = False,
-    ) -> None:
-        super().__init__(room, seat, player=player, local=local)
+    def init_fields(self) -> None:
         self.cursor = (4, 4)  # the ghost's top-left corner (column, row)
         self.choice = 0  # which placement option the ghost shows
         self.exchanging = False
