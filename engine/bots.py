@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 Action = dict[str, Any]
+Bots = Callable[[int | None], Any]  # a factory of a seed
 
 
 class LegalBot:
@@ -25,3 +27,12 @@ class LegalBot:
 
     def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         raise NotImplementedError
+
+
+def bot_levels(
+    *, random: Bots, easy: Bots, normal: Bots, hard: Bots, expert: Bots
+) -> dict[str, Bots]:
+    """`GameInfo.bots`: a game's ladder of levels, weakest first, each a factory of a seed
+    (docs/bots.md); `heuristic` is the old name of `hard`."""
+    ladder = {"random": random, "easy": easy, "normal": normal, "hard": hard, "expert": expert}
+    return {**ladder, "heuristic": hard}

@@ -144,6 +144,17 @@ class GameInfo:
         return self.new_state(players, variant, deck, seed, first)
 
 
+def seats_showing(public: dict[str, Any], seat: int, key: str, value: Any) -> list[Any]:
+    """The spectators' `seats` with `seat`'s own `key` (a secret until the end) shown: the
+    `seats` of a `seat_view`."""
+    seats = public["seats"]
+    if public["finished"]:
+        return seats
+    seats = list(seats)
+    seats[seat] = {**seats[seat], key: value}
+    return seats
+
+
 # The setup every state constructor shares; each raises SetupError with the game's words.
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from .games import Action, Bot, Event, GameState, get_game
+from .selfplay import bot_move
 
 View = dict[str, Any]
 
@@ -219,15 +220,7 @@ class SearchBot:
         start = horizon(world)
         hammer = self.info.hammer
         while not world.finished and horizon(world) == start:
-            seats = world.to_act()
-            if len(seats) > 1:
-                rng.shuffle(seats)
-            for seat in seats:
-                choice = bots[seat].choose(world.view(seat))
-                if choice is not None:
-                    world.apply({**choice, "seat": seat})
-                    break
-            else:
+            if bot_move(world, bots, rng) is None:
                 if hammer is None:
                     break  # nobody acts and no clock to end the wait
                 world.apply(dict(hammer))

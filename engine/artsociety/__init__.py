@@ -6,6 +6,7 @@ import copy
 from importlib.resources import files
 from typing import Any
 
+from ..bots import bot_levels
 from ..games import Action, GameInfo
 from ..search import expert_factory
 from .bots import BOT_HELP, BOTS, HeuristicBot
@@ -19,14 +20,13 @@ from .worlds import SEARCHER
 _timeout_bot = HeuristicBot(0)
 
 # Levels, weakest first (`heuristic` is the old name of `hard`); docs/bots.md.
-LEVELS: dict[str, Any] = {
-    "random": BOTS["random"],
-    "easy": EasyBot,
-    "normal": NormalBot,
-    "hard": HeuristicBot,
-    "expert": expert_factory("artsociety"),
-    "heuristic": HeuristicBot,
-}
+LEVELS = bot_levels(
+    random=BOTS["random"],
+    easy=EasyBot,
+    normal=NormalBot,
+    hard=HeuristicBot,
+    expert=expert_factory("artsociety"),
+)
 LEVEL_HELP: dict[str, str] = {
     "random": BOT_HELP["random"],
     "easy": "Bids its lowest card, takes the first painting, hangs mostly at random.",

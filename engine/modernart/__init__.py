@@ -6,7 +6,7 @@ from importlib.resources import files
 from typing import Any
 
 from ..errors import SetupError
-from ..games import Action, GameInfo
+from ..games import Action, GameInfo, seats_showing
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot, timing
 from .bots.expert import SEARCHER
 from .bots.hint import suggest
@@ -62,17 +62,13 @@ def seat_view(game: Game, seat: int, public: dict[str, Any]) -> dict[str, Any]:
     spectators' view, possibly with a server's fields added to each seat): built
     without a whole `view(seat)`."""
     money = game.money[seat]
-    seats = public["seats"]
-    if not public["finished"]:  # before the end only your own money shows (R4)
-        seats = list(seats)
-        seats[seat] = {**seats[seat], "money": money}
     return {
         "you": seat,
         "hand": game.hands[seat],
         "money": money,
         "legal": game.legal(seat),
         "my_sealed": game.sealed.get(seat) if game.phase == "sealed" else None,
-        "seats": seats,
+        "seats": seats_showing(public, seat, "money", money),  # yours alone till the end (R4)
     }
 
 

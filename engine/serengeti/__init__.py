@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Any
 
-from ..games import Action, GameInfo
+from ..games import Action, GameInfo, seats_showing
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL
 from .cards import PLAYERS, is_card, is_deck
 from .game import SerengetiGame
@@ -28,15 +28,11 @@ def seat_view(game: SerengetiGame, seat: int, public: dict[str, Any]) -> dict[st
     """`view(seat)`'s SEAT_KEYS from the spectators' view `public` (plus a server's
     fields), without a whole `view(seat)`."""
     chips = game.chips[seat]
-    seats = public["seats"]
-    if not public["finished"]:  # before the end only your own chips show (S3)
-        seats = list(seats)
-        seats[seat] = {**seats[seat], "chips": chips}
     return {
         "you": seat,
         "chips": chips,
         "legal": game.legal(seat),
-        "seats": seats,
+        "seats": seats_showing(public, seat, "chips", chips),  # yours alone till the end (S3)
         "payout_preview": game.payout_preview(seat),
     }
 

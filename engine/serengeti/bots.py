@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots import LegalBot
+from ..bots import LegalBot, bot_levels
 from ..search import expert_factory
 from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, TRIBE_OF, TRIBES, tribe_points
 
@@ -145,14 +145,13 @@ class EasyBot(NormalBot):
         return lot_points(me["owned"], view["lot"])
 
 
-BOTS: dict[str, Any] = {
-    "random": RandomBot,
-    "easy": EasyBot,
-    "normal": NormalBot,
-    "hard": HeuristicBot,
-    "expert": expert_factory("serengeti"),
-    "heuristic": HeuristicBot,  # the old name of `hard`
-}
+BOTS = bot_levels(
+    random=RandomBot,
+    easy=EasyBot,
+    normal=NormalBot,
+    hard=HeuristicBot,
+    expert=expert_factory("serengeti"),
+)
 DEFAULT_LEVEL = "hard"
 BOT_HELP: dict[str, str] = {
     "random": "Passes or bids one of the lowest legal amounts at random (for tests).",
