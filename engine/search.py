@@ -97,6 +97,12 @@ def margin(points: Sequence[float], seat: int) -> float:
     return points[seat] - (sum(rivals) / len(rivals) + max(rivals)) / 2
 
 
+def margin_won(points: Sequence[float], seat: int, winners: Sequence[int]) -> float:
+    """`margin`, and a win among `winners` worth 5 points (shared by tied winners)."""
+    won = 5 / len(winners) if seat in winners else 0.0
+    return margin(points, seat) + won
+
+
 @dataclass(frozen=True)
 class Searcher:
     """What a game offers the search (see the module doc); only `sample` is required."""

@@ -16,7 +16,8 @@ The contract for a game's table screen (registered in `tui/games.py`):
   `tui/presence.py`; a game's `tell` never sees those events);
 - set the game's own fields in `init_fields()`, not `__init__`;
 - override `progress(view)` ("round 2/4") and set `PURSE` (or override `purse(view)`:
-  ("$", "80")) for the status line, `show_error` if the game has a better place for refusals than the log,
+  ("$", "80")) for the status line, `show_error` if the game has a better place for
+  refusals than the log,
   `focus_for(legal)` to move the focus where a decision is made, `focus_default()` where
   it rests otherwise, and `end_screens` for the modal screens of a round's or game's end.
 
@@ -498,16 +499,20 @@ class GameTable(RematchKeys):
         _, reason = hint(self.view)
         self.note(f"Hint: {reason}", "bold")
 
-    def action_add_bot(self) -> None:
-        if self.view.get("status", "waiting") != "waiting":
+    def _waiting(self) -> bool:
+        """True while the room waits for its game to start; else the bell rings."""
+        waiting = self.view.get("status", "waiting") == "waiting"
+        if not waiting:
             self.app.bell()
-            return
-        self.send({"t": "add_bot"})
+        return waiting
+
+    def action_add_bot(self) -> None:
+        if self._waiting():
+            self.send({"t": "add_bot"})
 
     def action_pick_bot(self) -> None:
         """B: choose the level (the game's bots, each with its one line)."""
-        if self.view.get("status", "waiting") != "waiting":
-            self.app.bell()
+        if not self._waiting():
             return
 
         def chosen(level: str | None) -> None:
@@ -517,10 +522,8 @@ class GameTable(RematchKeys):
         self.app.push_screen(BotLevelDialog(get_game(self.GAME)), chosen)
 
     def action_start(self) -> None:
-        if self.view.get("status", "waiting") != "waiting":
-            self.app.bell()
-            return
-        self.send({"t": "start"})
+        if self._waiting():
+            self.send({"t": "start"})
 
     def action_save(self) -> None:
         if not (self.view.get("finished") or self.view.get("status") == "finished"):
