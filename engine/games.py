@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from .errors import SetupError
 
 if TYPE_CHECKING:
     from .review import ReviewTerms
@@ -74,7 +76,8 @@ class GameInfo:
     record_format: str  # RECORD.md `format`, e.g. "serengeti-record/1"
     summary: str  # one paragraph for the lobby and F1
     rules: str  # the rules text (Markdown) shown by F1
-    # new_state(players, variant, deck=None, seed=None, first=None) -> GameState
+    # new_state(players, variant, deck, seed, first) -> GameState: the state's class, whose
+    # constructor takes these five in this order (`create` fills in the defaults)
     new_state: Callable[..., GameState]
     # parse_variant(value, players) -> a JSON-able dict; raises ValueError
     parse_variant: Callable[[object, int | None], dict[str, Any]]
@@ -138,7 +141,54 @@ class GameInfo:
         seed: int | str | None = None,
         first: int | None = None,
     ) -> GameState:
-        return self.new_state(players, variant, deck=deck, seed=seed, first=first)
+        return self.new_state(players, variant, deck, seed, first)
+
+
+def seats_showing(public: dict[str, Any], seat: int, key: str, value: Any) -> list[Any]:
+    """The spectators' `seats` with `seat`'s own `key` (a secret until the end) shown: the
+    `seats` of a `seat_view`."""
+    seats = public["seats"]
+    if public["finished"]:
+        return seats
+    seats = list(seats)
+    seats[seat] = {**seats[seat], key: value}
+    return seats
+
+
+# The setup every state constructor shares; each raises SetupError with the game's words.
+
+
+def seat_players(players: Sequence[str], counts: Container[int], why: str) -> tuple[str, ...]:
+    """The players as a tuple if their number is one of `counts`."""
+    if len(players) not in counts:
+        raise SetupError(why)
+    return tuple(players)
+
+
+def shuffled_deck(
+    deck: Sequence[str] | None,
+    full: Sequence[str],
+    check: Callable[[object], bool],
+    rng: random.Random,
+    why: str,
+) -> tuple[str, ...]:
+    """`deck` if given (it must pass `check`), else `full` shuffled by `rng`."""
+    if deck is None:
+        shuffled = list(full)
+        rng.shuffle(shuffled)
+        return tuple(shuffled)
+    if not check(deck):
+        raise SetupError(why)
+    return tuple(deck)
+
+
+def first_seat(first: int | None, n: int, rng: random.Random, name: str) -> int:
+    """`first` if it is a seat, a random seat if None; SetupError naming `name` otherwise."""
+    if first is None:
+        return rng.randrange(n)
+    if type(first) is not int or not 0 <= first < n:
+        raise SetupError(f"{name} must be a seat from 0 to {n - 1}")
+    return first
 
 
 # name -> the module whose `GAME` describes it; imported on first use.

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from .games import Action, Bot, Event, GameState, get_game
+from .selfplay import bot_move
 
 View = dict[str, Any]
 
@@ -94,6 +95,12 @@ def margin(points: Sequence[float], seat: int) -> float:
     """`seat`'s points less its rivals' (the mean of their average and their best)."""
     rivals = [p for s, p in enumerate(points) if s != seat]
     return points[seat] - (sum(rivals) / len(rivals) + max(rivals)) / 2
+
+
+def margin_won(points: Sequence[float], seat: int, winners: Sequence[int]) -> float:
+    """`margin`, and a win among `winners` worth 5 points (shared by tied winners)."""
+    won = 5 / len(winners) if seat in winners else 0.0
+    return margin(points, seat) + won
 
 
 @dataclass(frozen=True)
@@ -219,15 +226,7 @@ class SearchBot:
         start = horizon(world)
         hammer = self.info.hammer
         while not world.finished and horizon(world) == start:
-            seats = world.to_act()
-            if len(seats) > 1:
-                rng.shuffle(seats)
-            for seat in seats:
-                choice = bots[seat].choose(world.view(seat))
-                if choice is not None:
-                    world.apply({**choice, "seat": seat})
-                    break
-            else:
+            if bot_move(world, bots, rng) is None:
                 if hammer is None:
                     break  # nobody acts and no clock to end the wait
                 world.apply(dict(hammer))

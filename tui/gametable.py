@@ -14,8 +14,10 @@ The contract for a game's table screen (registered in `tui/games.py`):
 - implement `tell(events, names, you)`: write events to the log in plain words, naming
   the seats by `names` and `you` (presence, clocks and stand-ins are told by this base:
   `tui/presence.py`; a game's `tell` never sees those events);
-- override `progress(view)` ("round 2/4") and `purse(view)` ("$", "80") for the status
-  line, `show_error` if the game has a better place for refusals than the log,
+- set the game's own fields in `init_fields()`, not `__init__`;
+- override `progress(view)` ("round 2/4") and set `PURSE` (or override `purse(view)`:
+  ("$", "80")) for the status line, `show_error` if the game has a better place for
+  refusals than the log,
   `focus_for(legal)` to move the focus where a decision is made, `focus_default()` where
   it rests otherwise, and `end_screens` for the modal screens of a round's or game's end.
 
@@ -26,8 +28,6 @@ A table never imports the app: it asks it through the messages of `tui/messages.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -35,9 +35,7 @@ from rich.text import Text
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.screen import ModalScreen
-from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from modernart.engine.games import DEFAULT_GAME, get_game
@@ -61,6 +59,7 @@ from .presence import (
 from .quiet import quiet_update
 from .ratingwords import rating_line
 from .rematch import RematchKeys
+from .turnclock import ClockWarning
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -69,7 +68,6 @@ CONNECTION_LABEL = {
     "closed": ("offline", "bold red"),
     "replaced": ("opened elsewhere", "bold red"),
 }
-WARN_AT_S = 10  # a turn clock turns red and warns this many seconds before the end
 
 # Every table's keys, after its own game keys (see the module docstring).
 TABLE_BINDINGS: list[BindingType] = [
@@ -98,74 +96,9 @@ def chat_line() -> Horizontal:
     )
 
 
-def seat_name(names: Sequence[str], seat: Any, you: int | None = None) -> str:
-    """A seat's name for sentences ("you" for the player's own)."""
-    if seat == you and you is not None:
-        return "you"
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return "?"
-
-
 def hints_allowed(room: dict[str, Any]) -> bool:
     """False only when the room's options say so (older servers send no `hints`)."""
     return (room.get("options") or {}).get("hints", True) is not False
-
-
-class ClockWarning(Message):
-    """Your decision's clock is about to run out."""
-
-
-class TurnClock(Static):
-    """A turn game's decision clock (`view.deadline_ms`): who decides and how long is left;
-    yours in yellow, red with a warning in the last seconds. `then` says what the server
-    does for you when it runs out."""
-
-    def __init__(self, then: str = "", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.then = then
-        self.view: dict[str, Any] = {}
-        self._deadline: float | None = None
-        self._warned: float | None = None
-        self._timer: Timer | None = None
-
-    def show(self, view: dict[str, Any]) -> None:
-        self.view = view
-        deadline_ms = view.get("deadline_ms")
-        if deadline_ms is None or view.get("finished"):
-            self._deadline = None
-            if self._timer is not None:
-                self._timer.stop()
-                self._timer = None
-        else:
-            self._deadline = time.monotonic() + deadline_ms / 1000
-            if self._timer is None:
-                self._timer = self.set_interval(1.0, self._draw)
-        self._draw()
-
-    def line(self) -> Text | None:
-        if self._deadline is None:
-            return None
-        view = self.view
-        seconds = math.ceil(max(0.0, self._deadline - time.monotonic()))
-        if view.get("you") in (view.get("to_act") or []) and view.get("legal"):
-            hurry = seconds <= WARN_AT_S
-            if hurry and self._warned != self._deadline:
-                self._warned = self._deadline
-                self.post_message(ClockWarning())
-            then = f"; then {self.then}" if self.then else ""
-            return Text(
-                f"You: {seconds} s left{then}",
-                style="bold reverse red" if hurry else "bold yellow",
-            )
-        names = [s.get("name", "?") for s in view.get("seats") or []]
-        who = ", ".join(seat_name(names, s) for s in view.get("to_act") or [])
-        return Text(f"{who or 'Next'}: {seconds} s left to decide", style="dim")
-
-    def _draw(self) -> None:
-        line = self.line()
-        self.display = line is not None
-        quiet_update(self, line or "")
 
 
 class GameTable(RematchKeys):
@@ -173,6 +106,7 @@ class GameTable(RematchKeys):
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
     GAME_TITLE: ClassVar[str] = "?"  # the status line's first words
+    PURSE: ClassVar[tuple[str, str] | None] = None  # your money: (its key in the view, prefix)
 
     def __init__(
         self,
@@ -196,8 +130,11 @@ class GameTable(RematchKeys):
         self.connection = "connected"
         self.presence = PresenceTeller()
         self.earlier_chat: list[Any] = []  # `joined.chat`: told once the history is
+        self.init_fields()
 
     # ------------------------------------------------------------- the hooks
+    def init_fields(self) -> None:
+        """Set the game's own fields as the table is made."""
 
     def draw(
         self, previous: dict[str, Any], view: dict[str, Any], events: list[dict[str, Any]]
@@ -215,10 +152,13 @@ class GameTable(RematchKeys):
 
     def purse(self, view: dict[str, Any]) -> tuple[str, str] | None:
         """Your money for the status line: (prefix, amount), or None when hidden."""
-        return None
+        if self.PURSE is None or view.get(self.PURSE[0]) is None:
+            return None
+        return self.PURSE[1], str(view[self.PURSE[0]])
 
     def focus_for(self, legal: dict[str, Any]) -> None:
-        """Move the focus to where the decision in `legal` is made."""
+        """Move the focus to where the decision in `legal` is made (never called while
+        the player types a chat line)."""
 
     def end_screens(
         self, previous: dict[str, Any], events: list[dict[str, Any]]
@@ -271,7 +211,8 @@ class GameTable(RematchKeys):
             self.add_history(events)
         self.draw(previous, view, events)
         self.draw_status()
-        self.focus_for(self.legal)
+        if not self.chatting:
+            self.focus_for(self.legal)
         self.refresh_bindings()
         if self.decision_starts(previous, view):
             self.post_message(Alert("turn"))
@@ -520,7 +461,8 @@ class GameTable(RematchKeys):
         line = self.query_one("#chat-line")
         if line.display:
             line.display = False
-            self.focus_for(self.legal)
+            if not self.chatting:
+                self.focus_for(self.legal)
             if self.focused is None or self.focused.id == "chat":
                 self.focus_default()
 
@@ -557,16 +499,20 @@ class GameTable(RematchKeys):
         _, reason = hint(self.view)
         self.note(f"Hint: {reason}", "bold")
 
-    def action_add_bot(self) -> None:
-        if self.view.get("status", "waiting") != "waiting":
+    def _waiting(self) -> bool:
+        """True while the room waits for its game to start; else the bell rings."""
+        waiting = self.view.get("status", "waiting") == "waiting"
+        if not waiting:
             self.app.bell()
-            return
-        self.send({"t": "add_bot"})
+        return waiting
+
+    def action_add_bot(self) -> None:
+        if self._waiting():
+            self.send({"t": "add_bot"})
 
     def action_pick_bot(self) -> None:
         """B: choose the level (the game's bots, each with its one line)."""
-        if self.view.get("status", "waiting") != "waiting":
-            self.app.bell()
+        if not self._waiting():
             return
 
         def chosen(level: str | None) -> None:
@@ -576,16 +522,19 @@ class GameTable(RematchKeys):
         self.app.push_screen(BotLevelDialog(get_game(self.GAME)), chosen)
 
     def action_start(self) -> None:
-        if self.view.get("status", "waiting") != "waiting":
-            self.app.bell()
-            return
-        self.send({"t": "start"})
+        if self._waiting():
+            self.send({"t": "start"})
 
     def action_save(self) -> None:
         if not (self.view.get("finished") or self.view.get("status") == "finished"):
             self.app.bell()
             return
         self.post_message(SaveRecord())
+
+    @property
+    def chatting(self) -> bool:
+        """The chat entry has the focus: a decision does not take it away."""
+        return self.focused is not None and self.focused.id == "chat"
 
     @property
     def game_running(self) -> bool:

@@ -1,9 +1,11 @@
 """Words every table uses: names cut to a width, a capital first letter, ordinals, counts,
-who wins, who hosts."""
+who wins, who hosts, a labelled line of a seat's own part."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from rich.text import Text
 
 
 def short_name(name: str, width: int) -> str:
@@ -45,3 +47,9 @@ def host_name(seats: list[dict[str, Any]], host: Any) -> str:
     if isinstance(host, int) and 0 <= host < len(seats):
         return f"{seats[host].get('name', '?')} (the host)"
     return "the host"
+
+
+def add_line(text: Text, label: str, value: str) -> None:
+    """Append a new line `label: value` to `text`, the label in cyan (tui/<game>/private.py)."""
+    text.append(f"\n{label}: ", style="cyan")
+    text.append(value)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
+from ..bots import bot_levels
 from ..games import Action, GameInfo
 from ..search import expert_factory
 from .bots import BOT_HELP, BOTS, HeuristicBot
@@ -20,14 +20,13 @@ from .worlds import SEARCHER
 _timeout_bot = HeuristicBot(0)
 
 # Levels, weakest first (`heuristic` is the old name of `hard`); docs/bots.md.
-LEVELS: dict[str, Any] = {
-    "random": BOTS["random"],
-    "easy": EasyBot,
-    "normal": NormalBot,
-    "hard": HeuristicBot,
-    "expert": expert_factory("artsociety"),
-    "heuristic": HeuristicBot,
-}
+LEVELS = bot_levels(
+    random=BOTS["random"],
+    easy=EasyBot,
+    normal=NormalBot,
+    hard=HeuristicBot,
+    expert=expert_factory("artsociety"),
+)
 LEVEL_HELP: dict[str, str] = {
     "random": BOT_HELP["random"],
     "easy": "Bids its lowest card, takes the first painting, hangs mostly at random.",
@@ -36,17 +35,6 @@ LEVEL_HELP: dict[str, str] = {
     "expert": "Searches its bids and picks: samples the hidden piles and bids, plays ahead.",
     "heuristic": "Another name for hard.",
 }
-
-
-def new_state(
-    players: Sequence[str],
-    variant: object = None,
-    *,
-    deck: dict[str, Any] | None = None,
-    seed: int | str | None = None,
-    first: int | None = None,
-) -> ArtSociety:
-    return ArtSociety(players, variant, deck, seed=seed, first=first)
 
 
 def timeout_action(game: ArtSociety, seat: int) -> Action | None:
@@ -103,7 +91,7 @@ GAME = GameInfo(
         "genres cancel out and the museum sets each genre's multiplier."
     ),
     rules=files("modernart.engine.artsociety").joinpath("rules.md").read_text(encoding="utf-8"),
-    new_state=new_state,
+    new_state=ArtSociety,
     parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
     check_deck=check_deck,
     record_header=record_header,

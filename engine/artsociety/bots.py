@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..bots import LegalBot
 from .rules import DECOR_OF, GENRES, Painting, catalogue, parse_variant, rows_mask, spot_at, spots
 from .wall import Wall, corners_mask, empty_cost, painting_points
 
@@ -57,14 +58,11 @@ def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> Action | Non
     return {"type": kind}
 
 
-class RandomBot:
+class RandomBot(LegalBot):
     level = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        return choose_from_legal(view["legal"], self.rng)
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
+        return choose_from_legal(legal, self.rng)
 
 
 # How much one bid card is worth spending per point of extra want (see _bid).
@@ -170,16 +168,10 @@ class Board:
         return best[0] if best else -float(self.house.excess_penalty)
 
 
-class HeuristicBot:
+class HeuristicBot(LegalBot):
     level = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         if "bid" in legal:
             return self._bid(view, legal["bid"])
         if "shapes" in legal:

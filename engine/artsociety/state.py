@@ -18,6 +18,7 @@ from typing import Any
 
 from ..actionlog import ActionLog
 from ..errors import Illegal, NotYourTurn, RuleError, SetupError
+from ..games import Action, Event
 from .rules import (
     BID_CARDS,
     DECOR_OF,
@@ -39,9 +40,6 @@ from .rules import (
     start_code,
 )
 from .wall import Wall, multipliers, score
-
-Action = dict[str, Any]
-Event = dict[str, Any]
 
 SETUP, PREPARE, BID, PICK, PLACE, OVER = "setup", "prepare", "bid", "pick", "place", "over"
 TILES = ("start", "picked", "assistant", "decor")

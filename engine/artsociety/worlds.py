@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from ..search import Searcher, margin, unique
+from ..search import Searcher, margin_won, unique
 from .rules import BID_CARDS, DECOR_OF, WHITE_CARDS, catalogue, cell_index, parse_variant
 from .state import BID, OVER, PICK, PLACE, SETUP, ArtSociety
 from .wall import Wall
@@ -230,8 +230,7 @@ def score_margin(game: ArtSociety, me: int) -> float:
         sc["total"] + (0 if game.finished else CARD_WORTH * sum(game.hands[s]) / BID_CARDS)
         for s, sc in enumerate(scores)
     ]
-    won = 5 / len(game.winners) if game.finished and me in game.winners else 0.0
-    return margin(points, me) + won
+    return margin_won(points, me, game.winners if game.finished else [])
 
 
 SEARCHER = Searcher(

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
-from ..games import Action, GameInfo
+from ..errors import SetupError
+from ..games import Action, GameInfo, seats_showing
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL, make_bot, timing
 from .bots.expert import SEARCHER
 from .bots.hint import suggest
 from .cards import ARTIST_NAMES, ARTISTS, AUCTION_TYPES, CARD_CODES, FULL_DECK, is_card, is_deck
-from .game import ACTIONS, Game, SetupError
+from .game import ACTIONS, Game
 from .review import TERMS as REVIEW
 from .variant import PRESET_HELP, PRESETS, Variant, VariantError, parse_variant
 
@@ -31,17 +31,6 @@ __all__ = [
 ]
 
 _timeout_bot = make_bot(DEFAULT_LEVEL)
-
-
-def new_state(
-    players: Sequence[str],
-    variant: object = None,
-    *,
-    deck: Sequence[str] | None = None,
-    seed: int | str | None = None,
-    first: int | None = None,
-) -> Game:
-    return Game(players, variant, deck, seed=seed, first_auctioneer=first)
 
 
 def timeout_action(game: Game, seat: int) -> Action | None:
@@ -73,17 +62,13 @@ def seat_view(game: Game, seat: int, public: dict[str, Any]) -> dict[str, Any]:
     spectators' view, possibly with a server's fields added to each seat): built
     without a whole `view(seat)`."""
     money = game.money[seat]
-    seats = public["seats"]
-    if not public["finished"]:  # before the end only your own money shows (R4)
-        seats = list(seats)
-        seats[seat] = {**seats[seat], "money": money}
     return {
         "you": seat,
         "hand": game.hands[seat],
         "money": money,
         "legal": game.legal(seat),
         "my_sealed": game.sealed.get(seat) if game.phase == "sealed" else None,
-        "seats": seats,
+        "seats": seats_showing(public, seat, "money", money),  # yours alone till the end (R4)
     }
 
 
@@ -117,7 +102,7 @@ GAME = GameInfo(
         "ways, buy from each other, and sell to the bank after each of four rounds."
     ),
     rules=files("modernart.engine.modernart").joinpath("rules.md").read_text(encoding="utf-8"),
-    new_state=new_state,
+    new_state=Game,
     parse_variant=lambda value, players: parse_variant(value, players).to_dict(),
     check_deck=is_deck,
     check_card=is_card,

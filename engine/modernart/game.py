@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actionlog import ActionLog
-from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
+from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
+from ..games import Action, Event, first_seat, seat_players, shuffled_deck
 from .cards import (
     ARTIST_OF,
     ARTISTS,
@@ -33,10 +34,6 @@ from .cards import (
     is_deck,
 )
 from .variant import Variant, parse_variant
-
-Action = dict[str, Any]
-Event = dict[str, Any]
-
 
 # Phases of a turn.
 PLAY = "play"  # the auctioneer must play a card (R8)
@@ -118,28 +115,17 @@ class Game:
         seed: int | str | None = None,
         first_auctioneer: int | None = None,
     ) -> None:
-        n = len(players)
-        if n not in DEAL:
-            raise SetupError("a game needs 3 to 5 players (R5)")
-        self.players: tuple[str, ...] = tuple(players)
-        self.n = n
+        self.players = seat_players(players, DEAL, "a game needs 3 to 5 players (R5)")
+        self.n = n = len(players)
         self.all_seats: tuple[int, ...] = tuple(range(n))
         # from_left[s]: every player clockwise from s's left, s last (R13, R15, R16).
         self.from_left = CLOCKWISE[n]
         self.variant: Variant = parse_variant(variant, n)
         rng = random.Random(seed)
-        if deck is None:
-            shuffled = list(FULL_DECK)
-            rng.shuffle(shuffled)
-            deck = shuffled
-        elif not is_deck(deck):
-            raise SetupError("the deck must be a permutation of the 70 cards of R3")
-        if first_auctioneer is None:
-            first_auctioneer = rng.randrange(n)
-        if type(first_auctioneer) is not int or not 0 <= first_auctioneer < n:
-            raise SetupError(f"first_auctioneer must be a seat from 0 to {n - 1}")
-        self.deck: tuple[str, ...] = tuple(deck)
-        self.first_auctioneer: int = first_auctioneer
+        why = "the deck must be a permutation of the 70 cards of R3"
+        self.deck = shuffled_deck(deck, FULL_DECK, is_deck, rng, why)
+        first_auctioneer = first_seat(first_auctioneer, n, rng, "first_auctioneer")
+        self.first_auctioneer = first_auctioneer
         # With the virtual player there is one more hand, dealt as for n+1 (R29).
         self.hands_count = n + 1 if self.variant.virtual_player else n
         self.virtual: int | None = n if self.variant.virtual_player else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Any
 
-from ..games import Action, GameInfo
+from ..games import Action, GameInfo, seats_showing
 from .bots import BOT_HELP, BOTS, DEFAULT_LEVEL
 from .cards import PLAYERS, is_card, is_deck
 from .game import SerengetiGame
@@ -13,12 +13,6 @@ from .hint import suggest
 from .review import TERMS as REVIEW
 from .variant import DEFAULT_PRESET, PRESET_HELP, PRESETS, parse_variant
 from .worlds import SEARCHER
-
-
-def new_state(
-    players: Any, variant: object = None, *, deck=None, seed=None, first=None
-) -> SerengetiGame:
-    return SerengetiGame(players, variant, deck, seed=seed, first_auctioneer=first)
 
 
 def timeout_action(game: SerengetiGame, seat: int) -> Action | None:
@@ -34,15 +28,11 @@ def seat_view(game: SerengetiGame, seat: int, public: dict[str, Any]) -> dict[st
     """`view(seat)`'s SEAT_KEYS from the spectators' view `public` (plus a server's
     fields), without a whole `view(seat)`."""
     chips = game.chips[seat]
-    seats = public["seats"]
-    if not public["finished"]:  # before the end only your own chips show (S3)
-        seats = list(seats)
-        seats[seat] = {**seats[seat], "chips": chips}
     return {
         "you": seat,
         "chips": chips,
         "legal": game.legal(seat),
-        "seats": seats,
+        "seats": seats_showing(public, seat, "chips", chips),  # yours alone till the end (S3)
         "payout_preview": game.payout_preview(seat),
     }
 
@@ -76,7 +66,7 @@ GAME = GameInfo(
         "a price's last digit decides who is paid, and your own digits bar your bids."
     ),
     rules=files(__name__).joinpath("rules.md").read_text(encoding="utf-8"),
-    new_state=new_state,
+    new_state=SerengetiGame,
     parse_variant=parse_variant,
     check_deck=is_deck,
     check_card=is_card,

@@ -13,9 +13,9 @@ old name), expert (the shared search, engine/serengeti/worlds.py):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from ..bots import LegalBot, bot_levels
 from ..search import expert_factory
 from .cards import AUCTIONS, DIGIT_OF, FULL_DECK, TRIBE_OF, TRIBES, tribe_points
 
@@ -25,18 +25,12 @@ Action = dict[str, Any]
 RANDOM_SPREAD = 5
 
 
-class RandomBot:
+class RandomBot(LegalBot):
     """Uniform over the legal action types; a bid is one of the lowest few legal amounts."""
 
     level = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         if "bid" in legal and self.rng.random() < 0.5:
             amounts = legal["bid"]
             near = [a for a in amounts if a <= amounts[0] + RANDOM_SPREAD]
@@ -57,7 +51,7 @@ def lot_points(owned: list[str], lot: list[str]) -> int:
     return gain
 
 
-class HeuristicBot:
+class HeuristicBot(LegalBot):
     """Values a lot by the points it adds and the digits it would bar, buys when the price
     is below that value, and picks the bid whose last digit pays its rivals least."""
 
@@ -72,13 +66,7 @@ class HeuristicBot:
     LEADER_WEIGHT = 0.8
     RIVAL_WEIGHT = 0.3
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         limit = self.limit(view)
         amounts = [a for a in legal.get("bid", []) if a <= limit]
         if not amounts:
@@ -140,10 +128,7 @@ class NormalBot(HeuristicBot):
     LEADER_WEIGHT = 0.0
     RIVAL_WEIGHT = 0.0
 
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         limit = self.limit(view)
         amounts = [a for a in legal.get("bid", []) if a <= limit]
         return {"type": "bid", "amount": amounts[0]} if amounts else {"type": "pass"}
@@ -160,14 +145,13 @@ class EasyBot(NormalBot):
         return lot_points(me["owned"], view["lot"])
 
 
-BOTS: dict[str, Any] = {
-    "random": RandomBot,
-    "easy": EasyBot,
-    "normal": NormalBot,
-    "hard": HeuristicBot,
-    "expert": expert_factory("serengeti"),
-    "heuristic": HeuristicBot,  # the old name of `hard`
-}
+BOTS = bot_levels(
+    random=RandomBot,
+    easy=EasyBot,
+    normal=NormalBot,
+    hard=HeuristicBot,
+    expert=expert_factory("serengeti"),
+)
 DEFAULT_LEVEL = "hard"
 BOT_HELP: dict[str, str] = {
     "random": "Passes or bids one of the lowest legal amounts at random (for tests).",

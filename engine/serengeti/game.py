@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..actionlog import ActionLog
-from ..errors import Illegal, InsufficientFunds, NotYourTurn, SetupError, TooLow
+from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
+from ..games import Action, Event, first_seat, seat_players, shuffled_deck
 from .cards import (
     AUCTIONS,
     DIGIT_OF,
@@ -30,9 +31,6 @@ from .cards import (
     tribe_points,
 )
 from .variant import parse_variant
-
-Action = dict[str, Any]
-Event = dict[str, Any]
 
 BIDDING = "bidding"
 OVER = "over"
@@ -77,24 +75,13 @@ class SerengetiGame:
         seed: int | str | None = None,
         first_auctioneer: int | None = None,
     ) -> None:
-        n = len(players)
-        if n not in PLAYERS:
-            raise SetupError("a game needs 3 to 5 players (S2)")
-        self.players: tuple[str, ...] = tuple(players)
-        self.n = n
+        self.players = seat_players(players, PLAYERS, "a game needs 3 to 5 players (S2)")
+        self.n = n = len(players)
         self.variant: dict[str, str] = parse_variant(variant, n)
         rng = random.Random(seed)
-        if deck is None:  # S4
-            shuffled = list(FULL_DECK)
-            rng.shuffle(shuffled)
-            deck = shuffled
-        elif not is_deck(deck):
-            raise SetupError("the deck must be a permutation of the 30 cards of S1")
-        if first_auctioneer is None:
-            first_auctioneer = rng.randrange(n)
-        if type(first_auctioneer) is not int or not 0 <= first_auctioneer < n:
-            raise SetupError(f"the first start player must be a seat from 0 to {n - 1}")
-        self.deck: tuple[str, ...] = tuple(deck)
+        why = "the deck must be a permutation of the 30 cards of S1"
+        self.deck = shuffled_deck(deck, FULL_DECK, is_deck, rng, why)  # S4
+        first_auctioneer = first_seat(first_auctioneer, n, rng, "the first start player")
         self.first_auctioneer = first_auctioneer
         self.deck_pos = 0
         self.chips: list[int] = [STARTING_CHIPS] * n  # S3

@@ -15,7 +15,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from ..search import Searcher, margin, unique
+from ..search import Searcher, margin_won, unique
 from .cards import DIGIT_OF, FULL_DECK, STARTING_CHIPS
 from .game import OVER, SerengetiGame
 from .variant import parse_variant
@@ -132,8 +132,7 @@ def points_margin(game: SerengetiGame, me: int) -> float:
     """The final points (S15, S16) less the rivals', and a win (S17) worth 5 points."""
     assert game.scores is not None
     points = [s["points"] for s in game.scores]
-    won = 5 / len(game.winners) if me in game.winners else 0.0
-    return margin(points, me) + won
+    return margin_won(points, me, game.winners)
 
 
 SEARCHER = Searcher(

@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 from serengeti_helpers import NAMES, deck_of, new_game, win_at
 
+from modernart.engine.errors import SetupError
 from modernart.engine.serengeti.cards import (
     DIGIT_OF,
     FULL_DECK,
@@ -14,7 +15,7 @@ from modernart.engine.serengeti.cards import (
     is_deck,
     lot_size,
 )
-from modernart.engine.serengeti.game import SerengetiGame, SetupError
+from modernart.engine.serengeti.game import SerengetiGame
 
 
 def test_s01_thirty_cards_six_tribes_of_five_distinct_digits():

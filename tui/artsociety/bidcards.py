@@ -29,7 +29,7 @@ class BidCards:
         legal: dict[str, Any]
         app: Any
 
-        def _send(self, action: dict[str, Any]) -> None: ...
+        def act(self, action: dict[str, Any]) -> None: ...
         def _draw_panel(self) -> None: ...
         def _draw_you(self) -> None: ...
 
@@ -72,12 +72,12 @@ class BidCards:
         """Enter on a bid card: sent, or asked first (`far_bid`)."""
         last = self.far_bid(card)
         if last is None:
-            self._send({"type": "bid", "card": card})
+            self.act({"type": "bid", "card": card})
             return
 
         def answer(yes: bool | None) -> None:
             if yes and "bid" in self.legal and card in self.legal["bid"]:
-                self._send({"type": "bid", "card": card})
+                self.act({"type": "bid", "card": card})
 
         chose = len(self.view.get("stack") or []) > 1
         which = "the card you chose last" if chose else "your lowest card"

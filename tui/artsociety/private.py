@@ -7,6 +7,8 @@ from typing import Any
 
 from rich.text import Text
 
+from ..words import add_line
+
 
 def describe_private(view: dict[str, Any]) -> Text:
     """The bid cards left in hand, the white card that breaks ties (A8: the bottom of the
@@ -16,9 +18,7 @@ def describe_private(view: dict[str, Any]) -> Text:
     text.append(" ".join(map(str, hand)) if hand else "none")
     stack = view.get("stack") or []
     if stack:
-        text.append("\nWhite card: ", style="cyan")
-        text.append(f"{stack[0]} (breaks tied bids, A8)")
+        add_line(text, "White card", f"{stack[0]} (breaks tied bids, A8)")
     if view.get("my_bid") is not None:
-        text.append("\nBid card laid: ", style="cyan")
-        text.append(str(view["my_bid"]))
+        add_line(text, "Bid card laid", str(view["my_bid"]))
     return text

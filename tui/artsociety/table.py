@@ -26,8 +26,9 @@ from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
 from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, TurnClock, chat_line
+from ..gametable import TABLE_BINDINGS, GameTable, chat_line
 from ..quiet import quiet_update
+from ..turnclock import TurnClock
 from ..words import count, host_name, short_name
 from .bidcards import BidCards
 from .end import ArtSocietyEnd
@@ -97,15 +98,7 @@ class ArtSocietyTable(BidCards, GameTable):
         ),
     ]
 
-    def __init__(
-        self,
-        room: str | None = None,
-        seat: int | None = None,
-        *,
-        player: str = "You",
-        local: bool = False,
-    ) -> None:
-        super().__init__(room, seat, player=player, local=local)
+    def init_fields(self) -> None:
         self.cursor = (4, 4)  # the ghost's top-left corner (column, row)
         self.choice = 0  # which placement option the ghost shows
         self.exchanging = False
@@ -595,9 +588,9 @@ class ArtSocietyTable(BidCards, GameTable):
             return bool(legal)
         return super().check_action(action, parameters)
 
-    def _send(self, action: dict[str, Any]) -> None:
-        self.error = ""
-        self.act(action)
+    def act(self, action: dict[str, Any]) -> None:
+        self.error = ""  # a refusal's words stand until the next move is sent
+        super().act(action)
 
     def action_move(self, direction: str) -> None:
         dx, dy = MOVES[direction]
@@ -634,7 +627,7 @@ class ArtSocietyTable(BidCards, GameTable):
             self.confirm_bid(legal["bid"][self.pointer % len(legal["bid"])])
         elif "pick" in legal:
             lot = legal["pick"]
-            self._send({"type": "pick", "painting": lot[self.pointer % len(lot)]})
+            self.act({"type": "pick", "painting": lot[self.pointer % len(lot)]})
         elif "shapes" in legal:
             shapes = legal["shapes"]
             piles = list(shapes["piles"])
@@ -645,7 +638,7 @@ class ArtSocietyTable(BidCards, GameTable):
             self.chosen.append(name)
             if len(self.chosen) >= shapes["count"]:
                 chosen, self.chosen = self.chosen, []
-                self._send({"type": "shapes", "shapes": chosen})
+                self.act({"type": "shapes", "shapes": chosen})
             self._draw_panel()
             self.refresh_bindings()
         else:
@@ -659,7 +652,7 @@ class ArtSocietyTable(BidCards, GameTable):
                 self.show_error("Not sent: move the ghost to a green spot first.")
                 return
             cols, _ = self._wall_size()
-            self._send(option.action(cell_of(*self.cursor, cols)))
+            self.act(option.action(cell_of(*self.cursor, cols)))
 
     def action_next_tile(self) -> None:
         if len(self.options()) > 1:
@@ -672,12 +665,6 @@ class ArtSocietyTable(BidCards, GameTable):
         if option is not None and option.source == "decor":
             self.action_next_tile()
 
-    def action_act(self, kind: str) -> None:
-        if kind not in self.legal:
-            self.app.bell()
-            return
-        self._send({"type": kind})
-
     def action_assist(self) -> None:
         self.action_act("assist")
 
@@ -688,7 +675,7 @@ class ArtSocietyTable(BidCards, GameTable):
         if size not in (self.legal.get("decor") or []):
             self.app.bell()
             return
-        self._send({"type": "decor", "size": size})
+        self.act({"type": "decor", "size": size})
 
     def action_exchange(self) -> None:
         if "exchange" not in self.legal:

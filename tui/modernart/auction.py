@@ -15,8 +15,8 @@ from textual.widgets import Input, Static
 from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from ..amount import AmountInput
-from ..gametable import WARN_AT_S, ClockWarning
 from ..quiet import quiet_update
+from ..turnclock import WARN_AT_S, ClockWarning
 from ..words import capital
 from .style import TYPE_NAME, artist_style, lot_name
 

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from modernart.engine.modernart.cards import ARTIST_OF
 
+from ..words import add_line
 from .style import artist_style, card_name
 
 
@@ -23,9 +24,7 @@ def describe_private(view: dict[str, Any]) -> Text:
     if not hand:
         text.append("no cards", style="dim")
     if view.get("money") is not None:
-        text.append("\nMoney: ", style="cyan")
-        text.append(f"${view['money']}")
+        add_line(text, "Money", f"${view['money']}")
     if view.get("my_sealed") is not None:
-        text.append("\nSealed bid: ", style="cyan")
-        text.append(str(view["my_sealed"]))
+        add_line(text, "Sealed bid", str(view["my_sealed"]))
     return text

@@ -29,6 +29,7 @@ class TableScreen(GameTable):
     """Renders views as they come; sends only what `view.legal` allows."""
 
     GAME_TITLE = "Modern Art"
+    PURSE = ("money", "$")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
         Binding("y", "act('buy')", "Buy"),
@@ -40,15 +41,7 @@ class TableScreen(GameTable):
         Binding("question_mark", "hint", "Hint"),
     ]
 
-    def __init__(
-        self,
-        room: str | None = None,
-        seat: int | None = None,
-        *,
-        player: str = "You",
-        local: bool = False,
-    ) -> None:
-        super().__init__(room, seat, player=player, local=local)
+    def init_fields(self) -> None:
         self.ledger = Ledger()
 
     def compose(self) -> ComposeResult:
@@ -112,13 +105,7 @@ class TableScreen(GameTable):
     def progress(self, view: dict[str, Any]) -> str:
         return f"round {view.get('round')}/4"
 
-    def purse(self, view: dict[str, Any]) -> tuple[str, str] | None:
-        money = view.get("money")
-        return None if money is None else ("$", str(money))
-
     def focus_for(self, legal: dict[str, Any]) -> None:
-        if self.focused is not None and self.focused.id == "chat":
-            return
         if "play" in legal or "add" in legal:
             self.query_one(Hand).focus()
         elif any(k in legal for k in ("bid", "sealed", "price")):
@@ -136,7 +123,7 @@ class TableScreen(GameTable):
         if not any(k in self.legal for k in ("bid", "sealed", "price")):
             return
         entry = self.query_one(AmountInput)
-        if self.focused is entry or (self.focused is not None and self.focused.id == "chat"):
+        if self.focused is entry or self.chatting:
             return
         entry.start_typing(char)
         event.stop()

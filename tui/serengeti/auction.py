@@ -13,8 +13,8 @@ from textual.widgets import Input, Static
 from modernart.engine.serengeti.cards import AUCTIONS
 
 from ..amount import AmountInput
-from ..gametable import TurnClock
 from ..quiet import quiet_update
+from ..turnclock import TurnClock
 from .payout import legend, payout_grid
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
 

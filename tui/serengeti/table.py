@@ -52,6 +52,7 @@ class SerengetiTable(GameTable):
 
     GAME = "serengeti"
     GAME_TITLE = "Serengeti"
+    PURSE = ("chips", "chips ")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "act('pass')", "Pass"),
         Binding("e", "scores", "Scoring"),
@@ -62,15 +63,7 @@ class SerengetiTable(GameTable):
     SerengetiTable #log { height: 1fr; min-height: 3; }
     """
 
-    def __init__(
-        self,
-        room: str | None = None,
-        seat: int | None = None,
-        *,
-        player: str = "You",
-        local: bool = False,
-    ) -> None:
-        super().__init__(room, seat, player=player, local=local)
+    def init_fields(self) -> None:
         self._told_start = False  # the log has begun the game's story
 
     def compose(self) -> ComposeResult:
@@ -113,13 +106,7 @@ class SerengetiTable(GameTable):
     def progress(self, view: dict[str, Any]) -> str:
         return f"auction {view.get('auction')}/{view.get('auctions', AUCTIONS)}"
 
-    def purse(self, view: dict[str, Any]) -> tuple[str, str] | None:
-        chips = view.get("chips")
-        return None if chips is None else ("chips ", str(chips))
-
     def focus_for(self, legal: dict[str, Any]) -> None:
-        if self.focused is not None and self.focused.id == "chat":
-            return
         if "pass" in legal:
             self.query_one(BidInput).focus()
 

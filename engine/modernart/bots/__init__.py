@@ -14,19 +14,15 @@ class Bot(Protocol):
         """An action (without `seat`) for the view's player, or None if none is due."""
 
 
+from ...bots import bot_levels  # noqa: E402
 from .expert import ExpertBot  # noqa: E402
 from .heuristic import HeuristicBot  # noqa: E402
 from .levels import EasyBot, NormalBot  # noqa: E402
 from .random_bot import RandomBot  # noqa: E402
 
-BOTS: dict[str, type] = {
-    "random": RandomBot,
-    "easy": EasyBot,
-    "normal": NormalBot,
-    "hard": HeuristicBot,
-    "expert": ExpertBot,
-    "heuristic": HeuristicBot,  # the old name of `hard`
-}
+BOTS = bot_levels(
+    random=RandomBot, easy=EasyBot, normal=NormalBot, hard=HeuristicBot, expert=ExpertBot
+)
 BOT_LEVELS: tuple[str, ...] = tuple(BOTS)
 DEFAULT_LEVEL = "hard"
 

@@ -6,9 +6,9 @@ round's counts, its own hand and money, the lot and the bids so far.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from ...bots import LegalBot
 from ..cards import ARTIST_OF, ARTISTS, CARDS_TO_END_ROUND, TOKENS, TYPE_OF
 
 Action = dict[str, Any]
@@ -47,7 +47,7 @@ def painting_values(view: dict[str, Any], extra: dict[str, int] | None = None) -
     return values
 
 
-class HeuristicBot:
+class HeuristicBot(LegalBot):
     """The `hard` level: bids up to a share of a lot's value; prices and plays to earn
     from others. `easy` and `normal` (engine/modernart/bots/levels.py) override parts of it."""
 
@@ -56,13 +56,7 @@ class HeuristicBot:
     sealed_share = 0.8  # R14: a sealed bid at this share of the limit
     once_share = 0.85  # R13: one lap only, so jump close to the limit
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
         if "play" in legal:
             return {"type": "play", "card": self._card_to_play(view, legal["play"])}
         if "decline" in legal:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...bots import LegalBot
+
 # What each legal action type carries besides its type: an amount (drawn from
 # the legal bounds) or a card (drawn from the legal list). Other types: nothing.
 AMOUNT, CARD = "amount", "card"
@@ -34,13 +36,10 @@ def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> dict[str, An
     return {"type": kind, "card": cards[int(rng.random() * len(cards))]}
 
 
-class RandomBot:
+class RandomBot(LegalBot):
     """Uniform over legal moves; decides from the view's `legal` only."""
 
     level = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
-        return choose_from_legal(view["legal"], self.rng)
+    def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> dict[str, Any] | None:
+        return choose_from_legal(legal, self.rng)
