@@ -117,7 +117,10 @@ class InputShares:
         self._turn = None
         loop = asyncio.get_running_loop()
         current = self.current
-        busy = current is not None and not current.share.idle() and self.clock() < self.until
+        idle = current is None or current.share.idle()
+        if current is not None and idle:
+            current.share.settle()
+        busy = not idle and self.clock() < self.until
         ready: list[FairDriver] = []
         waits = [BUSY_POLL] if busy else []
         for driver in list(self.queue):
@@ -156,7 +159,9 @@ class Share:
         self.drawing = drawing
         self.tokens = shares.burst
         self.stamp = shares.clock()
-        self.seen = shares.ledger.used.setdefault(app, 0.0) + drawing()  # taken from the bucket
+        self.seen = shares.ledger.used.setdefault(app, 0.0)  # its app's CPU, taken from the bucket
+        self.drawn = drawing()  # its screen thread's, taken from the bucket
+        self.done: float | None = self.seen  # its app's CPU when its input's work was done
         self.recent = 0.0  # CPU seconds used, halved every HALF_LIFE seconds
         self.typed = float("-inf")
         self.waiting = False  # it has events held back
@@ -173,8 +178,15 @@ class Share:
         may. What its app and screen used since the last call is charged."""
         now = self.shares.clock()
         each = self.shares.each(now)
-        used = max(self.seen, self.shares.ledger.used.get(self.app, 0.0) + self.drawing())
-        spent, elapsed = used - self.seen, now - self.stamp
+        used = max(self.seen, self.shares.ledger.used.get(self.app, 0.0))
+        # Only what its input made its app compute is charged: not the app's work on
+        # the game's news since (a round's end: its summary and table cost a few tenths
+        # of a second, which kept the next key waiting seconds, issue 28). Unknown
+        # (the app never seen idle since its last event): all of it.
+        charged = used if self.done is None else min(used, max(self.done, self.seen))
+        drawn = max(self.drawn, self.drawing())
+        spent, elapsed = charged - self.seen + drawn - self.drawn, now - self.stamp
+        self.done, self.drawn = None, drawn
         self.tokens = min(self.shares.burst, self.tokens + elapsed * each) - spent
         self.recent = self.recent * 0.5 ** (elapsed / HALF_LIFE) + spent
         self.stamp, self.seen = now, used
@@ -184,7 +196,13 @@ class Share:
     def posted(self) -> None:
         """An event of its went to its app."""
         self.typed = self.shares.clock()
+        self.done = None
         self.idle()  # what ran of its app before does not count as this event's work
+
+    def settle(self) -> None:
+        """Its app was seen idle after its last event: that event's work is done."""
+        if self.done is None:
+            self.done = self.shares.ledger.used.get(self.app, 0.0)
 
     def leave(self) -> None:
         self.shares.shares.discard(self)

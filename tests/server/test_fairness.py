@@ -188,3 +188,35 @@ async def test_a_worker_over_its_memory_limit_ends_its_heaviest_session_not_its_
     calm.send("y")
     await calm.wait_text("calm keys 2.")
     assert session_of(gate, "calm").pid == pid and not calm.closed.is_set()
+
+
+def test_what_an_app_computes_for_the_game_news_does_not_keep_its_next_key_waiting():
+    """Issue 28 (play-test 2, finding 1): at a round's end each app computes a few tenths
+    of a second for the summary and the table, no key of its player involved. That was
+    charged to the player's input: with a neighbour typing too, the Enter that closes
+    the summary waited seconds and the keys typed meanwhile went to the table after it.
+    Only what a key made its app compute is charged: up to the app's first idle look."""
+    now = [0.0]
+    ledger = fairness.Ledger(clock=lambda: now[0])
+    shares = fairness.InputShares(ledger, cpu=0.3, burst=0.2, clock=lambda: now[0])
+    alice, bob = object(), object()
+    a, b = shares.join(alice), shares.join(bob)
+    ledger.used[id(alice)] += 0.4  # the round's end, drawn by both apps
+    ledger.used[id(bob)] += 0.4
+    a.posted()  # alice presses Enter (both are typing now)
+    assert b.due() == 0.0  # bob's Enter goes at once
+    b.posted()
+    # A key's own work is still charged: bob's Enter made his app compute 0.5 s; seen
+    # idle then, and what his app computes afterwards for the game is not his input's.
+    ledger.used[id(bob)] += 0.5
+    b.settle()
+    ledger.used[id(bob)] += 0.3
+    wait = b.due()
+    assert b.tokens == pytest.approx(0.2 - 0.5)
+    assert wait == pytest.approx(0.3 / 0.15)
+    # Never seen idle since its key (still computing): everything is charged.
+    now[0] += wait
+    assert b.due() == 0.0
+    b.posted()
+    ledger.used[id(bob)] += 0.6
+    assert b.due() > 0.0 and b.tokens < -0.3
