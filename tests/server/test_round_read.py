@@ -9,6 +9,7 @@ from itertools import cycle
 
 from modernart.engine.modernart.cards import DEAL, FULL_DECK
 
+from .test_realtime import table
 from .wsclient import Client
 
 TIMEOUT_S = 60
@@ -47,22 +48,10 @@ async def passed_round(clients: list[Client]) -> None:
 
 
 async def test_a_rounds_end_gives_the_next_decisions_the_reading_time(player, server):
-    clients = [await player(f"P{i}") for i in range(3)]
-    options = {
-        "deck": round_deck(),
-        "first_auctioneer": 0,
-        "turn_timeout_s": TIMEOUT_S,
-        "shout_window_ms": 60000,
-    }
-    await clients[0].send("create", seats=3, options=options)
-    room_id = (await clients[0].expect("joined"))["room"]
-    for c in clients[1:]:
-        await c.send("join", room=room_id)
-        await c.expect("joined")
-    await clients[0].send("start")
-    for c in clients:
-        await c.next_update()
-    room = server.hub.rooms[room_id]
+    clients = await table(
+        player, 3, deck=round_deck(), turn_timeout_s=TIMEOUT_S, shout_window_ms=60000
+    )
+    room = server.hub.rooms[clients[0].room]
     read = server.hub.limits.round_read_s
     assert read >= 10
     await passed_round(clients)
