@@ -52,6 +52,19 @@ PARSE = Protocol.parse.__code__
 FINAL_BINARY = 0x82
 
 
+def parser_at_a_frame_start(protocol: Any) -> bool:
+    """Whether websockets' generator parser waits for a frame's first byte: its
+    `ServerProtocol.parse` delegates to `Protocol.parse`, suspended in `at_eof`."""
+    inner = getattr(protocol.parser, "gi_yieldfrom", None)
+    waiting = getattr(inner, "gi_yieldfrom", None)
+    return (
+        inner is not None
+        and inner.gi_code is PARSE
+        and waiting is not None
+        and waiting.gi_code is NEXT_FRAME
+    )
+
+
 class FastReadConnection(ServerConnection):
     """A connection that hands each whole message to `deliver` as its last frame is
     parsed, reads the common frame without websockets' parser, calls `before_write`
@@ -90,15 +103,7 @@ class FastReadConnection(ServerConnection):
             or protocol.reader.buffer
         ):
             return False
-        outer = protocol.parser  # ServerProtocol.parse, delegating to Protocol.parse
-        inner = getattr(outer, "gi_yieldfrom", None)
-        waiting = getattr(inner, "gi_yieldfrom", None)
-        return (
-            inner is not None
-            and inner.gi_code is PARSE
-            and waiting is not None
-            and waiting.gi_code is NEXT_FRAME
-        )
+        return parser_at_a_frame_start(protocol)
 
     def data_received(self, data: bytes) -> None:
         """Whole, masked, final binary frames of up to 64 KiB (a client's every act) are

@@ -23,7 +23,11 @@ from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
 from modernart.server import wsinternals
-from modernart.server.wsinternals import NEXT_FRAME, PARSE, FastReadConnection, apply_mask
+from modernart.server.wsinternals import (
+    FastReadConnection,
+    apply_mask,
+    parser_at_a_frame_start,
+)
 
 
 def frames(*sends: tuple[str, bytes]) -> bytes:
@@ -34,28 +38,16 @@ def frames(*sends: tuple[str, bytes]) -> bytes:
     return b"".join(client.data_to_send())
 
 
-def waiting_for_a_frame(protocol: ServerProtocol) -> bool:
-    """The parser generator chain `FastReadConnection.between_frames` checks."""
-    inner = getattr(protocol.parser, "gi_yieldfrom", None)
-    waiting = getattr(inner, "gi_yieldfrom", None)
-    return (
-        inner is not None
-        and inner.gi_code is PARSE
-        and waiting is not None
-        and waiting.gi_code is NEXT_FRAME
-    )
-
-
 def test_the_parser_waits_for_a_frame_in_the_generators_the_reader_checks():
     protocol = ServerProtocol(state=State.OPEN, max_size=2**16)
-    assert waiting_for_a_frame(protocol)
+    assert parser_at_a_frame_start(protocol)
     assert protocol.reader.buffer == b"" and protocol.current_size is None
     one = frames(("send_binary", b"act"))
     protocol.receive_data(one[:1])  # a frame begun: no longer between frames
-    assert not waiting_for_a_frame(protocol) or protocol.reader.buffer
+    assert not parser_at_a_frame_start(protocol) or protocol.reader.buffer
     protocol.receive_data(one[1:])
     assert [e.data for e in protocol.events_received()] == [b"act"]
-    assert waiting_for_a_frame(protocol) and not protocol.reader.buffer
+    assert parser_at_a_frame_start(protocol) and not protocol.reader.buffer
 
 
 def test_a_fragmented_message_shows_in_current_size():
