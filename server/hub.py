@@ -42,6 +42,7 @@ from .refusal import Refused, error
 from .rematch import on_rematch
 from .room import PLAYING, Room
 from .roomdesk import RoomDesk
+from .roomports import Clock
 from .roomends import RoomEnds
 from .running import RunningGames
 from .session import Conn, Identity
@@ -73,6 +74,7 @@ class Hub:
         self.quiet = LogThrottle(log)  # errors a client's message causes (server/logthrottle.py)
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
+        self.clock: Clock | None = None  # the rooms' timers: None, the running loop
         self.conns: set[Conn] = set()
         self.running = RunningGames()  # running games per address and identity
         self.people = People(store, self.limits, self.rooms)

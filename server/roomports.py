@@ -116,8 +116,9 @@ class RoomHost(Lobby, Protocol):
     bots: Any
     dev: bool
     limits: Any  # server/limits.py's `Limits`: `round_read_s`
+    clock: Clock | None  # the rooms' timers: None, the running loop
 
 
 def ports_of(host: RoomHost) -> RoomPorts:
     """The ports of a room the hub holds: its store, bots and limits; itself the lobby."""
-    return RoomPorts(host.store, host.bots, host, host.dev, host.limits.round_read_s)
+    return RoomPorts(host.store, host.bots, host, host.dev, host.limits.round_read_s, host.clock)

@@ -10,6 +10,27 @@ from .wsclient import Client
 OPEN_FIRST = deck_with(["krypto.open", "krypto.open", "yoko.open"])
 
 
+class SteppedClock:
+    """The loop's timers on a clock the test moves on (`step`): a later decision's
+    clock is later whatever the resolution of the machine's clock."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.ahead = 0.0
+
+    def step(self, seconds: float) -> None:
+        self.ahead += seconds
+
+    def time(self) -> float:
+        return self.loop.time() + self.ahead
+
+    def call_at(self, when: float, callback, *args) -> asyncio.TimerHandle:
+        return self.loop.call_at(when - self.ahead, callback, *args)
+
+    def call_later(self, delay: float, callback, *args) -> asyncio.TimerHandle:
+        return self.loop.call_later(delay, callback, *args)
+
+
 async def table(player, n: int, **options) -> list[Client]:
     """n players seated in a started room; seat 0 is the first auctioneer."""
     clients = [await player(f"P{i}") for i in range(n)]
@@ -200,6 +221,7 @@ async def test_r14_another_players_sealed_bid_leaves_your_clock_running(player, 
     a sealed bid sent by one player leaves the others' deadline where it was, and the
     view each of them gets says so; the next decision gets a fresh clock."""
     deck = deck_with(["krypto.sealed", "krypto.open"])
+    server.hub.clock = clock = SteppedClock()
     clients = [await player(f"P{i}") for i in range(3)]
     options = {"deck": deck, "first_auctioneer": 0, "turn_timeout_s": 600}
     await clients[0].send("create", seats=3, options=options)
@@ -217,7 +239,8 @@ async def test_r14_another_players_sealed_bid_leaves_your_clock_running(player, 
     seen = await clients[2].until(lambda u: {"type": "sealed_in", "seat": 1} in u["events"])
     assert room.deadline() == sealed_deadline
     assert seen["view"]["deadline_ms"] <= start["view"]["deadline_ms"]
+    clock.step(1)
     await clients[0].act(type="sealed", amount=1)
     await clients[2].act(type="sealed", amount=2)
     await clients[0].until(lambda u: any(e["type"] == "reveal" for e in u["events"]))
-    assert room.deadline() is not None and room.deadline() > sealed_deadline
+    assert room.deadline() is not None and room.deadline() >= sealed_deadline + 1
