@@ -42,8 +42,8 @@ from .refusal import Refused, error
 from .rematch import on_rematch
 from .room import PLAYING, Room
 from .roomdesk import RoomDesk
-from .roomports import Clock
 from .roomends import RoomEnds
+from .roomports import Clock
 from .running import RunningGames
 from .session import Conn, Identity
 from .store import Store, StoreError
