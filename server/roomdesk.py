@@ -11,6 +11,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
 from modernart.engine import Record
+from modernart.engine.actionlog import ActionLog
 from modernart.engine.games import DEFAULT_GAME
 
 from .codec import BadMessage
@@ -94,6 +95,7 @@ class RoomDesk:
             if game.finished:
                 hub.players.game_restored_over(room, game)
                 return
+            game.actions = ActionLog(game.actions)  # kept running: packed (issue 21)
             room.resume(game, stored.seq)
         hub.rooms[room.id] = room
         log.info("restored room %s (%s, %d actions)", room.id, room.status, len(stored.actions))

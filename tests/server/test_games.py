@@ -12,6 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from modernart.engine import load_record, replay
+from modernart.engine.actionlog import ActionLog
 from modernart.engine.games import GAME_NAMES, get_game
 from modernart.server.app import Server
 from modernart.server.export import export_command
@@ -418,6 +419,9 @@ async def test_a_restart_mid_game_restores_the_game(tmp_path: pathlib.Path, game
         assert (await again.expect("room"))["room"]["game"] == game
         resync = await again.next_update()
         assert comparable(resync["view"]) == comparable(before)
+        # A replay keeps its log as a list (engine/records.py); a game the server keeps
+        # running packs it again (issue 21's memory).
+        assert isinstance(server.hub.rooms[room].game.actions, ActionLog)
         rid = await again.send("history")  # rebuilt from the record: the game's events
         history = (await again.expect_reply(rid))["events"]
         live = [e for m in ann.received if m["t"] == "update" for e in m["events"]]
