@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actionlog import ActionLog
 from .errors import RuleError
 from .games import DEFAULT_GAME, GAME_NAMES, GameInfo, GameState, game_of, get_game
 
@@ -49,12 +50,19 @@ class Record:
         Raises RuleError at an illegal action; `replay` is the forgiving reader. The
         game's log is a plain list, as a search's worlds keep it (a replay is read, and
         packing each action cost a replay a fifth of its time, issue 31); a server that
-        keeps the game running packs it (`ActionLog(game.actions)`).
+        keeps the game running packs it (`resumed`).
         """
         game = self.new_game()
         game.actions = []
         for action in self.actions[:upto]:
             game.apply(action)
+        return game
+
+    def resumed(self, upto: int | None = None) -> Any:
+        """`played`, its log packed as a game that goes on keeps it (issue 21's memory):
+        what a server carries on from."""
+        game = self.played(upto)
+        game.actions = ActionLog(game.actions)
         return game
 
     def to_dict(self) -> dict[str, Any]:

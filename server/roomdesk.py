@@ -11,7 +11,6 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
 from modernart.engine import Record
-from modernart.engine.actionlog import ActionLog
 from modernart.engine.games import DEFAULT_GAME
 
 from .codec import BadMessage
@@ -91,11 +90,10 @@ class RoomDesk:
                 header["first_auctioneer"],
                 stored.actions,
                 game=header.get("game", DEFAULT_GAME),
-            ).played()
+            ).resumed()
             if game.finished:
                 hub.players.game_restored_over(room, game)
                 return
-            game.actions = ActionLog(game.actions)  # kept running: packed (issue 21)
             room.resume(game, stored.seq)
         hub.rooms[room.id] = room
         log.info("restored room %s (%s, %d actions)", room.id, room.status, len(stored.actions))

@@ -97,7 +97,7 @@ class Turns:
         except StoreError:
             # The store is the truth: an action it does not hold must not stand.
             # Clocks and bots try again after a back-off, not at once.
-            self.game = record_of(game).played(upto=len(game.actions) - 1)
+            self.game = record_of(game).resumed(upto=len(game.actions) - 1)
             self._back_off()
             raise
         self._store_failures = 0
@@ -112,7 +112,7 @@ class Turns:
         if game is None:
             return
         if actions is not None and len(game.actions) > actions:
-            self.game = record_of(game).played(upto=actions)
+            self.game = record_of(game).resumed(upto=actions)
         self.seq = min(self.seq, seq)
         self.history.drop_after(self.seq)
         self._back_off()

@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+from modernart.engine.actionlog import ActionLog
 from modernart.server.app import Server
 
 from .conftest import deck_with
@@ -40,6 +41,8 @@ async def test_a_failed_store_write_undoes_the_action_and_play_goes_on(server, p
         failed = await ann.expect_error("internal")
     assert "could not save" in failed["message"]
     assert store.room(room).actions == []
+    # The room went back to the stored game, and keeps its log packed (engine/actionlog.py).
+    assert isinstance(server.hub.rooms[room].game.actions, ActionLog)
 
     await ann.send("sync")
     resynced = await ann.next_update()

@@ -130,6 +130,7 @@ async def play_until_a_card(gate: WebGate, page: Page) -> tuple[str, int]:
     sent: tuple[int, str] = (-1, "")
     moved, loop = -1, asyncio.get_running_loop()
     game: Any = None
+    room: Any = None
     try:
         async with asyncio.timeout(WAIT) as bound:
             while True:
@@ -150,6 +151,11 @@ async def play_until_a_card(gate: WebGate, page: Page) -> tuple[str, int]:
                 await page.next_change()
     except TimeoutError:
         waits = f"{game.to_act()} to act, {game.actions[-3:]}" if game is not None else "no game"
+        if room is not None:  # the server's side of it: its clock, who it holds connected
+            deadline = room.deadline()
+            left = None if deadline is None else round(deadline - loop.time(), 1)
+            conns = [s is not None and s.conn is not None for s in room.seats]
+            waits += f"; clock {left} s left, paused {room.paused}, connected {conns}"
         shown = await page.text()
         raise AssertionError(f"the game stood still {WAIT} s ({waits}):\n{shown}") from None
 
