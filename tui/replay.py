@@ -32,9 +32,11 @@ from modernart.engine.review import DEFAULT_WORLDS
 
 from .games import client_game
 from .gametable import GameTable
+from .help import HelpScreen
 from .reviewing import ReviewWorker
 from .reviewlist import ReviewList
 from .reviewmarks import Marks, check_review
+from .viewerhelp import VIEWER_KEYS
 
 
 class Replay:
@@ -332,6 +334,7 @@ class ViewerApp(ReviewWorker, App[None]):
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "modernart replay"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f1", "help", "Help")]
 
     def __init__(
         self, record: Record, review: dict[str, Any] | None = None, worlds: int = DEFAULT_WORLDS
@@ -343,3 +346,9 @@ class ViewerApp(ReviewWorker, App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(replay_table(self.replay))
+
+    def action_help(self) -> None:
+        """F1 (the table's key): the viewer's keys, then the game's rules."""
+        if not isinstance(self.screen, HelpScreen):
+            rules = client_game(self.replay.record.game).rules_text(self.replay.record.variant)
+            self.push_screen(HelpScreen(VIEWER_KEYS + rules))

@@ -286,3 +286,22 @@ def test_snapshot_of_the_review_page(snap_compare, game):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=open_it)
+
+
+async def test_f1_in_the_viewer_tells_its_keys_then_the_games_rules():
+    from modernart.tui.help import HelpScreen
+    from modernart.tui.helptext import HelpText
+
+    app = ViewerApp(planted("serengeti"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f1")
+        await until(pilot, lambda: shown(app, HelpScreen))
+        await pilot.pause()
+        words = " ".join(s.text for s in app.screen.query_one(HelpText)._lines).split()
+        text = " ".join(words)
+        assert text.startswith("Past games and the replay viewer")
+        assert "`r`" not in text and "r shows each player's chart" in text
+        assert "Serengeti" in text and text.index("Serengeti") > text.index("blunder")
+        await pilot.press("escape")
+        await until(pilot, lambda: at(app, 0))
