@@ -40,7 +40,7 @@ def view_command(path: str, review_path: str | None = None, worlds: int = DEFAUL
             with open(review_path, encoding="utf-8") as f:
                 review = json.load(f)
         app = ViewerApp(record, review, worlds)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: JSON, ReviewMismatch
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSON, a mismatch
         print(f"modernart view: {review_path}: {exc}", file=sys.stderr)
         return 2
     app.run()

@@ -8,6 +8,7 @@ log's last lines tell its action (as lichess marks a move on the position after 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,15 @@ class ReviewMismatch(ValueError):
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite number (JSON's NaN and Infinity are no measure; a bool is no number)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _action_at(record: Record, step: Any) -> dict[str, Any] | None:
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(record.actions):
+        return None
+    action = record.actions[step]
+    return action if isinstance(action, dict) else None
 
 
 def check_review(review: Any, record: Record) -> None:
@@ -48,9 +57,9 @@ def check_review(review: Any, record: Record) -> None:
         if not isinstance(d, dict) or any(key not in d for key in KEYS):
             raise ReviewMismatch(f"decisions[{i}] lacks one of {', '.join(KEYS)}")
         step = d["step"]
-        action = record.actions[step] if isinstance(step, int) and step >= 0 else None
+        action = _action_at(record, step)
         if (
-            not isinstance(action, dict)
+            action is None
             or action.get("seat") != d["seat"]
             or {k: v for k, v in action.items() if k != "seat"} != d["action"]
         ):
@@ -59,6 +68,11 @@ def check_review(review: Any, record: Record) -> None:
             raise ReviewMismatch(f"decisions[{i}] has a bad mark or loss")
         if d["expected"] is not None and not _number(d["expected"]):
             raise ReviewMismatch(f"decisions[{i}] has a bad expected result")
+        better = d["better"]
+        if better is not None and not (isinstance(better, dict) and "type" in better):
+            raise ReviewMismatch(f"decisions[{i}]: its better action is not an action")
+        if d["reason"] is not None and not isinstance(d["reason"], str):
+            raise ReviewMismatch(f"decisions[{i}]: its reason is not a line")
 
 
 @dataclass
@@ -126,7 +140,10 @@ def action_words(game: str, action: dict[str, Any] | None) -> str:
         from .modernart.style import card_name
 
         card = action.get("card")
-        named = card_name(card) if isinstance(card, str) else ""
+        try:
+            named = card_name(card) if isinstance(card, str) else ""
+        except KeyError:  # no card of the game: as `modernart review` prints it
+            return action_text(action)
         kind = action.get("type")
         amount = action.get("amount")
         words = {

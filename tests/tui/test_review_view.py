@@ -305,3 +305,70 @@ async def test_f1_in_the_viewer_tells_its_keys_then_the_games_rules():
         assert "Serengeti" in text and text.index("Serengeti") > text.index("blunder")
         await pilot.press("escape")
         await until(pilot, lambda: at(app, 0))
+
+
+def _hostile(change) -> dict:
+    """The stored Serengeti review with `change` applied to it."""
+    bad = stored_review("serengeti")
+    change(bad)
+    return bad
+
+
+def _first(key, value):
+    return lambda r: r["decisions"][0].__setitem__(key, value)
+
+
+HOSTILE = {
+    "not an object": lambda r: r.clear() or r.update(decisions=None),
+    "step past the end": _first("step", 10_000),
+    "step negative": _first("step", -1),
+    "step a bool": _first("step", True),
+    "step a string": _first("step", "0"),
+    "better not an action": _first("better", "bid 2"),
+    "loss not finite": _first("loss", float("inf")),
+    "loss NaN": _first("loss", float("nan")),
+    "expected not finite": _first("expected", float("-inf")),
+    "expected a string": _first("expected", "3"),
+    "mark unknown": _first("mark", "brilliant"),
+    "reason not text": _first("reason", ["x"]),
+    "a decision missing": lambda r: r["decisions"].append({"seat": 0}),
+    "decisions not a list": lambda r: r.update(decisions={"0": 1}),
+    "worlds missing": lambda r: r.pop("worlds"),
+    "players differ": lambda r: r.update(players=["A", "B", "C", "D"]),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+async def test_a_malformed_review_is_refused_and_changes_nothing(name):
+    """Attack: a review a hostile file or server could send. Each is refused with
+    ReviewMismatch (a clear line, no other exception) and the open viewer is unchanged."""
+    app = ViewerApp(planted("serengeti"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("right")
+        await until(pilot, lambda: at(app, 1))
+        before = status(app)
+        with pytest.raises(ReviewMismatch):
+            app.screen.show_review(_hostile(HOSTILE[name]))
+        await pilot.pause()
+        assert app.replay.marks is None and status(app) == before and at(app, 1)
+
+
+def test_an_unknown_card_is_told_as_the_review_prints_it():
+    from modernart.tui.reviewmarks import action_words
+
+    assert action_words("modernart", {"type": "play", "card": "nope"}) == "play nope"
+    assert action_words("modernart", {"type": "play", "card": "krypto.open"}) == (
+        "auction Krypto (open)"
+    )
+
+
+def test_modernart_view_refuses_a_deeply_nested_review_file(tmp_path, monkeypatch, capsys):
+    from modernart import cli
+
+    monkeypatch.setattr(ViewerApp, "run", lambda self: pytest.fail("no viewer"))
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    record = str(RECORDS / "serengeti_planted.json")
+    assert cli.main(["view", record, "--review", str(deep)]) == 2
+    assert "modernart view:" in capsys.readouterr().err
