@@ -297,7 +297,7 @@ class ReplayKeys:
             return
 
         def chosen(step: int | None) -> None:
-            if step is not None:
+            if step is not None and step != self.step:  # already there: no bell
                 self._go(step)
 
         names = list(self.replay.record.players)

@@ -20,6 +20,7 @@ from modernart.engine.review import MARKS, action_text
 SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 STYLE = {"inaccuracy": "bold cyan", "mistake": "bold yellow", "blunder": "bold red"}
 COSTLIEST = 3  # decisions a player in the review's list
+NAME = 12  # a name's most columns on the status line
 KEYS = ("seat", "step", "action", "mark", "better", "loss", "reason", "expected")
 
 
@@ -110,9 +111,9 @@ class Marks:
         ]
 
     def tag(self, decision: dict[str, Any], names: list[str]) -> Text:
-        """ "P3 ?? blunder": who and how bad, for the status line and the list."""
-        mark = decision["mark"]
-        return Text.assemble(f"{names[decision['seat']]} ", (f"{SYMBOL[mark]} {mark}", STYLE[mark]))
+        """ "P3 ?? blunder": who (a long name cut to fit the status line) and how bad."""
+        mark, name = decision["mark"], names[decision["seat"]][:NAME]
+        return Text.assemble(f"{name} ", (f"{SYMBOL[mark]} {mark}", STYLE[mark]))
 
     def log_lines(self, decision: dict[str, Any], names: list[str]) -> list[tuple[str, str]]:
         """The notes under a marked action in the log: the mark, the better action and what
