@@ -121,18 +121,22 @@ def terms_of(info: GameInfo) -> ReviewTerms:
 
 def review(record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict[str, Any]:
     """The whole review of a finished game as docs/records.md's JSON object."""
-    info = record.info
-    terms = terms_of(info)
-    decisions = [d.to_dict() for d in review_decisions(record, worlds, seed)]
+    return review_object(record, worlds, list(review_decisions(record, worlds, seed)))
+
+
+def review_object(record: Record, worlds: int, decisions: list[Decision]) -> dict[str, Any]:
+    """docs/records.md's JSON object of `decisions` reviewed with `worlds` worlds (a caller
+    that showed progress while `review_decisions` ran puts them together here)."""
+    terms = terms_of(record.info)
     return {
-        "game": info.name,
+        "game": record.info.name,
         "players": list(record.players),
         "unit": terms.unit,
         "measure": terms.measure,
         "thresholds": dict(zip(MARKS, terms.thresholds, strict=True)),
         "noise": round(noise_factor(worlds), 2),
         "worlds": worlds,
-        "decisions": decisions,
+        "decisions": [d.to_dict() for d in decisions],
     }
 
 

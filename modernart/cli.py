@@ -25,14 +25,25 @@ def replay_command(path: str) -> int:
     return 0 if result["ok"] else 1
 
 
-def view_command(path: str) -> int:
-    """`modernart view FILE`: a record of any game in the replay viewer (tui/replay.py)."""
+def view_command(path: str, review_path: str | None = None, worlds: int = DEFAULT_WORLDS) -> int:
+    """`modernart view FILE [--review REVIEW]`: a record of any game in the replay viewer
+    (tui/replay.py), with a review `modernart review FILE --json` wrote; exit 2 when either
+    file cannot be read or the review is not one of that record."""
     record = read_record(path, "view")
     if record is None:
         return 2
     from modernart.tui.replay import ViewerApp
 
-    ViewerApp(record).run()
+    review = None
+    try:
+        if review_path is not None:
+            with open(review_path, encoding="utf-8") as f:
+                review = json.load(f)
+        app = ViewerApp(record, review, worlds)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSON, a mismatch
+        print(f"modernart view: {review_path}: {exc}", file=sys.stderr)
+        return 2
+    app.run()
     return 0
 
 
@@ -238,6 +249,13 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help="record file, or - for standard input")
     vp = sub.add_parser("view", help="step through a record of any game on its table")
     vp.add_argument("file", help="record file (docs/records.md)")
+    vp.add_argument("--review", help="its review, as `modernart review FILE --json` wrote it")
+    vp.add_argument(
+        "--worlds",
+        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
+        default=DEFAULT_WORLDS,
+        help=f"worlds a decision when the viewer reviews (key a; default {DEFAULT_WORLDS})",
+    )
     rv = sub.add_parser(
         "review", help="the expert's review of a finished game of any game (docs/records.md)"
     )
@@ -289,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         return replay_command(args.file)
     if args.command == "view":
-        return view_command(args.file)
+        return view_command(args.file, args.review, args.worlds)
     if args.command == "review":
         return review_command(args.file, args.worlds, args.json, args.seed)
     if args.command == "connect":

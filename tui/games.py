@@ -21,6 +21,7 @@ from .modernart.private import describe_private as modernart_private
 from .rematch import AFTER_GAME_HELP
 from .serengeti.private import describe_private as serengeti_private
 from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
+from .viewerhelp import VIEWER_KEYS
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,7 @@ LOBBY_KEYS = (
     "plays this identity; `i` takes an identity over from another device with the code "
     "its `k` shows (its name and its seats; in a browser, the box below the terminal "
     "takes it too). `d` lists the devices that play this identity; `x` there revokes one "
-    "(its token stops working).\n\n"
-    "Each game's rules follow: "
+    "(its token stops working).\n\n" + VIEWER_KEYS + "Each game's rules follow: "
 )
 
 

@@ -28,15 +28,22 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from modernart.engine import Record
+from modernart.engine.review import DEFAULT_WORLDS
 
 from .games import client_game
 from .gametable import GameTable
+from .help import HelpScreen
+from .reviewing import ReviewWorker
+from .reviewlist import ReviewList
+from .reviewmarks import Marks, check_review
+from .viewerhelp import VIEWER_KEYS
 
 
 class Replay:
-    """A record's every step: (spectators' view, events), step 0 being the deal."""
+    """A record's every step: (spectators' view, events), step 0 being the deal; and its
+    review (engine/review.py's object), when it has one."""
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, review: dict[str, Any] | None = None) -> None:
         self.record = record
         self.info = record.info
         bots = record.extra.get("bots")
@@ -48,6 +55,29 @@ class Replay:
             self.frames.append((self._dress(game), events))
         self.final = game
         self.rounds = self._round_starts()
+        self.marks: Marks | None = None
+        self.reviewing: tuple[int, int] | None = None  # (decisions done, all) while computed
+        if review is not None:
+            self.set_review(review)
+
+    def set_review(self, review: dict[str, Any]) -> None:
+        """ReviewMismatch (nothing changed) unless `review` is a review of this record."""
+        check_review(review, self.record)
+        self.marks = Marks(review)
+
+    def log_runs(self, step: int) -> list[tuple[list[dict[str, Any]], int | None]]:
+        """The events up to `step` in runs, each ending at a marked step or at `step`:
+        (its events, that marked step or None), for the log's notes under each mark."""
+        runs: list[tuple[list[dict[str, Any]], int | None]] = []
+        run: list[dict[str, Any]] = []
+        for at in range(1, step + 1):
+            run.extend(self.frames[at][1])
+            if self.marks is not None and self.marks.marked_at(at):
+                runs.append((run, at))
+                run = []
+        if run or not runs:
+            runs.append((run, None))
+        return runs
 
     def _dress(self, game: Any) -> dict[str, Any]:
         """`view(None)` plus what the server adds (server/room.py `view_for`)."""
@@ -130,19 +160,55 @@ class ReplayKeys:
         Binding("end", "goto_last", "End", priority=True),
         *(Binding(str(n), f"round({n})", show=False) for n in range(1, 10)),
         Binding("v", "reveal", "Reveal"),
+        Binding("r", "review_list", "Review"),
+        Binding("a", "ask_review", "Review it"),
         Binding("q,escape", "close_replay", "Close"),
     ]
     OWN_ACTIONS: ClassVar[frozenset[str]] = frozenset(
         {"step", "goto_first", "goto_last", "round", "reveal", "close_replay"}
     )
+    HINT = "  ←/→ Home/End 1–9: round"
 
     def __init__(self, replay: Replay, step: int) -> None:
         super().__init__(None, None, player="replay")  # type: ignore[call-arg]
         self.replay = replay
         self.step = step
+        self._stale = False  # a review came while another screen was on top
         # Kept until the table is mounted (GameTable's `_later`).
         view, _ = replay.frames[step]
-        self.show(view, replay.events_upto(step))  # type: ignore[attr-defined]
+        runs = replay.log_runs(step)
+        for i, (events, marked) in enumerate(runs):
+            if i == 0:
+                self.show(view, events)  # type: ignore[attr-defined]
+            else:
+                self.add_history(events)  # type: ignore[attr-defined]
+            if marked is not None:
+                self._note_mark(marked)
+
+    def _note_mark(self, step: int) -> None:
+        """The review's notes under the action of viewer step `step`, if it is marked."""
+        if self._later(lambda: self._note_mark(step)):  # type: ignore[attr-defined]
+            return
+        marks = self.replay.marks
+        decision = marks.marked_at(step) if marks is not None else None
+        if decision is not None:
+            for text, style in marks.log_lines(decision, list(self.replay.record.players)):
+                self.note(text, style)  # type: ignore[attr-defined]
+
+    def show_review(self, review: dict[str, Any]) -> None:
+        """Add `review` (engine/review.py's object, docs/records.md) to this open viewer:
+        marks in the status line and the log, key r its list and chart. ReviewMismatch,
+        and nothing changes, when it is not a review of this record."""
+        self.replay.set_review(review)
+        if self.app.screen is self:  # type: ignore[attr-defined]
+            self.app.switch_screen(replay_table(self.replay, self.step))  # type: ignore[attr-defined]
+        else:
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.app.switch_screen(replay_table(self.replay, self.step))  # type: ignore[attr-defined]
 
     # A replay has no decisions and no end screens of a live game.
     def end_screens(self, previous: dict[str, Any], events: list[dict[str, Any]]) -> list:
@@ -155,6 +221,15 @@ class ReplayKeys:
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reveal":
             return self.step == self.replay.last
+        if action == "review_list":
+            return self.replay.marks is not None
+        if action == "ask_review":
+            return (
+                self.replay.marks is None
+                and self.replay.reviewing is None
+                and self.replay.final.finished
+                and callable(getattr(self.app, "request_review", None))  # type: ignore[attr-defined]
+            )
         return action in self.OWN_ACTIONS or action in KEPT_ACTIONS
 
     def draw_status(self) -> None:
@@ -167,7 +242,19 @@ class ReplayKeys:
             text.append(" · game over", style="bold")
         elif isinstance(view.get("round"), int):
             text.append(f" · round {view['round']}")
-        text.append("  ←/→ Home/End 1–9: round", style="dim")
+        marks, reviewing = self.replay.marks, self.replay.reviewing
+        hint = self.HINT
+        if reviewing is not None:
+            text.append(f" · review: decision {reviewing[0]} of {reviewing[1]}", style="bold")
+        elif marks is not None:
+            hint = "  r: review"
+            decision = marks.marked_at(self.step)
+            if decision is not None:
+                text.append(" · ").append_text(
+                    marks.tag(decision, list(self.replay.record.players))
+                )
+        if len(text) + len(hint) <= self.size.width:  # type: ignore[attr-defined]
+            text.append(hint, style="dim")
         self.query_one("#status", Static).update(text)  # type: ignore[attr-defined]
 
     def _go(self, step: int) -> None:
@@ -179,6 +266,7 @@ class ReplayKeys:
             self.step = step
             view, events = self.replay.frames[step]
             self.show(view, events)  # type: ignore[attr-defined]
+            self._note_mark(step)
         else:
             self.app.switch_screen(replay_table(self.replay, step))  # type: ignore[attr-defined]
         if step == self.replay.last:
@@ -203,6 +291,22 @@ class ReplayKeys:
     def action_reveal(self) -> None:
         self.app.push_screen(RevealScreen(self.replay))  # type: ignore[attr-defined]
 
+    def action_review_list(self) -> None:
+        """The review's chart and costliest decisions; Enter on one goes to its step."""
+        if self.replay.marks is None:
+            return
+
+        def chosen(step: int | None) -> None:
+            if step is not None and step != self.step:  # already there: no bell
+                self._go(step)
+
+        names = list(self.replay.record.players)
+        self.app.push_screen(ReviewList(self.replay.marks, names), chosen)  # type: ignore[attr-defined]
+
+    def action_ask_review(self) -> None:
+        self.app.request_review(self.replay)  # type: ignore[attr-defined]
+        self.note("The expert reviews this game; the table stays yours meanwhile.")  # type: ignore[attr-defined]
+
     def action_close_replay(self) -> None:
         app = self.app  # type: ignore[attr-defined]
         if len(app.screen_stack) > 2:
@@ -223,17 +327,28 @@ def replay_table(replay: Replay, step: int = 0) -> GameTable:
     return _replay_class(table)(replay, step)  # type: ignore[call-arg]
 
 
-class ViewerApp(App[None]):
-    """`modernart view FILE`: a record in the replay viewer, nothing else."""
+class ViewerApp(ReviewWorker, App[None]):
+    """`modernart view FILE`: a record in the replay viewer, nothing else; with its review
+    (`review`, engine/review.py's object), or one computed here on key a."""
 
     CSS_PATH = Path(__file__).parent / "app.tcss"
     TITLE = "modernart replay"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f1", "help", "Help")]
 
-    def __init__(self, record: Record) -> None:
+    def __init__(
+        self, record: Record, review: dict[str, Any] | None = None, worlds: int = DEFAULT_WORLDS
+    ) -> None:
         super().__init__()
         self.theme = "ansi-dark"
-        self.replay = Replay(record)
+        self.replay = Replay(record, review)
+        self.review_worlds = worlds
 
     def on_mount(self) -> None:
         self.push_screen(replay_table(self.replay))
+
+    def action_help(self) -> None:
+        """F1 (the table's key): the viewer's keys, then the game's rules."""
+        if not isinstance(self.screen, HelpScreen):
+            rules = client_game(self.replay.record.game).rules_text(self.replay.record.variant)
+            self.push_screen(HelpScreen(VIEWER_KEYS + rules))
