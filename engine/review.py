@@ -121,9 +121,15 @@ def terms_of(info: GameInfo) -> ReviewTerms:
 
 def review(record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict[str, Any]:
     """The whole review of a finished game as docs/records.md's JSON object."""
+    decisions = [d.to_dict() for d in review_decisions(record, worlds, seed)]
+    return {**review_head(record, worlds), "decisions": decisions}
+
+
+def review_head(record: Record, worlds: int) -> dict[str, Any]:
+    """The review's JSON object but its `decisions` (the server adds those it computed
+    a few at a time: server/reviews.py)."""
     info = record.info
     terms = terms_of(info)
-    decisions = [d.to_dict() for d in review_decisions(record, worlds, seed)]
     return {
         "game": info.name,
         "players": list(record.players),
@@ -132,21 +138,21 @@ def review(record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict[
         "thresholds": dict(zip(MARKS, terms.thresholds, strict=True)),
         "noise": round(noise_factor(worlds), 2),
         "worlds": worlds,
-        "decisions": decisions,
     }
 
 
 def review_decisions(
-    record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0
+    record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0, start: int = 0
 ) -> Iterator[Decision]:
     """Every decision of a finished game, reviewed in order (one at a time: a caller
-    can show progress). ReviewError for a running game or an illegal action."""
+    can show progress); those from step `start` on, if given (the earlier steps are
+    only replayed). ReviewError for a running game or an illegal action."""
     if worlds < 1:
         raise ReviewError("worlds must be at least 1")
     final = _replay(record, len(record.actions))
     if not final.finished:
         raise ReviewError("the game is not finished: only a finished game can be reviewed")
-    yield from _decisions(record, worlds, seed, len(record.actions))
+    yield from _decisions(record, worlds, seed, len(record.actions), start=start)
 
 
 def review_step(record: Record, step: int, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> Decision:
@@ -169,10 +175,10 @@ def _replay(record: Record, upto: int) -> Any:
 
 
 def _decisions(
-    record: Record, worlds: int, seed: int, upto: int, only: int | None = None
+    record: Record, worlds: int, seed: int, upto: int, only: int | None = None, start: int = 0
 ) -> Iterator[Decision]:
-    """Replay the first `upto` actions; review each player's decision among them (the
-    one at step `only`, if given)."""
+    """Replay the first `upto` actions; review each player's decision among them from
+    step `start` on (the one at step `only`, if given)."""
     info = record.info
     terms = terms_of(info)
     searcher = info.search
@@ -184,7 +190,7 @@ def _decisions(
     for step, action in enumerate(record.actions[:upto]):
         seat = action.get("seat") if isinstance(action, dict) else None
         decision = None
-        wanted = only is None or step == only
+        wanted = step == only if only is not None else step >= start
         if wanted and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
             view = state.view(seat)
             taken = {k: v for k, v in action.items() if k != "seat"}
