@@ -27,10 +27,12 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import Any
 
 from modernart.engine.games import get_game
@@ -97,6 +99,17 @@ def lower_priority() -> None:
     """The review worker's initializer: it runs only on CPU time the others leave."""
     with contextlib.suppress(OSError):
         os.nice(REVIEW_NICE)
+
+
+def spawn_context() -> Any:
+    """multiprocessing's spawn context, its resource tracker started first with the real
+    standard error: inside a Textual app (a local game's in-process server) `sys.stderr`
+    is Textual's capture, whose fileno is -1, and starting the tracker with it fails
+    ("bad value(s) in fds_to_keep"), so no worker would start."""
+    with contextlib.redirect_stderr(sys.__stderr__):
+        resource_tracker.ensure_running()
+    # spawn: a forked child would inherit the loop, sockets and threads.
+    return multiprocessing.get_context("spawn")
 
 
 def search_budget(budget_s: float, deadline_ms: int | None) -> tuple[float, float]:
@@ -197,7 +210,7 @@ class BotPool:
         a new one."""
         executor = self._reviewer
         if executor is None:
-            context = multiprocessing.get_context("spawn")
+            context = spawn_context()
             executor = ProcessPoolExecutor(1, mp_context=context, initializer=lower_priority)
             self._reviewer = executor
         try:
@@ -220,9 +233,7 @@ class BotPool:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def _start(self) -> ProcessPoolExecutor:
-        # spawn: a forked child would inherit the loop, sockets and threads.
-        context = multiprocessing.get_context("spawn")
-        self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn_context())
         return self._executor
 
     def _answered(self, future: asyncio.Future[Any], executor: ProcessPoolExecutor) -> None:
