@@ -10,8 +10,9 @@ queue and run one at a time in the bots' pool's review worker (server/botpool.py
 a process of its own at the lowest CPU priority, so a bot's turn never waits
 behind a review). A job is computed in parts (server/reviewwork.py); after each,
 every asker still connected gets `reviewing {room, done, total}`, and at the end
-`review {room, review}`. Each identity may have one review of its own asking
-queued or running at a time.
+`review {room, review}` (a connection that asks again while it waits: to its newest
+request only). Each identity may have one review of its own asking queued or
+running at a time.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ class Reviewer:
             self.jobs[room_id] = job
             self._owners[viewer] = room_id
             self._queued.append(job)
-        job.waiting.append((conn, rid))
+        # One place per connection: asked again, the newest request gets the answers
+        # (a client repeating its request cannot multiply the progress it is sent).
+        job.waiting = [(c, r) for c, r in job.waiting if c is not conn] + [(conn, rid)]
         conn.send(job.progress(rid))
         self._next()
 

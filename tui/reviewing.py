@@ -52,6 +52,7 @@ class ReviewRequests:
 
     def __init__(self) -> None:
         self._waiting: dict[int, tuple[asyncio.Future[dict[str, Any]], Progress]] = {}
+        self.rooms: set[str] = set()  # the rooms whose review is on its way
 
     async def fetch(
         self, send: Callable[[dict[str, Any]], int | None], room: str, progress: Progress
@@ -62,10 +63,12 @@ class ReviewRequests:
             raise ReviewFailed("not connected: try again in a moment")
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = (future, progress)
+        self.rooms.add(room)
         try:
             return await future
         finally:
             self._waiting.pop(rid, None)
+            self.rooms.discard(room)
 
     def answer(self, msg: dict[str, Any]) -> bool:
         """A `reviewing`, `review` or `error` answering one of ours: True if it was."""
@@ -170,6 +173,9 @@ class ReviewReplies(App[None]):
     @work(group="reviews", exit_on_error=False)
     async def review_game(self, room: str) -> None:
         """Show the progress; once the review is here, open the game in the viewer."""
+        if room in self.reviews.rooms:
+            self._tell("The expert is reviewing this game; it opens when the review is done.")
+            return
         if room not in self.review_of:
             wait = ReviewWait()
             self.push_screen(wait)

@@ -118,6 +118,22 @@ async def test_two_players_asking_at_once_share_one_computation(reviewing, url, 
         assert reviewer.computed == 1
 
 
+async def test_a_connection_asking_again_gets_the_answers_once(reviewing, url, fifo):
+    # A client repeating its request must not multiply what it is sent: its newest
+    # request gets the progress and the review, the earlier one nothing more.
+    hold(reviewing, fifo)
+    async with played(url) as games:
+        first = await games.ann.send("review", room=games.public)
+        await games.ann.expect_reply(first)
+        again = await games.ann.send("review", room=games.public)
+        await games.ann.expect_reply(again)
+        await asyncio.to_thread(release, fifo)
+        progress, answer = await answers(games.ann, again)
+        assert answer["t"] == "review" and progress
+        earlier = [m for m in games.ann.received if m.get("re") == first]
+        assert [(m["t"], m.get("done")) for m in earlier] == [("reviewing", 0)]
+
+
 async def test_a_running_game_unknown_and_malformed_ids_are_refused(reviewing, url):
     server = reviewing
     reviewer = server.hub.reviews
