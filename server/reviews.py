@@ -131,9 +131,14 @@ class Reviewer:
             self._finish(job)
             return
         start = job.steps[len(job.decisions)]
-        future = self.bots.submit_review(
-            self.work, job.record, self.worlds, SEED, start, part_size(job.total)
-        )
+        try:
+            future = self.bots.submit_review(
+                self.work, job.record, self.worlds, SEED, start, part_size(job.total)
+            )
+        except Exception:  # no worker could start: this job ends, the next may try
+            log.exception("reviewing room %s: no worker", job.room)
+            self._end(job, lambda rid: error("internal", "the reviewer could not start", rid))
+            return
         future.add_done_callback(lambda f: self._answered(job, f))
 
     def _answered(self, job: Job, future: asyncio.Future[Any]) -> None:
@@ -141,13 +146,11 @@ class Reviewer:
             return
         try:
             part = future.result()
-        except asyncio.CancelledError:
-            return
         except ReviewError as exc:
             message = f"no review: {exc}"
             self._end(job, lambda rid: error("not_allowed", message, rid))
             return
-        except Exception:
+        except (Exception, asyncio.CancelledError):  # a crashed or stopped worker
             log.exception("reviewing room %s failed", job.room)
             message = "the review failed; try again later"
             self._end(job, lambda rid: error("internal", message, rid))

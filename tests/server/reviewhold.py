@@ -23,6 +23,11 @@ def held_part(fifo: str, *args: Any) -> list[dict[str, Any]]:
     return review_part(*args)
 
 
+def crashing_part(*args: Any) -> list[dict[str, Any]]:
+    """A review worker that dies in the middle of a part."""
+    os._exit(3)
+
+
 def release(fifo: pathlib.Path) -> None:
     """Let the held part go on (blocks until the worker opened the FIFO: run it in a
     thread)."""

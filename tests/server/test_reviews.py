@@ -18,9 +18,10 @@ from modernart.engine import Record
 from modernart.engine.review import review
 from modernart.server.app import Server
 from modernart.server.reviews import BUSY
+from modernart.server.reviewwork import review_part
 
 from .finishedgames import played
-from .reviewhold import held_part, release, unblock
+from .reviewhold import crashing_part, held_part, release, unblock
 from .test_bot_pool import bot_room
 from .test_players import request
 from .wsclient import Client
@@ -202,6 +203,19 @@ async def test_a_bots_turn_in_a_live_game_does_not_wait_behind_reviews(reviewing
         await asyncio.to_thread(release, fifo)
         assert (await answers(games.ann, first))[1]["t"] == "review"
         assert (await answers(games.bob, queued))[1]["t"] == "review"
+
+
+async def test_a_crashed_review_worker_fails_that_review_and_the_next_one_works(reviewing, url):
+    reviewer = reviewing.hub.reviews
+    reviewer.work = crashing_part
+    async with played(url) as games:
+        rid = await games.ann.send("review", room=games.public)
+        _, answer = await answers(games.ann, rid)
+        assert (answer["t"], answer["code"]) == ("error", "internal")
+        assert not reviewer.jobs and reviewing.store.stored_review(games.public) is None
+        reviewer.work = review_part  # a new worker, a new try
+        rid = await games.ann.send("review", room=games.public)
+        assert (await answers(games.ann, rid))[1]["t"] == "review"
 
 
 async def test_the_review_worker_runs_at_the_lowest_priority(reviewing):
