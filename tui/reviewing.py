@@ -151,7 +151,7 @@ class ReviewWait(ModalScreen[None]):
 class ReviewReplies(App[None]):
     """The app's part about reviews; `ClientApp` provides what is declared here."""
 
-    room: str | None  # the room of the table shown
+    table: Any  # the table shown (tui/gametable.py), if any
     reviews: ReviewRequests
     review_of: dict[str, dict[str, Any]]  # reviews received, by room (shown in the viewer)
 
@@ -167,8 +167,9 @@ class ReviewReplies(App[None]):
     def action_review_here(self) -> None:
         """a in a game-over dialog: the review of this table's game, over the dialog
         (closing the viewer comes back to it)."""
-        if self.room is not None:
-            self.review_game(self.room)
+        room = self.table.room if self.table is not None else None
+        if room is not None:
+            self.review_game(room)
 
     @work(group="reviews", exit_on_error=False)
     async def review_game(self, room: str) -> None:

@@ -8,12 +8,17 @@ import asyncio
 import functools
 import os
 
+import pytest
 from server.reviewhold import held_part, release, unblock
 from test_players_tui import make_app, store_finished_game, viewing
+from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.app import App
+from textual.screen import ModalScreen
 from textual.widgets import DataTable
 from tui_keys import shown, text_of, until
+from tui_offline import OfflineApp
 
+from modernart.engine.games import get_game
 from modernart.server.botpool import BotPool
 from modernart.tui.people import PastGamesScreen
 from modernart.tui.reviewing import ReviewWait, review_summary
@@ -69,3 +74,28 @@ async def test_workers_start_inside_a_textual_app():
             assert await pool.submit_review(os.getpid) != os.getpid()
         finally:
             pool.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_in_the_game_over_dialog_asks_and_shows_the_progress(name: str) -> None:
+    app = OfflineApp(get_game(name).create(NAMES, seed=5, first=0), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await played_out(app, name, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ModalScreen) and "a: review" in dialog_text(dialog)
+        await pilot.press("a")
+        await until(pilot, lambda: shown(app, ReviewWait))
+        assert app.sent[-1] == {"t": "review", "room": "r1"}
+        rid = len(app.sent)
+        wait = app.screen
+        app._on_reviewing({"t": "reviewing", "re": rid, "room": "r1", "done": 0, "total": 60})
+        await until(pilot, lambda: "60 decisions to review" in dialog_text(wait))
+        app._on_reviewing({"t": "reviewing", "re": rid, "room": "r1", "done": 9, "total": 60})
+        await until(pilot, lambda: "Decision 9 of 60 reviewed" in dialog_text(wait))
+        review = {"worlds": 16, "decisions": [{"seat": 0, "step": 0, "mark": "blunder"}]}
+        app._on_review({"t": "review", "re": rid, "room": "r1", "review": review})
+        # The review is kept and the record asked for: its answer opens the viewer.
+        await until(pilot, lambda: app.sent[-1] == {"t": "record", "room": "r1"})
+        assert app.review_of["r1"] == review
+        await until(pilot, lambda: app.screen is dialog)  # the dialog is still there
