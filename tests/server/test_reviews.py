@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from modernart.engine import Record
-from modernart.engine.review import review
+from modernart.engine.review import DEFAULT_WORLDS, review
 from modernart.server.app import Server
+from modernart.server.cli import build_parser
 from modernart.server.reviews import BUSY
 from modernart.server.reviewwork import review_part
 
@@ -30,10 +31,24 @@ WORLDS = 1  # a review of a random game at one world a decision: a few seconds
 
 
 @pytest.fixture
-async def reviewing(server: Server, url: str) -> AsyncIterator[Server]:
-    assert server.hub is not None
-    server.hub.reviews.worlds = WORLDS
+async def reviewing(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
+    """A --dev server whose reviews search `WORLDS` worlds a decision (--review-worlds)."""
+    server = Server(tmp_path / "data", port=0, dev=True, review_worlds=WORLDS)
+    await server.start()
     yield server
+    await server.stop()
+
+
+def url_of(server: Server) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+def test_review_worlds_is_an_option_from_1_to_1000():
+    assert build_parser().parse_args([]).review_worlds == DEFAULT_WORLDS == 16
+    assert build_parser().parse_args(["--review-worlds", "2"]).review_worlds == 2
+    for bad in ("0", "1001", "x"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["--review-worlds", bad])
 
 
 @pytest.fixture
@@ -73,10 +88,10 @@ async def record_of(client: Client, room: str) -> Record:
     )
 
 
-async def test_a_finished_games_review_comes_with_progress_and_is_computed_once(reviewing, url):
+async def test_a_finished_games_review_comes_with_progress_and_is_computed_once(reviewing):
     server = reviewing
     reviewer = server.hub.reviews
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         rid = await games.ann.send("review", room=games.public)
         progress, answer = await answers(games.ann, rid)
         assert answer["t"] == "review" and answer["room"] == games.public
@@ -101,11 +116,11 @@ async def test_a_finished_games_review_comes_with_progress_and_is_computed_once(
         assert server.store.stored_review(games.public) == answer["review"]
 
 
-async def test_two_players_asking_at_once_share_one_computation(reviewing, url, fifo):
+async def test_two_players_asking_at_once_share_one_computation(reviewing, fifo):
     server = reviewing
     reviewer = server.hub.reviews
     hold(server, fifo)
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         first = await games.ann.send("review", room=games.locked)
         await games.ann.expect_reply(first)  # reviewing, done 0: the job waits in its worker
         second = await games.bob.send("review", room=games.locked)
@@ -119,11 +134,11 @@ async def test_two_players_asking_at_once_share_one_computation(reviewing, url, 
         assert reviewer.computed == 1
 
 
-async def test_a_connection_asking_again_gets_the_answers_once(reviewing, url, fifo):
+async def test_a_connection_asking_again_gets_the_answers_once(reviewing, fifo):
     # A client repeating its request must not multiply what it is sent: its newest
     # request gets the progress and the review, the earlier one nothing more.
     hold(reviewing, fifo)
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         first = await games.ann.send("review", room=games.public)
         await games.ann.expect_reply(first)
         again = await games.ann.send("review", room=games.public)
@@ -135,10 +150,10 @@ async def test_a_connection_asking_again_gets_the_answers_once(reviewing, url, f
         assert [(m["t"], m.get("done")) for m in earlier] == [("reviewing", 0)]
 
 
-async def test_a_running_game_unknown_and_malformed_ids_are_refused(reviewing, url):
+async def test_a_running_game_unknown_and_malformed_ids_are_refused(reviewing):
     server = reviewing
     reviewer = server.hub.reviews
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         answer = await request(games.bob, "review", room=games.running)
         assert answer["t"] == "error" and answer["code"] == "not_allowed"
         assert "running" in answer["message"]
@@ -157,12 +172,12 @@ async def test_a_running_game_unknown_and_malformed_ids_are_refused(reviewing, u
             assert server.store.stored_review(room) is None
 
 
-async def test_one_review_per_identity_and_a_bounded_queue(reviewing, url, fifo):
+async def test_one_review_per_identity_and_a_bounded_queue(reviewing, fifo):
     server = reviewing
     reviewer = server.hub.reviews
     hold(server, fifo)
     reviewer.queue_size = 1
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         held = await games.ann.send("review", room=games.public)
         assert (await games.ann.expect_reply(held))["t"] == "reviewing"
         mine = await request(games.ann, "review", room=games.locked)
@@ -183,11 +198,11 @@ async def test_one_review_per_identity_and_a_bounded_queue(reviewing, url, fifo)
         assert reviewer.computed == 2
 
 
-async def test_a_bots_turn_in_a_live_game_does_not_wait_behind_reviews(reviewing, url, fifo):
+async def test_a_bots_turn_in_a_live_game_does_not_wait_behind_reviews(reviewing, fifo):
     server = reviewing
     reviewer, pool = server.hub.reviews, server.hub.bots
     hold(server, fifo)
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         first = await games.ann.send("review", room=games.public)
         await games.ann.expect_reply(first)
         queued = await games.bob.send("review", room=games.locked)
@@ -205,10 +220,10 @@ async def test_a_bots_turn_in_a_live_game_does_not_wait_behind_reviews(reviewing
         assert (await answers(games.bob, queued))[1]["t"] == "review"
 
 
-async def test_a_crashed_review_worker_fails_that_review_and_the_next_one_works(reviewing, url):
+async def test_a_crashed_review_worker_fails_that_review_and_the_next_one_works(reviewing):
     reviewer = reviewing.hub.reviews
     reviewer.work = crashing_part
-    async with played(url) as games:
+    async with played(url_of(reviewing)) as games:
         rid = await games.ann.send("review", room=games.public)
         _, answer = await answers(games.ann, rid)
         assert (answer["t"], answer["code"]) == ("error", "internal")
