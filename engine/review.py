@@ -127,6 +127,12 @@ def review(record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> dict[
 def review_object(record: Record, worlds: int, decisions: list[Decision]) -> dict[str, Any]:
     """docs/records.md's JSON object of `decisions` reviewed with `worlds` worlds (a caller
     that showed progress while `review_decisions` ran puts them together here)."""
+    return {**review_head(record, worlds), "decisions": [d.to_dict() for d in decisions]}
+
+
+def review_head(record: Record, worlds: int) -> dict[str, Any]:
+    """The review's JSON object but its `decisions` (the server adds those it computed
+    a few at a time: server/reviews.py)."""
     terms = terms_of(record.info)
     return {
         "game": record.info.name,
@@ -136,21 +142,21 @@ def review_object(record: Record, worlds: int, decisions: list[Decision]) -> dic
         "thresholds": dict(zip(MARKS, terms.thresholds, strict=True)),
         "noise": round(noise_factor(worlds), 2),
         "worlds": worlds,
-        "decisions": [d.to_dict() for d in decisions],
     }
 
 
 def review_decisions(
-    record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0
+    record: Record, worlds: int = DEFAULT_WORLDS, seed: int = 0, start: int = 0
 ) -> Iterator[Decision]:
     """Every decision of a finished game, reviewed in order (one at a time: a caller
-    can show progress). ReviewError for a running game or an illegal action."""
+    can show progress); those from step `start` on, if given (the earlier steps are
+    only replayed). ReviewError for a running game or an illegal action."""
     if worlds < 1:
         raise ReviewError("worlds must be at least 1")
     final = _replay(record, len(record.actions))
     if not final.finished:
         raise ReviewError("the game is not finished: only a finished game can be reviewed")
-    yield from _decisions(record, worlds, seed, len(record.actions))
+    yield from _decisions(record, worlds, seed, len(record.actions), start=start)
 
 
 def review_step(record: Record, step: int, worlds: int = DEFAULT_WORLDS, seed: int = 0) -> Decision:
@@ -173,10 +179,10 @@ def _replay(record: Record, upto: int) -> Any:
 
 
 def _decisions(
-    record: Record, worlds: int, seed: int, upto: int, only: int | None = None
+    record: Record, worlds: int, seed: int, upto: int, only: int | None = None, start: int = 0
 ) -> Iterator[Decision]:
-    """Replay the first `upto` actions; review each player's decision among them (the
-    one at step `only`, if given)."""
+    """Replay the first `upto` actions; review each player's decision among them from
+    step `start` on (the one at step `only`, if given)."""
     info = record.info
     terms = terms_of(info)
     searcher = info.search
@@ -188,7 +194,7 @@ def _decisions(
     for step, action in enumerate(record.actions[:upto]):
         seat = action.get("seat") if isinstance(action, dict) else None
         decision = None
-        wanted = only is None or step == only
+        wanted = step == only if only is not None else step >= start
         if wanted and isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n:
             view = state.view(seat)
             taken = {k: v for k, v in action.items() if k != "seat"}

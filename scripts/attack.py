@@ -15,7 +15,8 @@ The attacks live in modules of their own (ATTACK_MODULES): issue 7's in attack_w
 issue 21's in attack_ws21.py and attack_ssh.py (`--only 21.1 21.3 21.7 21.10`: the server
 has SSH with guests on a free port), issue 33's in attack33_*.py (the server has the browser
 door on a free port too), issue 28's in attack28_records.py (the records over SSH and
-in the browser) and attack28_doors.py (a reload loop at a household's address).
+in the browser) and attack28_doors.py (a reload loop at a household's address), issue
+32's in attack32_reviews.py (a flood of review requests, good and bad).
 
 Items 5 (a full disk) and 12 (a read-only data directory) cannot be provoked
 from outside; tests/server/test_store_failure.py and test_hardening.py cover them.
@@ -47,6 +48,7 @@ from typing import Any
 
 import attack28_doors
 import attack28_records
+import attack32_reviews
 import attack33_fairness
 import attack33_input
 import attack33_names
@@ -158,6 +160,7 @@ ATTACK_MODULES = [
     attack33_ratings,
     attack28_records,
     attack28_doors,
+    attack32_reviews,
 ]
 ATTACKS: dict[str, Callable[[str, float], Awaitable[dict[str, Any]]]] = {
     name: attack for module in ATTACK_MODULES for name, attack in module.ATTACKS.items()

@@ -110,6 +110,7 @@ class Server:
         bot_workers: int | None = None,
         bot_budget_s: float = DEFAULT_BUDGET_S,
         bot_worlds: int | None = None,
+        review_worlds: int | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.host = host
@@ -124,6 +125,7 @@ class Server:
         self.bot_budget_s = bot_budget_s
         # worlds an expert searches (None: the game's own number; 0: its seconds alone)
         self.bot_worlds = bot_worlds
+        self.review_worlds = review_worlds  # worlds a review searches a decision (None: 16)
         self.store: Store | None = None
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
@@ -144,7 +146,13 @@ class Server:
         self.store = Store(self.data_dir)
         self.store.start_checkpoints()
         bots = BotPool(self.bot_workers, self.bot_budget_s, self.bot_worlds)
-        self.hub = Hub(self.store, dev=self.dev, limits=self.limits, bots=bots)
+        self.hub = Hub(
+            self.store,
+            dev=self.dev,
+            limits=self.limits,
+            bots=bots,
+            review_worlds=self.review_worlds,
+        )
         self.hub.load()
         self._ws = await serve(
             self._handler,

@@ -12,18 +12,27 @@ queue: a search is a few tens of milliseconds (issue 20), so up to
 decides as the game's default bot (`hard`) at once. A worker that crashes breaks
 its executor; the pool starts a new one for the next decision and the rooms
 waiting on the broken one decide as `hard`.
+
+Reviews of finished games (issue 32, server/reviews.py) never take one of these
+workers: they run in one worker process of their own, started on the first
+review, at the lowest CPU priority (`REVIEW_NICE`), so a bot's search never
+waits for a worker behind a review and the kernel gives the CPU to the loop and
+the bots first (docs/decisions/32-server.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import Any
 
 from modernart.engine.games import get_game
@@ -44,6 +53,8 @@ MIN_BUDGET_S = 0.05
 # search of the default few worlds takes tens of milliseconds, so a short queue
 # costs a waiting bot little and spares it playing as `hard`.
 QUEUE_PER_WORKER = 4
+# The review worker's niceness increment (os.nice): 19, the lowest priority there is.
+REVIEW_NICE = 19
 
 
 def default_workers() -> int:
@@ -82,6 +93,23 @@ def decide(
     action = bot.choose(view)
     open_cap = getattr(bot, "_open_cap", None)  # (lot, cap) once an open auction was searched
     return action, open_cap[1] if open_cap else None
+
+
+def lower_priority() -> None:
+    """The review worker's initializer: it runs only on CPU time the others leave."""
+    with contextlib.suppress(OSError):
+        os.nice(REVIEW_NICE)
+
+
+def spawn_context() -> Any:
+    """multiprocessing's spawn context, its resource tracker started first with the real
+    standard error: inside a Textual app (a local game's in-process server) `sys.stderr`
+    is Textual's capture, whose fileno is -1, and starting the tracker with it fails
+    ("bad value(s) in fds_to_keep"), so no worker would start."""
+    with contextlib.redirect_stderr(sys.__stderr__):
+        resource_tracker.ensure_running()
+    # spawn: a forked child would inherit the loop, sockets and threads.
+    return multiprocessing.get_context("spawn")
 
 
 def search_budget(budget_s: float, deadline_ms: int | None) -> tuple[float, float]:
@@ -149,6 +177,7 @@ class BotPool:
         self.busy = 0  # decisions handed to a worker and not answered yet
         self.stats = PoolStats()
         self._executor: ProcessPoolExecutor | None = None
+        self._reviewer: ProcessPoolExecutor | None = None  # the review worker, once started
 
     def warm(self, game: str) -> None:
         """Start a worker and import the game there before the first search needs it
@@ -175,10 +204,36 @@ class BotPool:
         future.add_done_callback(lambda f: self._answered(f, executor))
         return future
 
+    def submit_review(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Run `fn(*args)` in the review worker (one process, lowest priority); the
+        future fails with BrokenProcessPool if it dies, and the next review starts
+        a new one."""
+        executor = self._reviewer
+        if executor is None:
+            context = spawn_context()
+            executor = ProcessPoolExecutor(1, mp_context=context, initializer=lower_priority)
+            self._reviewer = executor
+        try:
+            done = executor.submit(fn, *args)
+        except BrokenProcessPool:
+            self._drop_reviewer(executor)
+            return self.submit_review(fn, *args)
+        future = asyncio.wrap_future(done)
+        future.add_done_callback(lambda f: self._reviewed(f, executor))
+        return future
+
+    def _reviewed(self, future: asyncio.Future[Any], executor: ProcessPoolExecutor) -> None:
+        if not future.cancelled() and isinstance(future.exception(), BrokenProcessPool):
+            log.error("the review worker process died; the next review starts a new one")
+            self._drop_reviewer(executor)
+
+    def _drop_reviewer(self, executor: ProcessPoolExecutor) -> None:
+        if self._reviewer is executor:
+            self._reviewer = None
+            executor.shutdown(wait=False, cancel_futures=True)
+
     def _start(self) -> ProcessPoolExecutor:
-        # spawn: a forked child would inherit the loop, sockets and threads.
-        context = multiprocessing.get_context("spawn")
-        self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        self._executor = ProcessPoolExecutor(self.workers, mp_context=spawn_context())
         return self._executor
 
     def _answered(self, future: asyncio.Future[Any], executor: ProcessPoolExecutor) -> None:
@@ -194,7 +249,9 @@ class BotPool:
             executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the workers; searches under way are abandoned (their rooms are stopping)."""
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers; searches and reviews under way are abandoned (their rooms
+        are stopping; a review not stored is computed again when asked)."""
+        for executor in (self._executor, self._reviewer):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._reviewer = None

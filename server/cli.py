@@ -14,6 +14,7 @@ import sys
 import platformdirs
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
+from modernart.engine.review import DEFAULT_WORLDS
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .botpool import DEFAULT_BUDGET_S, default_workers
@@ -52,6 +53,17 @@ def limits_of(args: argparse.Namespace) -> Limits:
     base = Limits.for_dev() if args.dev else Limits()
     names = [f.name for f in dataclasses.fields(Limits) if f.name != "max_per_address"]
     return base.replace(**{name: getattr(args, name) for name in names})
+
+
+def review_worlds(text: str) -> int:
+    """`--review-worlds`: 1 to 1000 (a review's CPU grows with it)."""
+    try:
+        worlds = int(text)
+    except ValueError:
+        worlds = 0
+    if not 1 <= worlds <= 1000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 1000")
+    return worlds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -109,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="sampled worlds an expert bot searches per decision, within its seconds "
         "(default: each game's own, Modern Art 8, the others 4; 0: as many as its "
         "seconds allow)",
+    )
+    parser.add_argument(
+        "--review-worlds",
+        type=review_worlds,
+        default=DEFAULT_WORLDS,
+        metavar="1..1000",
+        help="sampled worlds a finished game's review searches per decision "
+        "(default %(default)s; docs/records.md)",
     )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
@@ -253,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         bot_workers=args.bot_workers,
         bot_budget_s=args.bot_budget,
         bot_worlds=args.bot_worlds,
+        review_worlds=args.review_worlds,
     )
     try:
         with asyncio.Runner(loop_factory=new_loop) as runner:

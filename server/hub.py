@@ -8,7 +8,8 @@ interleave and a bad frame can only ever earn its sender an `error`.
 The handlers live by concern: `hello` in server/hello.py, the room list in
 server/lobby.py, rooms from the lobby's side in server/roomdesk.py, the game in
 server/play.py, names and records in server/players.py, devices in
-server/devices.py, chat and rematches in server/chat.py and server/rematch.py.
+server/devices.py, chat and rematches in server/chat.py and server/rematch.py, reviews
+in server/reviews.py.
 Identities in memory are server/people.py's `People`, which the doors ask.
 """
 
@@ -40,6 +41,7 @@ from .play import on_act, on_history, on_sync
 from .players import PlayerDesk
 from .refusal import Refused, error
 from .rematch import on_rematch
+from .reviews import Reviewer
 from .room import PLAYING, Room
 from .roomdesk import RoomDesk
 from .roomends import RoomEnds
@@ -64,6 +66,7 @@ class Hub:
         dev: bool = False,
         limits: Limits | None = None,
         bots: BotPool | None = None,
+        review_worlds: int | None = None,
     ) -> None:
         self.store = store
         self.dev = dev
@@ -71,6 +74,10 @@ class Hub:
         self.outbox = Outbox(store.commit_batch, self.rewind_rooms)
         store.batch_opened = self.outbox.batch_begun
         self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
+        # Finished games' reviews, in the pool's review worker (server/reviews.py).
+        self.reviews = Reviewer(store, self.bots)
+        if review_worlds is not None:
+            self.reviews.worlds = review_worlds
         self.quiet = LogThrottle(log)  # errors a client's message causes (server/logthrottle.py)
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
@@ -117,6 +124,7 @@ class Hub:
             "leaderboard": self.players.on_leaderboard,
             "games": self.players.on_games,
             "record": self.players.on_record,
+            "review": self.reviews.on_review,
             "rematch": lambda conn, msg, rid: on_rematch(self, conn, msg, rid),
             "handoff": self.devices.on_handoff,
             "claim": self.devices.on_claim,
@@ -164,6 +172,7 @@ class Hub:
         for room in self.rooms.values():
             room.stop_clocks()
         self.ends.stop()
+        self.reviews.stop()
         self.bots.close()
 
     def sweep(self) -> None:

@@ -29,6 +29,7 @@ from .devicestore import DeviceTables
 from .identitystore import IDENTITY_SCHEMA, IdentityTables
 from .outbox import Lost
 from .playerstore import PlayerTables
+from .reviewstore import REVIEW_SCHEMA, ReviewTables
 from .storeerror import StoreError
 
 ROOM_SCHEMA = """
@@ -108,7 +109,7 @@ def _dumps(value: Any) -> str:
     return "".join(_C_JSON(value, 0))
 
 
-class Store(IdentityTables, PlayerTables, DeviceTables):
+class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
@@ -126,7 +127,7 @@ class Store(IdentityTables, PlayerTables, DeviceTables):
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(IDENTITY_SCHEMA + ROOM_SCHEMA)
+            self.db.executescript(IDENTITY_SCHEMA + ROOM_SCHEMA + REVIEW_SCHEMA)
             # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
             self.names_fresh = self.open_player_tables()
             self.open_devices()  # the tokens that play each identity (issue 33)

@@ -31,10 +31,11 @@ from .messages import (
     ServerMessage,
 )
 from .playerlink import PlayerReplies
+from .reviewing import ReviewReplies, ReviewRequests
 from .tokens import TokenStore
 
 
-class ClientApp(ClaimReplies, PlayerReplies):
+class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
     """A client of one server: its lobby (connect mode) or straight to a table (local mode)."""
 
     CSS_PATH = Path(__file__).parent / "app.tcss"
@@ -94,6 +95,8 @@ class ClientApp(ClaimReplies, PlayerReplies):
         self._claim_id: int | None = (
             None  # the `claim` sent from the lobby's dialog (tui/claiming.py)
         )
+        self.reviews = ReviewRequests()  # reviews asked for (tui/reviewing.py)
+        self.review_of: dict[str, dict[str, Any]] = {}
 
     # ----------------------------------------------------------- lifecycle
 
@@ -233,6 +236,8 @@ class ClientApp(ClaimReplies, PlayerReplies):
     # ------------------------------------------------------------ receiving
 
     def on_connection_changed(self, message: ConnectionChanged) -> None:
+        if message.state != "connected":
+            self.reviews.lost()
         for screen in (self.lobby, self.table):
             if screen is not None and screen.is_attached:
                 screen.set_connection(message.state, message.detail)
@@ -373,7 +378,7 @@ class ClientApp(ClaimReplies, PlayerReplies):
             return
         if self.you is None and self.name_refused(msg):
             return
-        if self.claim_refused(msg):
+        if self.claim_refused(msg) or self.reviews.answer(msg):
             return
         self.record_refused(msg)
         text = str(msg.get("message") or msg.get("code") or "error")

@@ -21,6 +21,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 from .dialog import Dialog
 from .fitted import FittedTable
 from .messages import SendToServer
+from .reviewing import REVIEW_KEY, ReviewAsked
 from .words import count
 
 WHERE = {"lobby": "in the lobby", "playing": "playing in", "watching": "watching"}
@@ -168,7 +169,10 @@ class PastGamesScreen(PeopleScreen):
 
     TITLE_TEXT = "Past games"
     ANSWER = "games"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "open", "Replay")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Replay"),
+        Binding("a", "review", "Review"),
+    ]
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on the list (the table takes the key before the screen's binding)."""
@@ -208,13 +212,24 @@ class PastGamesScreen(PeopleScreen):
             table.add_row(date, game_title(g.get("game")), players, result, delta)
         self.draw_title(f"{msg.get('player', '')} · {count(len(self.games), 'game')}")
         self.query_one("#people-hint", Static).update(
-            Text("Enter: replay the game", style="dim") if self.games else ""
+            Text(f"Enter: replay the game   {REVIEW_KEY}", style="dim") if self.games else ""
         )
 
-    def action_open(self) -> None:
+    def _room(self) -> str | None:
+        """The selected game's room (None, with the bell, when there is none)."""
         table = self.query_one(DataTable)
         if not self.games or table.cursor_row >= len(self.games):
             self.app.bell()
-            return
-        room = self.games[table.cursor_row]["room"]
-        self.post_message(SendToServer({"t": "record", "room": room}))
+            return None
+        return self.games[table.cursor_row]["room"]
+
+    def action_open(self) -> None:
+        room = self._room()
+        if room is not None:
+            self.post_message(SendToServer({"t": "record", "room": room}))
+
+    def action_review(self) -> None:
+        """a: the expert's review of the selected game (tui/reviewing.py)."""
+        room = self._room()
+        if room is not None:
+            self.post_message(ReviewAsked(room))

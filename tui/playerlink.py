@@ -18,6 +18,7 @@ from .lobby import NameDialog
 from .people import PeopleScreen
 from .recordhint import RecordCommand, record_hint
 from .replay import Replay, replay_table
+from .reviewing import review_summary
 
 
 def home_path(path: Path) -> str:
@@ -51,6 +52,7 @@ class PlayerReplies(App[None]):
     own_machine: bool = True
     records_hint: str | None = None
     _saving: str | None = None  # the room whose record was asked for to be saved
+    review_of: dict[str, dict[str, Any]]  # reviews received, by room (tui/reviewing.py)
     _asking_name = False
 
     def send(self, msg: dict[str, Any]) -> int | None:
@@ -112,7 +114,11 @@ class PlayerReplies(App[None]):
                 self._tell(command)
                 self.push_screen(RecordCommand(sentence, command))
             return
+        review = self.review_of.get(str(msg.get("room")))
+        # Issue 32: the viewer should get `review` here (integrator: pass it to the viewer).
         self.push_screen(replay_table(Replay(record)))
+        if review is not None:
+            self._tell(review_summary(review))
 
     def record_refused(self, msg: dict[str, Any]) -> bool:
         """A `record` request refused: no save pending any more."""

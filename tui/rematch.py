@@ -16,12 +16,13 @@ from textual.widgets import Static
 
 from .messages import SendToServer
 from .quiet import quiet_update
+from .reviewing import REVIEW_KEY
 
 # The rematch's key as every place names it: the end dialogs' hint, the log, the footer
 # ("R Rematch") and F1 (play-tests 2026-12-03 evening #3: it was "r", "R" and "R: accept").
 REMATCH_KEY = "R: rematch"
-# The end dialogs' hint line: every key they take (R, s, Enter, q; r works too).
-DIALOG_KEYS = f"{REMATCH_KEY}   s: save the record   Enter: back to the table   q: quit"
+# The end dialogs' hint line: every key they take (R, s, a, Enter, q; r works too).
+DIALOG_KEYS = f"{REMATCH_KEY}   s: save the record   {REVIEW_KEY}   Enter: close   q: quit"
 
 AFTER_GAME_HELP = (
     "## After the game\n\n"
@@ -29,7 +30,10 @@ AFTER_GAME_HELP = (
     "table again (seats, bots, options; the next player starts) in a new room named "
     '"… · rematch". It starts when every player has accepted; the status line, the '
     "dialog and the log say who has. **D** declines (or takes an accept back). Those "
-    "watching the table watch the rematch too. **s** saves the game record; **L** leaves."
+    "watching the table watch the rematch too. **s** saves the game record; **L** leaves. "
+    "**a** in the game-over dialog (or in past games, **p** in the lobby) asks for the "
+    "expert's review of the game: each decision marked, the better move named; the "
+    "server computes it once, then the game opens in the replay viewer."
 )
 
 

@@ -33,7 +33,7 @@ from modernart.engine.review import DEFAULT_WORLDS
 from .games import client_game
 from .gametable import GameTable
 from .help import HelpScreen
-from .reviewing import ReviewWorker
+from .reviewlocal import ReviewWorker
 from .reviewlist import ReviewList
 from .reviewmarks import Marks, check_review
 from .viewerhelp import VIEWER_KEYS

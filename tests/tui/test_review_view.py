@@ -1,5 +1,5 @@
 """Issue 32's viewer: a review in the replay viewer of every game (tui/replay.py with
-tui/reviewmarks.py, tui/reviewlist.py, tui/reviewing.py): the marks on the right steps,
+tui/reviewmarks.py, tui/reviewlist.py, tui/reviewlocal.py): the marks on the right steps,
 the costliest decisions' list jumping to its step, the sparklines, a review computed in
 the viewer with its progress, `modernart view FILE --review REVIEW`; snapshots at 80×24.
 
@@ -21,7 +21,7 @@ from tui_keys import shown, until
 
 from modernart.engine import load_record
 from modernart.engine.review import review
-from modernart.tui import reviewing
+from modernart.tui import reviewlocal as reviewing
 from modernart.tui.eventlog import EventLog
 from modernart.tui.replay import Replay, RevealScreen, ViewerApp
 from modernart.tui.reviewlist import ReviewList

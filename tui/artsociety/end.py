@@ -177,6 +177,7 @@ class ArtSocietyEnd(Dialog[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),
+        Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
         Binding("R,r", "choose('rematch')", "Rematch"),
         Binding("q", "choose('quit')", "Quit"),
     ]

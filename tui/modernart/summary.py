@@ -156,6 +156,7 @@ class GameOver(Dialog[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
+        Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
         Binding("R,r", "choose('rematch')", "Rematch"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
