@@ -19,6 +19,7 @@ from .people import PeopleScreen
 from .recordhint import RecordCommand, record_hint
 from .replay import Replay, replay_table
 from .reviewing import review_summary
+from .reviewmarks import ReviewMismatch
 
 
 def home_path(path: Path) -> str:
@@ -115,8 +116,12 @@ class PlayerReplies(App[None]):
                 self.push_screen(RecordCommand(sentence, command))
             return
         review = self.review_of.get(str(msg.get("room")))
-        # Issue 32: the viewer should get `review` here (integrator: pass it to the viewer).
-        self.push_screen(replay_table(Replay(record)))
+        try:
+            replay = Replay(record, review)
+        except ReviewMismatch as exc:  # a server's review of another game: the game alone
+            self._tell(f"The server's review does not fit this game: {exc}")
+            review, replay = None, Replay(record)
+        self.push_screen(replay_table(replay))
         if review is not None:
             self._tell(review_summary(review))
 

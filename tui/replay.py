@@ -33,8 +33,8 @@ from modernart.engine.review import DEFAULT_WORLDS
 from .games import client_game
 from .gametable import GameTable
 from .help import HelpScreen
-from .reviewlocal import ReviewWorker
 from .reviewlist import ReviewList
+from .reviewlocal import ReviewWorker
 from .reviewmarks import Marks, check_review
 from .viewerhelp import VIEWER_KEYS
 

@@ -50,6 +50,7 @@ async def test_review_from_past_games_shows_progress_then_the_viewer(server, url
             # The last progress shown before the review came: some decisions, not all.
             assert 0 < wait.done[0] < total and wait.done[1] == total
             assert app.screen.replay.record.extra["room"] == room
+            assert app.screen.replay.marks is not None  # the viewer shows the review
             review = app.review_of[room]
             assert len(review["decisions"]) == total and review["worlds"] == 1
             assert review_summary(review).startswith("The expert's review: ")
