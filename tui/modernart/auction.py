@@ -26,7 +26,7 @@ TIMEOUT_DEFAULT = (
     ("play", "a card is played for you"),
     ("decline", "you decline"),
     ("sealed", "you bid 0"),
-    ("price", "the lowest price is set"),
+    ("price", "a price is named for you"),
     ("pass", "you pass"),
 )
 
