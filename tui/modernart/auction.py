@@ -31,6 +31,17 @@ TIMEOUT_DEFAULT = (
 )
 
 
+def outbid_note(view: dict[str, Any], amount: int) -> str:
+    """Why a typed bid below the minimum was not sent: the others outbid it meanwhile."""
+    high = view["high"]
+    low = view["legal"]["bid"][0]
+    who = _name(view, high["seat"])
+    return (
+        f"Your bid of {amount} was not sent: the high bid is {high['amount']} ({who}). "
+        f"Bid at least {low}."
+    )
+
+
 def _name(view: dict[str, Any], seat: int | None) -> str:
     seats = view.get("seats") or []
     if seat is None:

@@ -1,0 +1,38 @@
+"""Issue 28's night play-test, minor findings (docs/decisions/28-minor.md), on the real client
+against a real server."""
+
+from __future__ import annotations
+
+import pathlib
+
+from textual.widgets import Static
+from tui_keys import log_text, text_of, until
+from tui_table import seated_game
+
+from modernart.tui.amount import AmountInput
+
+
+async def test_a_bid_outbid_while_typed_is_said_in_the_log(url, raw, tmp_path: pathlib.Path):
+    """Play-test #2: `5 Enter` after Bob bid 10 meanwhile was dropped with only "✗ min 11"
+    beside the entry (and the entry's error line is wiped by the next shout): the log
+    says it was not sent and why, and nothing goes out."""
+    async with seated_game(url, raw, tmp_path, ["lite_metal.open"]) as (app, pilot, bob, cy):
+        await pilot.press("enter")
+        await until(pilot, lambda: app.table.view.get("phase") == "open")
+        entry = app.table.query_one(AmountInput)
+        await pilot.press("5")
+        assert entry.value == "5"
+        await bob.act(type="bid", amount=10)
+        await until(pilot, lambda: (app.table.view.get("high") or {}).get("amount") == 10)
+        assert entry.value == "5"  # what Ann typed stays
+        await pilot.press("enter")
+        said = "Your bid of 5 was not sent: the high bid is 10 (Bob). Bid at least 11."
+        await until(pilot, lambda: said in log_text(app))
+        await cy.act(type="bid", amount=12)  # the next shout wipes the entry's error line …
+        await until(pilot, lambda: (app.table.view.get("high") or {}).get("amount") == 12)
+        assert not text_of(app.table.query_one("#error", Static))
+        assert said in log_text(app)  # … not the log
+        # A bid the server refuses (sent as it was outbid) is in the log too.
+        app.act({"type": "bid", "amount": 11})
+        await until(pilot, lambda: "a bid must be at least 13" in log_text(app))
+        assert app.table.view["high"] == {"amount": 12, "seat": 2}
