@@ -560,9 +560,9 @@ class GameTable(RematchKeys):
         self.app.push_screen(Confirm(*asked), answer)
 
     def after_game_over(self, choice: str | None) -> None:
-        """The end screen's choice: save the record, rematch, quit, or just close it."""
-        if choice == "rematch":
-            self.action_rematch(True)
+        """The end screen's choice: save the record, rematch or not, quit, or just close it."""
+        if choice in ("rematch", "decline"):
+            self.action_rematch(choice == "rematch")
         elif choice == "save":
             self.post_message(SaveRecord())
         elif choice == "quit":

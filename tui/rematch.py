@@ -20,8 +20,9 @@ from .quiet import quiet_update
 # The rematch's key as every place names it: the end dialogs' hint, the log, the footer
 # ("R Rematch") and F1 (play-tests 2026-12-03 evening #3: it was "r", "R" and "R: accept").
 REMATCH_KEY = "R: rematch"
-# The end dialogs' hint line: every key they take (R, s, Enter, q; r works too).
-DIALOG_KEYS = f"{REMATCH_KEY}   s: save the record   Enter: back to the table   q: quit"
+# The end dialogs' hint line: every key they take (R, D, s, Enter, q; r and d work too).
+# Within 70 columns: the dialogs' width at 80×24.
+DIALOG_KEYS = f"{REMATCH_KEY}  D: decline  s: save the record  Enter: close  q: quit"
 
 AFTER_GAME_HELP = (
     "## After the game\n\n"
@@ -59,6 +60,15 @@ def rematch_words(msg: dict[str, Any], names: Sequence[str], you: int | None) ->
     if waiting:
         parts.append(f"waiting for {', '.join(waiting)}")
     return "Rematch: " + "; ".join(parts)
+
+
+def _your_keys(you: int, msg: dict[str, Any]) -> str:
+    """What you may still answer: an accept can be taken back, a decline changed."""
+    if you in (msg.get("accepted") or []):
+        return "D: take it back"
+    if you in (msg.get("declined") or []):
+        return f"{REMATCH_KEY} after all"
+    return f"{REMATCH_KEY}, D: decline"
 
 
 class RematchLine(Static):
@@ -130,8 +140,8 @@ class RematchKeys(Screen[None]):
         self._rematch = msg
         text = self.rematch_text()
         you = self.view.get("you")
-        if you is not None and not msg.get("new_room") and you not in (msg.get("accepted") or []):
-            text += f" · {REMATCH_KEY}, D: decline"
+        if you is not None and not msg.get("new_room"):
+            text += " · " + _your_keys(you, msg)
         self.note(text, "bold")
         for screen in self.app.screen_stack:
             for line in screen.query(RematchLine):

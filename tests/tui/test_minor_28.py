@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import pathlib
 
+import pytest
+from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
+from textual.screen import ModalScreen
 from textual.widgets import Static
 from tui_keys import log_text, text_of, until
+from tui_offline import OfflineApp
 from tui_table import seated_game
 
+from modernart.engine.games import get_game
 from modernart.tui.amount import AmountInput
 
 
@@ -36,3 +41,30 @@ async def test_a_bid_outbid_while_typed_is_said_in_the_log(url, raw, tmp_path: p
         app.act({"type": "bid", "amount": 11})
         await until(pilot, lambda: "a bid must be at least 13" in log_text(app))
         assert app.table.view["high"] == {"amount": 12, "seat": 2}
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_the_game_over_dialog_declines_and_an_accept_says_how_to_take_it_back(name):
+    """Play-test #1: the game-over dialog said only "R: rematch" and `D` did nothing there;
+    after accepting nothing said how to take it back. Now the dialog names and takes D,
+    and the log tells who accepted that D takes it back."""
+    app = OfflineApp(get_game(name).create(NAMES, seed=5, first=0), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await played_out(app, name, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ModalScreen) and "D: decline" in dialog_text(dialog)
+        await pilot.press("D")
+        await until(pilot, lambda: app.screen is app.table)
+        assert app.sent[-1] == {"t": "rematch", "room": "r1", "accept": False}
+        app.table.show_rematch(
+            {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [], "declined": [0]}
+        )
+        await pilot.pause()
+        assert "you declined; waiting for Bob · R: rematch after all" in log_text(app)
+        await pilot.press("R")
+        app.table.show_rematch(
+            {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [0], "declined": []}
+        )
+        await pilot.pause()
+        assert "you accepted (1 of 2); waiting for Bob · D: take it back" in log_text(app)

@@ -178,6 +178,7 @@ class ArtSocietyEnd(Dialog[str | None]):
         Binding("escape,enter", "close", "Back to the table"),
         Binding("s", "choose('save')", "Save record"),
         Binding("R,r", "choose('rematch')", "Rematch"),
+        Binding("D,d", "choose('decline')", "Decline"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 

@@ -55,6 +55,7 @@ class SerengetiOver(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "choose('save')", "Save record"),
         Binding("R,r", "choose('rematch')", "Rematch"),
+        Binding("D,d", "choose('decline')", "Decline"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
