@@ -6,6 +6,8 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from artsociety_offline import ArtSocietyOffline
+from test_artsociety_screens import play_until
 from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -13,8 +15,10 @@ from tui_keys import log_text, text_of, until
 from tui_offline import OfflineApp
 from tui_table import seated_game
 
+from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import get_game
 from modernart.tui.amount import AmountInput
+from modernart.tui.confirm import Confirm
 
 
 async def test_a_bid_outbid_while_typed_is_said_in_the_log(url, raw, tmp_path: pathlib.Path):
@@ -68,3 +72,27 @@ async def test_the_game_over_dialog_declines_and_an_accept_says_how_to_take_it_b
         )
         await pilot.pause()
         assert "you accepted (1 of 2); waiting for Bob · D: take it back" in log_text(app)
+
+
+def screen_lines(app) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_the_far_bid_question_keeps_the_lot_and_the_bid_cards_in_sight():
+    """Play-test #8: "Bid 20? It is far from 1 …" blanked the whole table behind it (every
+    modal screen was opaque). The question now sits at the screen's foot over the log:
+    the lot being bid for, your wall and your bid cards stay in sight."""
+    app = ArtSocietyOffline(ArtSociety(NAMES, seed=3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, lambda t: "bid" in t.legal)
+        await pilot.press("left", "enter")  # round to the highest card, far from the lowest
+        await until(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.pause()
+        lines = screen_lines(app)
+        question = next(i for i, line in enumerate(lines) if "Bid 20?" in line)
+        assert question >= 24 - 7  # the question at the foot …
+        shown = "\n".join(lines[:question])
+        for part in ("Your wall", "Bidding for the pick order", "Your bid cards", "18 19 20"):
+            assert part in shown  # … the table above it
+        await pilot.press("n")
+        assert "bid" in table.legal and app.screen is table
