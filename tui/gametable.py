@@ -57,7 +57,7 @@ from .presence import (
     table_facts,
 )
 from .quiet import quiet_update
-from .ratingwords import rating_line
+from .ratingwords import rated_line
 from .rematch import RematchKeys
 from .turnclock import ClockWarning
 
@@ -277,7 +277,7 @@ class GameTable(RematchKeys):
             self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
         for event in events:
             if event.get("type") == "rated":
-                self.note(rating_line(self.names, event.get("ratings") or []), "bold")
+                self.note(rated_line(self.names, event), "bold")
 
     def history_done(self) -> None:
         """The history is in the log: what was said before you came in follows it, where

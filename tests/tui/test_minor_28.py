@@ -19,6 +19,7 @@ from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import get_game
 from modernart.tui.amount import AmountInput
 from modernart.tui.confirm import Confirm
+from modernart.tui.ratingwords import rating_line
 
 
 async def test_a_bid_outbid_while_typed_is_said_in_the_log(url, raw, tmp_path: pathlib.Path):
@@ -96,3 +97,17 @@ async def test_the_far_bid_question_keeps_the_lot_and_the_bid_cards_in_sight():
             assert part in shown  # … the table above it
         await pilot.press("n")
         assert "bid" in table.legal and app.screen is table
+
+
+def test_a_game_not_rated_says_why():
+    """Play-test #4: "This game was not rated." said no reason; the server's `unrated`
+    is told in words (an older server's event without it keeps the short line)."""
+    nobody = [None, None, None]
+    names = ["Ann", "Otto (R)", "Eve (E)"]
+    assert rating_line(names, nobody, "weak_bots") == (
+        "This game was not rated: random and easy bots are not rated; normal bots or stronger are."
+    )
+    assert "played today's rated games together" in rating_line(names, nobody, "pair_limit")
+    assert "a new player's rating (with ?)" in rating_line(names, nobody, "provisional")
+    assert rating_line(names, nobody) == "This game was not rated."
+    assert rating_line(names, nobody, "no such reason") == "This game was not rated."
