@@ -1,5 +1,5 @@
-"""Issue 28's night play-test, minor findings (docs/decisions/28-minor.md), on the real client
-against a real server."""
+"""Issue 28's night play-test, minor findings (docs/decisions/28-minor.md): the real client
+against a real server, or offline on the real engine."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_offline import OfflineApp
+from tui_serengeti import ann_to_act
+from tui_serengeti import new_game as new_serengeti
+from tui_serengeti import offline as serengeti_offline
+from tui_serengeti import play_until as play_serengeti
 from tui_table import seated_game
 
 from modernart.engine.artsociety.state import ArtSociety
@@ -111,3 +115,15 @@ def test_a_game_not_rated_says_why():
     assert "a new player's rating (with ?)" in rating_line(names, nobody, "provisional")
     assert rating_line(names, nobody) == "This game was not rated."
     assert rating_line(names, nobody, "no such reason") == "This game was not rated."
+
+
+async def test_serengetis_lot_says_whose_gain_its_points_are():
+    """Play-test #4: "Lot: Yellow 5, … (+6 pts)" did not say the points were yours."""
+    game = new_serengeti()
+    play_serengeti(game, ann_to_act(9))
+    app = serengeti_offline(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_view([])
+        await pilot.pause()
+        lot = next(line for line in screen_lines(app) if "Lot:" in line)
+        assert " pts if you win it)" in lot
