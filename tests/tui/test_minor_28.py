@@ -7,6 +7,7 @@ import pathlib
 
 import pytest
 from artsociety_offline import ArtSocietyOffline
+from rich.console import Console
 from test_artsociety_screens import play_until
 from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.screen import ModalScreen
@@ -22,6 +23,9 @@ from tui_table import seated_game
 from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import get_game
 from modernart.tui.amount import AmountInput
+from modernart.tui.artsociety import values
+from modernart.tui.artsociety.end import score_table
+from modernart.tui.artsociety.look import GENRES
 from modernart.tui.confirm import Confirm
 from modernart.tui.ratingwords import rating_line
 
@@ -127,3 +131,18 @@ async def test_serengetis_lot_says_whose_gain_its_points_are():
         await pilot.pause()
         lot = next(line for line in screen_lines(app) if "Lot:" in line)
         assert " pts if you win it)" in lot
+
+
+PART = {"count": 0, "multiplier": 1, "points": 0}
+
+
+def test_art_societys_faux_pas_row_counts_paintings_not_points():
+    """Play-test #4: "faux pas (scored 0) 10" put a count of paintings in a column of
+    points; the row now reads as the genres' rows do: 10×0=0."""
+    house = values.house_of("house")
+    scores = [{"faux_pas": 10, "paintings": {g: PART for g in GENRES}, "total": 0}] * 2
+    console = Console(width=100, color_system=None)
+    with console.capture() as shown:
+        console.print(score_table(scores, ["Ann", "Bob"], [0], house))
+    row = next(line for line in shown.get().splitlines() if "faux pas" in line)
+    assert row.split() == ["faux", "pas", "10×0=0", "10×0=0"]
