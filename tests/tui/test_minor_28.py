@@ -13,7 +13,7 @@ from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.screen import ModalScreen
 from textual.widgets import Static
 from tui_keys import log_text, text_of, until
-from tui_offline import OfflineApp
+from tui_offline import OfflineApp, server_view
 from tui_serengeti import ann_to_act
 from tui_serengeti import new_game as new_serengeti
 from tui_serengeti import offline as serengeti_offline
@@ -27,6 +27,7 @@ from modernart.tui.artsociety import values
 from modernart.tui.artsociety.end import score_table
 from modernart.tui.artsociety.look import GENRES
 from modernart.tui.confirm import Confirm
+from modernart.tui.modernart.auction import AuctionPanel
 from modernart.tui.ratingwords import rating_line
 
 
@@ -146,3 +147,25 @@ def test_art_societys_faux_pas_row_counts_paintings_not_points():
         console.print(score_table(scores, ["Ann", "Bob"], [0], house))
     row = next(line for line in shown.get().splitlines() if "faux pas" in line)
     assert row.split() == ["faux", "pas", "10×0=0", "10×0=0"]
+
+
+async def test_a_modern_art_clock_line_tells_peoples_clocks_not_bots():
+    """Play-test #4: a round's summary (and the auction panel) told a bot's clock, "Otto:
+    25 s left to decide": a bot never waits for it. Only people's clocks are told."""
+    game = get_game("modernart").create(NAMES, seed=5, first=1)  # Bob decides first
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        panel = app.table.query_one(AuctionPanel)
+        view = {**server_view(game, 0), "deadline_ms": 30_000}
+        app.push_view([], view)  # Bob is a bot here
+        await pilot.pause()
+        assert panel.clock_line("Your turn next: ") is None
+        assert not app.table.query_one("#clock", Static).display
+        view["seats"][1]["bot"] = False  # Bob, a person
+        app.push_view([], {**view, "deadline_ms": 30_001})
+        await pilot.pause()
+        line = panel.clock_line("Your turn next: ")
+        assert (
+            line is not None and line.plain.startswith("Bob: ") and "left to decide" in line.plain
+        )

@@ -328,8 +328,13 @@ class AuctionPanel(Vertical):
                 f"{yours}{seconds} s left{'; then ' + then if then else ''}",
                 style="bold reverse red" if hurry else "bold yellow",
             )
-        who = ", ".join(_name(view, s) for s in view.get("to_act") or [])
-        return Text(f"{capital(who) or 'Next'}: {seconds} s left to decide", style="dim")
+        # A bot never waits for its clock: only people's clocks are told (play-test #4).
+        bots = {i for i, s in enumerate(view.get("seats") or []) if s.get("bot")}
+        people = [s for s in view.get("to_act") or [] if s not in bots]
+        if not people:
+            return None
+        who = ", ".join(_name(view, s) for s in people)
+        return Text(f"{capital(who)}: {seconds} s left to decide", style="dim")
 
     def _draw_clock(self) -> None:
         clock = self.query_one("#clock", Static)
