@@ -11,9 +11,9 @@ from rich.console import Console
 from test_artsociety_screens import play_until
 from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 from tui_keys import log_text, text_of, until
-from tui_offline import OfflineApp, server_view
+from tui_offline import OfflineApp, OfflineLobbyApp, server_view
 from tui_serengeti import ann_to_act
 from tui_serengeti import new_game as new_serengeti
 from tui_serengeti import offline as serengeti_offline
@@ -169,3 +169,45 @@ async def test_a_modern_art_clock_line_tells_peoples_clocks_not_bots():
         assert (
             line is not None and line.plain.startswith("Bob: ") and "left to decide" in line.plain
         )
+
+
+LONG_ROOMS = [
+    {
+        "id": "z9",
+        "name": "carol's big table · rematch 2",
+        "game": "artsociety",
+        "seats": 4,
+        "seated": ["carol", "dave", "Hugo (H)", "Vera (N)"],
+        "status": "playing",
+        "variant": "house_r1",
+        "hints": False,
+        "spectators": 12,
+        "locked": True,
+    },
+    {
+        "id": "z8",
+        "name": "Solo",
+        "game": "modernart",
+        "seats": 3,
+        "seated": ["Fay", "Abcdefghijklmnopqrstuvwxy"],
+        "status": "waiting",
+        "variant": "classic_3p_virtual",
+        "hints": False,
+        "spectators": 0,
+    },
+]
+
+
+@pytest.mark.parametrize("width", [101, 120, 152, 153])
+async def test_the_lobby_shows_every_column_whole_at_any_width(width):
+    """Play-test #3: at 101 columns (a 760 px page) the lobby's columns took what their
+    cells needed and ran off the screen: Watch cut to "W", a horizontal scroll bar.
+    Columns take their cells' widths only where the widest cells fit."""
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=LONG_ROOMS)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        assert not table.show_horizontal_scrollbar
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        header = next(line for line in screen_lines(app) if "Seats" in line)
+        assert header.split()[-3:] == ["Lock", "Watch", "│"]
