@@ -25,7 +25,7 @@ from modernart.engine.games import get_game
 from modernart.tui.amount import AmountInput
 from modernart.tui.artsociety import values
 from modernart.tui.artsociety.end import score_table
-from modernart.tui.artsociety.look import GENRES
+from modernart.tui.artsociety.look import GENRES, wall_text
 from modernart.tui.confirm import Confirm
 from modernart.tui.modernart.auction import AuctionPanel
 from modernart.tui.ratingwords import rating_line
@@ -211,3 +211,16 @@ async def test_the_lobby_shows_every_column_whole_at_any_width(width):
         assert table.virtual_size.width <= table.scrollable_content_region.width
         header = next(line for line in screen_lines(app) if "Seats" in line)
         assert header.split()[-3:] == ["Lock", "Watch", "│"]
+
+
+def test_a_2_cell_decor_piece_draws_as_one_piece():
+    """Play-test #9: a 2×1 decor piece drew as "+2  +", read as a +2 and another piece;
+    its second cell is filled as a painting's are, in its colour."""
+    layout = {"cols": 10, "rows": 10}
+    wide = {"cell": "B1", "w": 2, "h": 1, "code": "d2", "shields": 2}
+    tall = {"cell": "E2", "w": 1, "h": 3, "code": "d3", "shields": 3}
+    rows = wall_text(layout, [wide, tall]).plain.splitlines()
+    assert rows[1] == " 1 " + " · " + "+2 " + "   " + " · " * 7
+    assert rows[2][3:].split() == ["·", "·", "·", "·", "+3", "·", "·", "·", "·", "·"]
+    assert rows[3][3:].split() == ["·", "·", "·", "·", "▏", "·", "·", "·", "·", "·"]
+    assert "+" not in rows[1].replace("+2", "") + rows[3] + rows[4]
