@@ -12,6 +12,8 @@ import shutil
 import asyncssh
 import pytest
 
+from modernart.server.ssh.banner import KeySignIns
+
 from .sshterm import ssh_connect
 from .test_ssh_records import openssh_args
 
@@ -83,3 +85,14 @@ async def test_real_ssh_record_prints_the_banner_only_before_the_first_key_sign_
         errs.append(err.decode())
     assert BANNER in errs[0]
     assert "over SSH" not in errs[1]
+
+
+def test_the_key_sign_ins_remembered_are_bounded():
+    """Many keys signing in (any key may play) cannot grow the memory: the oldest go."""
+    seen = KeySignIns(kept=3)
+    for i in range(5):
+        seen.add(f"p{i}", "127.0.0.2")
+    seen.add("p2", "127.0.0.2")  # seen again: the newest
+    seen.add("p5", "127.0.0.2")
+    kept = [name for name in ("p0", "p1", "p2", "p3", "p4", "p5") if (name, "127.0.0.2") in seen]
+    assert kept == ["p2", "p4", "p5"]
