@@ -162,7 +162,7 @@ class TableScreen(GameTable):
             self.app.bell()
             return
         low, high = self.legal[panel.mode]
-        if amount is not None and amount < low and self.view.get("high"):
+        if panel.mode == "bid" and amount is not None and amount < low and self.view.get("high"):
             self.show_error(outbid_note(self.view, amount))  # in the log too, where it stays
             return
         if amount is None or not low <= amount <= high:
