@@ -244,14 +244,14 @@ class Hub:
         `rated` event for its last update (None if the store refused)."""
         self.ends.finished(room)
         try:
-            changes = self.players.game_over(room)
+            rated = self.players.game_over(room)
         except StoreError as exc:
             log.error("room %s: %s; the game is rated at the next start", room.id, exc)
             return None
         except Exception:  # the game's last update must go out whatever happens here
             log.exception("room %s: rating the game failed", room.id)
             return None
-        return {"type": "rated", "ratings": changes}
+        return {"type": "rated", **rated}
 
     def attendance_changed(self, room: Room) -> None:
         self.ends.attendance_changed(room)

@@ -236,10 +236,11 @@ class PlayerDesk:
 
     # ----------------------------------------------------------- game's end
 
-    def game_over(self, room: Room) -> list[dict[str, Any] | None]:
+    def game_over(self, room: Room) -> dict[str, Any]:
         """Store a finished game's results and rate it (server/ratingrules.py: leaving
-        is losing); per seat `{before, after, provisional}` of the shown rating, or
-        None where not rated."""
+        is losing): the `rated` event's fields, `ratings` per seat `{before, after,
+        provisional}` of the shown rating or None where not rated, and `unrated` (why)
+        when nobody was."""
         state = room.game
         assert state is not None
         scores = room.info.replay_fields(state).get(room.info.score_field)
@@ -271,7 +272,7 @@ class PlayerDesk:
 
     def _save(
         self, room: Room, outcome: str, place: list[int], scores: list[int] | None
-    ) -> list[dict[str, Any] | None]:
+    ) -> dict[str, Any]:
         game = room.info.name
         entries = []
         for i, s in enumerate(room.seats):
@@ -325,4 +326,6 @@ class PlayerDesk:
             out.append(rated)
         rated = [c.after for c in changes.values()]
         self.store.save_results(room.id, game, outcome, results, rated)
-        return out
+        if changes:
+            return {"ratings": out}
+        return {"ratings": out, "unrated": ratingrules.unrated_reason(entries, together)}

@@ -16,6 +16,7 @@ in short, as lichess and BGA do:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 UNRATED_LEVELS = frozenset({"random", "easy"})
@@ -66,3 +67,21 @@ def abandoned_places(humans: list[bool], went: dict[int, float]) -> list[int]:
 
 def established(games: int, opponents: int) -> bool:
     return games >= ESTABLISHED_GAMES and opponents >= ESTABLISHED_OPPONENTS
+
+
+def unrated_reason(entries: list[Any], together: Callable[[str, str], int]) -> str:
+    """Why a finished game rated nobody (`rated.unrated`, docs/protocol.md): `weak_bots`
+    when no one counted was left to meet (only `random`/`easy` bots beside the one
+    human), `pair_limit` when two of its humans had played their `PAIR_GAMES` rated
+    games together (`together(a, b)`: within the window), else `provisional`: the
+    humans were all new, and a provisional rating moves nobody's."""
+    counted = [e for e in entries if e.counted]
+    if len(counted) < 2:
+        return "weak_bots"
+    humans = [e for e in counted if e.human]
+    # An established rival is the only one `meets` counted games with: `together` is its
+    # cache, holding the count from before this game (server/players.py).
+    rivals = [(a.player, b.player) for a in humans for b in humans if b.established and a is not b]
+    if any(together(a, b) >= PAIR_GAMES for a, b in rivals):
+        return "pair_limit"
+    return "provisional"

@@ -22,8 +22,11 @@ class Confirm(Dialog[bool]):
         Binding("n,escape", "answer(False)", "No"),
     ]
 
-    def __init__(self, question: str, detail: str = "", back: str = "back to the game") -> None:
-        super().__init__()
+    def __init__(
+        self, question: str, detail: str = "", back: str = "back to the game", low: bool = False
+    ) -> None:
+        """`low`: at the screen's foot, the middle of the table in sight (a bid's question)."""
+        super().__init__(classes="low" if low else None)
         self.question, self.detail, self.back = question, detail, back
 
     def compose(self) -> ComposeResult:

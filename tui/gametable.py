@@ -57,7 +57,7 @@ from .presence import (
     table_facts,
 )
 from .quiet import quiet_update
-from .ratingwords import rating_line
+from .ratingwords import rated_line
 from .rematch import RematchKeys
 from .turnclock import ClockWarning
 
@@ -216,8 +216,8 @@ class GameTable(RematchKeys):
         self.refresh_bindings()
         if self.decision_starts(previous, view):
             self.post_message(Alert("turn"))
-        if (paused := pause_line(previous, view)) is not None:
-            self.note(*paused)
+        if logged and (paused := pause_line(previous, view)) is not None:
+            self.note(*paused)  # else told below the history on its way (history_done)
         # A watcher gets no dialogs: the log and the table tell the rounds' ends (issue 28).
         if view.get("you") is not None:
             self._waiting_screens.extend(self.end_screens(previous, events))
@@ -277,20 +277,21 @@ class GameTable(RematchKeys):
             self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
         for event in events:
             if event.get("type") == "rated":
-                self.note(rating_line(self.names, event.get("ratings") or []), "bold")
+                self.note(rated_line(self.names, event), "bold")
 
     def history_done(self) -> None:
         """The history is in the log: what was said before you came in follows it, where
         the eye is (`joined.chat`, issue 28; seats are told by the history's presence)."""
         if self._later(self.history_done):
             return
-        lines, self.earlier_chat = self.earlier_chat, []
-        lines = [line for line in lines if isinstance(line, dict)]
+        lines, self.earlier_chat = [x for x in self.earlier_chat if isinstance(x, dict)], []
         if lines:
             self.note(f"Said here before you came in (the last {len(lines)}):")
         for line in lines:
             name, text = str(line.get("from", "?")), str(line.get("text", ""))
             self.add_chat(name, text, watching="seat" in line and line["seat"] is None)
+        if (paused := pause_line({}, self.view)) is not None:  # the state now, last
+            self.note(*paused)
 
     @staticmethod
     def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
@@ -560,9 +561,9 @@ class GameTable(RematchKeys):
         self.app.push_screen(Confirm(*asked), answer)
 
     def after_game_over(self, choice: str | None) -> None:
-        """The end screen's choice: save the record, rematch, quit, or just close it."""
-        if choice == "rematch":
-            self.action_rematch(True)
+        """The end screen's choice: save the record, rematch or not, quit, or just close it."""
+        if choice in ("rematch", "decline"):
+            self.action_rematch(choice == "rematch")
         elif choice == "save":
             self.post_message(SaveRecord())
         elif choice == "quit":

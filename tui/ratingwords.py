@@ -14,7 +14,17 @@ def _change(change: dict[str, Any]) -> str:
     return f"{after}{mark} ({delta:+d})"
 
 
-def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
+# Why nobody was rated (`rated.unrated`, docs/protocol.md): server/ratingrules.py.
+UNRATED_WHY = {
+    "weak_bots": "random and easy bots are not rated; normal bots or stronger are",
+    "pair_limit": "two players here have played today's rated games together (a pair "
+    "counts a few a day)",
+    "provisional": "a new player's rating (with ?) moves no one's, and no one here had "
+    "more; normal bots or stronger rate you",
+}
+
+
+def rating_line(names: Sequence[str], ratings: Sequence[Any], unrated: Any = None) -> str:
     """ "Ratings: Ann 1562 (+62), Bob 1450 (-50) · bot levels: hard 1650 (+3)". A bot
     level has one rating, which all its bots share (docs/decisions/28-lobby.md): it is
     told once per level and named as the level's, not as a seat's (three hard bots
@@ -32,4 +42,12 @@ def rating_line(names: Sequence[str], ratings: Sequence[Any]) -> str:
     if levels:
         told = ", ".join(f"{level} {change}" for level, change in levels.items())
         seats.append(f"bot levels (one rating each): {told}")
-    return "Ratings: " + ", ".join(seats) if seats else "This game was not rated."
+    if seats:
+        return "Ratings: " + ", ".join(seats)
+    why = UNRATED_WHY.get(unrated) if isinstance(unrated, str) else None
+    return f"This game was not rated: {why}." if why else "This game was not rated."
+
+
+def rated_line(names: Sequence[str], event: dict[str, Any]) -> str:
+    """The `rated` event in words."""
+    return rating_line(names, event.get("ratings") or [], event.get("unrated"))

@@ -21,8 +21,9 @@ from .reviewing import REVIEW_KEY
 # The rematch's key as every place names it: the end dialogs' hint, the log, the footer
 # ("R Rematch") and F1 (play-tests 2026-12-03 evening #3: it was "r", "R" and "R: accept").
 REMATCH_KEY = "R: rematch"
-# The end dialogs' hint line: every key they take (R, s, a, Enter, q; r works too).
-DIALOG_KEYS = f"{REMATCH_KEY}   s: save the record   {REVIEW_KEY}   Enter: close   q: quit"
+# The end dialogs' hint line: every key they take (R, D, a, s, Enter, q; r and d work
+# too). Within 70 columns: the dialogs' width at 80×24.
+DIALOG_KEYS = f"{REMATCH_KEY}  D: decline  {REVIEW_KEY}  s: save  Enter: close  q: quit"
 
 AFTER_GAME_HELP = (
     "## After the game\n\n"
@@ -63,6 +64,15 @@ def rematch_words(msg: dict[str, Any], names: Sequence[str], you: int | None) ->
     if waiting:
         parts.append(f"waiting for {', '.join(waiting)}")
     return "Rematch: " + "; ".join(parts)
+
+
+def _your_keys(you: int, msg: dict[str, Any]) -> str:
+    """What you may still answer: an accept can be taken back, a decline changed."""
+    if you in (msg.get("accepted") or []):
+        return "D: take it back"
+    if you in (msg.get("declined") or []):
+        return f"{REMATCH_KEY} after all"
+    return f"{REMATCH_KEY}, D: decline"
 
 
 class RematchLine(Static):
@@ -134,8 +144,8 @@ class RematchKeys(Screen[None]):
         self._rematch = msg
         text = self.rematch_text()
         you = self.view.get("you")
-        if you is not None and not msg.get("new_room") and you not in (msg.get("accepted") or []):
-            text += f" · {REMATCH_KEY}, D: decline"
+        if you is not None and not msg.get("new_room"):
+            text += " · " + _your_keys(you, msg)
         self.note(text, "bold")
         for screen in self.app.screen_stack:
             for line in screen.query(RematchLine):

@@ -1,10 +1,11 @@
 """The lobby's rooms as table rows: the columns, and each room's cells.
 
-From 100 columns each column takes what its cells need. Under 100 every column still shows
-(play-tests 2026-12-03 evening #7: at 80 "Variant" was cut and Lock and Watch were off the
-screen, the browser's page showed a horizontal scroll bar): the cells are set in fixed widths
-one space apart, not Textual's two, and the room's name, its players and its variant share
-what the others leave, each cut with "…" where longer."""
+Where even the widest cells fit (`WIDE`) each column takes what its cells need. On a
+narrower screen every column still shows (play-tests 2026-12-03 evening #7: at 80 "Variant"
+was cut and Lock and Watch were off the screen; night #3: at 101 columns, a 760 px page,
+Watch was cut to "W" beside a horizontal scroll bar): the cells are set in fixed widths one
+space apart, not Textual's two, and the room's name, its players and its variant share what
+the others leave, each cut with "…" where longer."""
 
 from __future__ import annotations
 
@@ -21,14 +22,19 @@ from .gametable import hints_allowed
 from .words import short_name
 
 COLUMNS = ("Room", "Game", "Seats", "Players", "Status", "Variant", "Lock", "Watch")
-WIDE = 100  # from this screen width on, columns as wide as their cells
-# Under WIDE: the columns whose cells have a known longest ("Art Society*", "finished") …
+# The columns whose cells have a known longest ("Art Society*", "finished") …
 FIXED = {"Game": 12, "Seats": 5, "Status": 8, "Lock": 4, "Watch": 5}
-# … and the shares of the width they leave, for those whose cells are cut to fit.
+# … and the shares of the width they leave, for those whose cells are cut to fit, each
+# at most as wide as its cells get: a room's name (the server's 40), whole players' names,
+# a variant ("classic_3p_virtual, no hints"; longer ones are cut).
 SHARES = {"Room": 0.4, "Players": 0.3, "Variant": 0.3}
+MOST = {"Room": 40, "Players": 30, "Variant": 28}
 # The table's own: its border (2), a vertical scroll bar (1: app.tcss) and the cursor's
 # mark with its space (2), then one space after each column.
 FRAME = 5
+# From this screen width on, columns as wide as their cells (Textual's two spaces apart):
+# the widest cells fit.
+WIDE = FRAME + 2 * len(COLUMNS) + sum(FIXED.values()) + sum(MOST.values())
 
 
 def game_info(name: Any) -> GameInfo | None:
@@ -83,8 +89,9 @@ class Layout:
         if screen_width >= WIDE:
             return cls(None)
         rest = screen_width - FRAME - len(COLUMNS) - sum(FIXED.values())
-        shared = {name: max(4, int(rest * share)) for name, share in SHARES.items()}
-        shared["Room"] += max(0, rest - sum(shared.values()))  # what rounding left over
+        shared = {n: min(MOST[n], max(4, int(rest * share))) for n, share in SHARES.items()}
+        left = max(0, rest - sum(shared.values()))  # what rounding (or the caps) left over
+        shared["Room"] = min(MOST["Room"], shared["Room"] + left)
         return cls(tuple(FIXED.get(name) or shared[name] for name in COLUMNS))
 
     def width(self, column: str, wide: int) -> int:
@@ -101,12 +108,12 @@ class Layout:
             variant += ", no hints"
         name = str(room.get("name") or room["id"])
         return [
-            Text(name if self.widths is None else short_name(name, self.width("Room", 0))),
+            Text(short_name(name, self.width("Room", MOST["Room"]))),
             game_choice(info) if info else Text(str(room.get("game"))),
             f"{taken}/{room.get('seats', len(seated))}",
-            Text(fit_names([s for s in seated if s], self.width("Players", 30))),
+            Text(fit_names([s for s in seated if s], self.width("Players", MOST["Players"]))),
             Text(status_word(room)),
-            Text(short_name(variant, self.width("Variant", len(variant)))),
+            Text(short_name(variant, self.width("Variant", MOST["Variant"]))),
             "yes" if room.get("locked") else "",
             str(room.get("spectators", 0)),
         ]

@@ -34,20 +34,17 @@ _timeout_bot = make_bot(DEFAULT_LEVEL)
 
 
 def timeout_action(game: Game, seat: int) -> Action | None:
-    """The safe default when a decision times out: play as the heuristic would, else
-    decline, bid 0, name the lowest price, or pass."""
+    """The safe default when a decision times out: play a card and name a fixed price
+    (R15) as the heuristic would, else decline, bid 0 or pass: a timed-out seat never
+    bids, and never names the lowest price, at which anyone could take the painting
+    for 1 (docs/decisions/28-minor.md)."""
     legal = game.legal(seat)
-    if "play" in legal:
-        choice = _timeout_bot.choose(game.view(seat))
-        if choice and choice.get("type") == "play":
-            return choice
-        return {"type": "play", "card": legal["play"][0]}
+    if "play" in legal or "price" in legal:
+        return _timeout_bot.choose(game.view(seat))  # the heuristic plays or prices
     if "decline" in legal:
         return {"type": "decline"}
     if "sealed" in legal:
         return {"type": "sealed", "amount": 0}
-    if "price" in legal:
-        return {"type": "price", "amount": legal["price"][0]}
     if "pass" in legal:
         return {"type": "pass"}
     return None

@@ -33,6 +33,7 @@ from ..terminal.admission import DEFAULT_PER_ADDRESS
 from ..terminal.refusals import RefusalLog
 from ..terminal.terminals import DEFAULT_SESSIONS_PER_WORKER, DEFAULT_WORKER_MAX_MB, HANG_TIMEOUT
 from ..terminal.zygote import DEFAULT_APP
+from .banner import KeySignIns, banner_text
 from .channel import Channel
 from .keys import KeyIdentities, load_host_key
 from .records import records_session
@@ -131,6 +132,7 @@ class SshGate:
         self.startups = Startups(settings.startup_limits)
         self.refusals = RefusalLog(log, "SSH connections")
         self.quiet = LogThrottle(log)  # failures outsiders can repeat (server/logthrottle.py)
+        self.key_sign_ins = KeySignIns()  # who needs no banner (banner.py)
         self._acceptor: asyncssh.SSHAcceptor | None = None
 
     @property
@@ -193,13 +195,7 @@ class SshGate:
 
     def banner(self) -> str:
         """What a client is told before it signs in: how to get in."""
-        lines = [
-            "Modern Art over SSH: your SSH key is your player identity.",
-            "No key yet? Make one with `ssh-keygen -t ed25519` and connect again.",
-        ]
-        if self.settings.guests:
-            lines.append("Guests without a key are welcome: `ssh -o PubkeyAuthentication=no …`.")
-        return "\r\n".join(lines) + "\r\n"
+        return banner_text(self.settings.guests)
 
     def local_url(self, secret: str | None = None) -> str:
         return self.terminals.local_url(secret)
@@ -214,6 +210,7 @@ class Gatekeeper(asyncssh.SSHServer):
         self.address = ""
         self.host = ""
         self.fingerprint: str | None = None  # the key that signed in; None for a guest
+        self.username = ""
         self._starting = False  # counted among the unauthenticated connections
         self._silent: asyncio.TimerHandle | None = None
 
@@ -252,6 +249,8 @@ class Gatekeeper(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self._started()
+        if self.fingerprint is not None:
+            self.gate.key_sign_ins.add(self.username, self.address)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._started()
@@ -259,8 +258,10 @@ class Gatekeeper(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         # Sent before any method fails: an OpenSSH client without a key shows it
-        # instead of a bare "Permission denied (publickey)".
-        if self.conn is not None:
+        # instead of a bare "Permission denied (publickey)"; not to a name and address
+        # that signed in by key before (banner.py).
+        self.username = username
+        if self.conn is not None and (username, self.address) not in self.gate.key_sign_ins:
             self.conn.send_auth_banner(self.gate.banner())
         return True  # always authenticate: by key, or as a guest (keyboard-interactive)
 

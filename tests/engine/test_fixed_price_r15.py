@@ -3,6 +3,9 @@
 import pytest
 from engine_helpers import act, assert_refused, new_game, one, play_through
 
+from modernart.engine.modernart import GAME
+from modernart.engine.modernart.bots.heuristic import HeuristicBot
+
 
 def fixed(first: int = 0, n: int = 4):
     hands = [[] for _ in range(n)]
@@ -106,3 +109,12 @@ def test_r15_auctioneer_with_no_money_can_only_name_0():
     assert sold["winner"] == 0 and sold["price"] == 0 and sold["payments"] == []
     assert g.money[0] == 0
     assert g.view(0)["seats"][0]["purchased"] == ["krypto.open", "karl_gitter.fixed_price"]
+
+
+def test_r15_a_timed_out_auctioneer_names_the_heuristics_price_not_1():
+    """Issue 28 (play-test #5): a dropped player's timed-out fixed price gave the
+    painting away at 1; now the seat names what the heuristic bot would."""
+    g = fixed(0)
+    action = GAME.timeout_action(g, 0)
+    assert action == HeuristicBot().choose(g.view(0))
+    assert action["type"] == "price" and action["amount"] > 1

@@ -60,6 +60,11 @@ def rated_of(final: dict) -> list:
     return next(e for e in final["events"] if e["type"] == "rated")["ratings"]
 
 
+def unrated_of(final: dict) -> str | None:
+    """Why nobody was rated (issue 28, play-test #4), None when someone was."""
+    return next(e for e in final["events"] if e["type"] == "rated").get("unrated")
+
+
 def seed_rating(server, rating: Rating) -> None:
     server.store.save_results(f"seed-{rating.player}", "modernart", "finished", [], [rating])
 
@@ -74,6 +79,7 @@ async def test_wins_against_random_and_easy_bots_do_not_change_the_rating(server
     ann = await player("Ann")
     final = await play([ann], ["random", "easy"], seed=1)
     assert rated_of(final) == [None, None, None]
+    assert unrated_of(final) == "weak_bots"
     assert await who_rating(ann, "Ann") == (1500, True)
     assert server.store.ratings("modernart", [ann.you, "bot:random", "bot:easy"]) == {}
 
@@ -94,18 +100,22 @@ async def test_two_accounts_trading_wins_count_three_games_a_day(unpaced):
     results count in `PAIR_GAMES` games a day, no more."""
     server, url = unpaced, f"ws://127.0.0.1:{unpaced.port}/"
     win, lose = await Client.hello(url, "Farmer"), await Client.hello(url, "Sheep")
-    assert rated_of(await play([win, lose], ["random"], seed=1)) == [None, None, None]
+    fresh = await play([win, lose], ["random"], seed=1)
+    assert rated_of(fresh) == [None, None, None] and unrated_of(fresh) == "provisional"
     assert server.store.leaderboard("modernart", 10) == []
     for client, name in ((win, "Farmer"), (lose, "Sheep")):
         seed_rating(server, Rating(client.you, name, 25.0, 3.0, 20, True))
     last = None
     for game in range(ratingrules.PAIR_GAMES + 2):
-        rated = rated_of(await play([win, lose], ["random"], seed=10 * game))
+        final = await play([win, lose], ["random"], seed=10 * game)
+        rated = rated_of(final)
         if game < ratingrules.PAIR_GAMES:
             assert None not in rated[:2] and rated[2] is None, game
+            assert unrated_of(final) is None
             last = rated[0]["after"]
         else:
             assert rated == [None, None, None], game
+            assert unrated_of(final) == "pair_limit"
     assert await who_rating(win, "Farmer") == (last, False)  # no change after the third
     rating = server.store.ratings("modernart", [win.you])[win.you]
     assert rating.games == 20 + ratingrules.PAIR_GAMES

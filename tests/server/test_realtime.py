@@ -244,3 +244,20 @@ async def test_r14_another_players_sealed_bid_leaves_your_clock_running(player, 
     await clients[2].act(type="sealed", amount=2)
     await clients[0].until(lambda u: any(e["type"] == "reveal" for e in u["events"]))
     assert room.deadline() is not None and room.deadline() >= sealed_deadline + 1
+
+
+async def test_r15_a_dropped_auctioneers_timed_out_price_does_not_give_the_painting_away(player):
+    """Issue 28 (play-test #5): the auctioneer of a fixed-price card loses the
+    connection; when the turn clock runs out the server names the heuristic's price
+    for them, not 1 (at which the next player could take the painting)."""
+    deck = deck_with(["karl_gitter.fixed_price"])
+    clients = await table(player, 3, deck=deck, turn_timeout_s=1)
+    await clients[0].act(type="play", card="karl_gitter.fixed_price")
+    await clients[1].until(lambda u: u["view"]["phase"] == "price")
+    await clients[0].close()
+    named = await clients[1].until(
+        lambda u: any(e["type"] == "price" for e in u["events"]), timeout=10
+    )
+    assert named["events"][0] == {"type": "timeout", "seat": 0}
+    price = next(e for e in named["events"] if e["type"] == "price")
+    assert price["seat"] == 0 and price["amount"] > 1

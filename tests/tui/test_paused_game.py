@@ -104,3 +104,29 @@ async def test_a_spectator_and_the_lobby_see_the_pause_and_its_end(url, raw, tmp
         await pilot.press("L")  # a spectator leaves without a question
         await until(pilot, lambda: app.lobby is not None and app.screen is app.lobby)
         await until(pilot, lambda: "paused" in lobby_rows(app))
+
+
+async def test_a_late_spectator_reads_the_pause_below_the_older_events(url, raw, tmp_path):
+    """Play-tests 2026-12-03 night #6: a spectator who came to a paused room read the pause
+    line above the room's history (the first view came before the history): the pause
+    is the state now, so it comes last."""
+    ann = await raw("Ann")
+    await ann.send("create", game="modernart", seats=3, options={"bot_delay_ms": 500})
+    await ann.wait_for("joined")
+    await ann.send("add_bot")
+    await ann.send("add_bot")
+    await ann.send("start")
+    await ann.wait_for("update")
+    await ann.close()  # nobody at the table: the game pauses
+    app = ClientApp(url, "Sam", tokens=TokenStore(tmp_path / "tokens.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby is not None and "paused" in lobby_rows(app))
+        await pilot.press("w")
+        paused = "No player is at the table: the game is paused"
+        await until(pilot, lambda: app.table is not None and paused in log_text(app))
+        await until(pilot, lambda: not app.history_pending)
+        await pilot.pause()
+        log = log_text(app)
+        assert "Ann lost the connection" in log
+        assert log.index("Ann lost the connection") < log.index(paused)
+        assert log.count(paused) == 1

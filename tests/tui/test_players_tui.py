@@ -222,7 +222,7 @@ def test_snapshot_online_list(snap_compare):
 
 
 def test_the_table_tells_rating_changes_in_words():
-    from modernart.tui.gametable import rating_line
+    from modernart.tui.ratingwords import rating_line
 
     changes = [{"before": 1500, "after": 1562}, None, {"before": 1500, "after": 1450}]
     assert rating_line(["Ann", "Bob", "Otto (R)"], changes) == (

@@ -139,7 +139,7 @@ def test_f1_of_a_game_against_bots_says_it_has_no_lobby() -> None:
 def test_a_bot_levels_rating_is_told_once_and_as_the_levels() -> None:
     """Issue 28 and playtests #7: three hard bots showed the same "+109" each, as if
     each had its own rating; a level has one, shared by its bots."""
-    from modernart.tui.gametable import rating_line
+    from modernart.tui.ratingwords import rating_line
 
     hard = {"before": 1500, "after": 1609, "level": "hard"}
     changes = [{"before": 1500, "after": 1621, "provisional": True}, hard, hard, hard]

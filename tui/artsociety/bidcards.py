@@ -82,4 +82,4 @@ class BidCards:
         chose = len(self.view.get("stack") or []) > 1
         which = "the card you chose last" if chose else "your lowest card"
         detail = f"It is far from {last}, {which}; a card played is gone for the game."
-        self.app.push_screen(Confirm(f"Bid {card}?", detail), answer)
+        self.app.push_screen(Confirm(f"Bid {card}?", detail, low=True), answer)

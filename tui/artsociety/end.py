@@ -89,7 +89,7 @@ def score_rows(house: House, scores: Sequence[dict[str, Any]]) -> list[tuple[str
     A part this variant does not score (revision 2's empty cells, revision 1's corners) is
     left out unless a score has it."""
     rows = [
-        ("faux pas (scored 0)", "faux_pas", True),
+        ("faux pas", "faux_pas", True),
         (f"eyeline ({values.eyeline(house)})", "eyeline", True),
         ("decor shields", "shields", True),
         (f"excess (−{house.excess_penalty} each)", "excess", True),
@@ -143,7 +143,9 @@ def score_table(
             row.append(f"{part['count']}×{part['multiplier']}={part['points']}")
         table.add_row(*row)
     for label, key in score_rows(house, scores):
-        table.add_row(label, *(str(sc.get(key, 0)) for sc in scores))
+        # Faux pas are paintings, not points: counted as the genres' rows are, ×0.
+        shown = "{}×0=0" if key == "faux_pas" else "{}"
+        table.add_row(label, *(shown.format(sc.get(key, 0)) for sc in scores))
     table.add_row(
         Text("total", style="bold"), *(Text(str(sc["total"]), style="bold") for sc in scores)
     )
@@ -179,6 +181,7 @@ class ArtSocietyEnd(Dialog[str | None]):
         Binding("s", "choose('save')", "Save record"),
         Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
         Binding("R,r", "choose('rematch')", "Rematch"),
+        Binding("D,d", "choose('decline')", "Decline"),
         Binding("q", "choose('quit')", "Quit"),
     ]
 

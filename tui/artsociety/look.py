@@ -168,9 +168,7 @@ def wall_text(
                 line.append(label, style="bold " + style)
             elif x == tx:
                 line.append("▏  ", style=style)
-            elif "genre" not in tile:
-                line.append(" + ", style=style)
-            else:
+            else:  # a decor's too: "+2  +" read as two pieces (play-tests night #9)
                 line.append("   ", style=style)
         out.append_text(line)
         if y < rows - 1:

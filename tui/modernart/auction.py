@@ -26,9 +26,20 @@ TIMEOUT_DEFAULT = (
     ("play", "a card is played for you"),
     ("decline", "you decline"),
     ("sealed", "you bid 0"),
-    ("price", "the lowest price is set"),
+    ("price", "a price is named for you"),
     ("pass", "you pass"),
 )
+
+
+def outbid_note(view: dict[str, Any], amount: int) -> str:
+    """Why a typed bid below the minimum was not sent: the others outbid it meanwhile."""
+    high = view["high"]
+    low = view["legal"]["bid"][0]
+    who = _name(view, high["seat"])
+    return (
+        f"Your bid of {amount} was not sent: the high bid is {high['amount']} ({who}). "
+        f"Bid at least {low}."
+    )
 
 
 def _name(view: dict[str, Any], seat: int | None) -> str:
@@ -317,8 +328,13 @@ class AuctionPanel(Vertical):
                 f"{yours}{seconds} s left{'; then ' + then if then else ''}",
                 style="bold reverse red" if hurry else "bold yellow",
             )
-        who = ", ".join(_name(view, s) for s in view.get("to_act") or [])
-        return Text(f"{capital(who) or 'Next'}: {seconds} s left to decide", style="dim")
+        # A bot never waits for its clock: only people's clocks are told (play-test #4).
+        bots = {i for i, s in enumerate(view.get("seats") or []) if s.get("bot")}
+        people = [s for s in view.get("to_act") or [] if s not in bots]
+        if not people:
+            return None
+        who = ", ".join(_name(view, s) for s in people)
+        return Text(f"{capital(who)}: {seconds} s left to decide", style="dim")
 
     def _draw_clock(self) -> None:
         clock = self.query_one("#clock", Static)

@@ -16,7 +16,7 @@ from ..amount import AmountInput
 from ..eventlog import SCROLL_HINT
 from ..footer import Footer
 from ..gametable import TABLE_BINDINGS, GameTable, chat_line
-from .auction import AuctionPanel
+from .auction import AuctionPanel, outbid_note
 from .board import ValueBoard
 from .hand import Hand
 from .ledger import Ledger, LedgerScreen
@@ -112,7 +112,9 @@ class TableScreen(GameTable):
             self.query_one(AmountInput).focus()
 
     def show_error(self, message: str) -> None:
+        """Beside the entry, and in the log: the next bid clears the entry's line."""
         self.query_one(AuctionPanel).show_error(message)
+        super().show_error(message)
 
     def on_key(self, event: events.Key) -> None:
         """A digit that no widget took while an amount is asked for (typed the instant
@@ -160,6 +162,9 @@ class TableScreen(GameTable):
             self.app.bell()
             return
         low, high = self.legal[panel.mode]
+        if panel.mode == "bid" and amount is not None and amount < low and self.view.get("high"):
+            self.show_error(outbid_note(self.view, amount))  # in the log too, where it stays
+            return
         if amount is None or not low <= amount <= high:
             panel.show_error(f"Enter an amount from {low} to {high}.")
             return

@@ -95,7 +95,7 @@ class AuctionBox(Vertical):
             lot.append_text(cards_text(view.get("lot") or []))
             gain = lot_gain(view, you)
             if you is not None:
-                lot.append(f"  (+{gain} pts)", style="dim")
+                lot.append(f"  (+{gain} pts if you win it)", style="dim")
         elif view.get("finished"):
             winners = [names[w] for w in view.get("winners") or [] if w < len(names)]
             lot.append(f"Game over: {' and '.join(winners)} won.", style="bold")

@@ -56,6 +56,7 @@ class SerengetiOver(Dialog[str]):
         Binding("s", "choose('save')", "Save record"),
         Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
         Binding("R,r", "choose('rematch')", "Rematch"),
+        Binding("D,d", "choose('decline')", "Decline"),
         Binding("enter,escape", "choose('close')", "Back to the table"),
         Binding("q", "choose('quit')", "Quit"),
     ]
