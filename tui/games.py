@@ -14,13 +14,16 @@ from rich.text import Text
 from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .artsociety.end import keys_help as artsociety_keys
+from .artsociety.narrate import action_words as artsociety_words
 from .artsociety.private import describe_private as artsociety_private
 from .browser import HELP as BROWSER_HELP
 from .gametable import GameTable
+from .modernart.narrate import action_words as modernart_words
 from .modernart.private import describe_private as modernart_private
 from .rematch import AFTER_GAME_HELP
 from .serengeti.private import describe_private as serengeti_private
 from .serengeti.table import KEYS_HELP as SERENGETI_KEYS
+from .serengeti.words import action_words as serengeti_words
 from .viewerhelp import VIEWER_KEYS
 
 
@@ -36,6 +39,8 @@ class ClientGame:
     # Markdown: the table's keys, shown by F1 after the rules; or a function of the room's
     # variant giving them (a game whose help says its variant's values)
     keys_help: str | Callable[[Any], str] = ""
+    # A player's action in the game's words (the review's marks), or None: no such words
+    action_words: Callable[[dict[str, Any]], str | None] = lambda action: None
 
     @property
     def info(self) -> GameInfo:
@@ -136,9 +141,15 @@ def help_texts(where: str) -> list[str]:
 
 CLIENT_GAMES: dict[str, ClientGame] = {
     # Modern Art's rules text (engine/modernart/rules.md) has the table's keys woven in.
-    "modernart": ClientGame("modernart", _modernart_table, modernart_private),
-    "serengeti": ClientGame("serengeti", _serengeti_table, serengeti_private, SERENGETI_KEYS),
-    "artsociety": ClientGame("artsociety", _artsociety_table, artsociety_private, artsociety_keys),
+    "modernart": ClientGame(
+        "modernart", _modernart_table, modernart_private, action_words=modernart_words
+    ),
+    "serengeti": ClientGame(
+        "serengeti", _serengeti_table, serengeti_private, SERENGETI_KEYS, serengeti_words
+    ),
+    "artsociety": ClientGame(
+        "artsociety", _artsociety_table, artsociety_private, artsociety_keys, artsociety_words
+    ),
 }
 
 

@@ -17,6 +17,8 @@ from rich.text import Text
 from modernart.engine import Record
 from modernart.engine.review import MARKS, action_text
 
+from .games import client_game
+
 SYMBOL = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 STYLE = {"inaccuracy": "bold cyan", "mistake": "bold yellow", "blunder": "bold red"}
 COSTLIEST = 3  # decisions a player in the review's list
@@ -134,35 +136,9 @@ class Marks:
 
 
 def action_words(game: str, action: dict[str, Any] | None) -> str:
-    """An action in a few words, Modern Art's cards by name ("auction Krypto (open)")."""
+    """An action in a few words, in the game's own where it has them (`ClientGame.
+    action_words`: Modern Art's cards by name, "auction Krypto (open)"), else as
+    `modernart review` prints it."""
     if action is None:
         return "-"
-    if game == "modernart":
-        from .modernart.style import card_name
-
-        card = action.get("card")
-        try:
-            named = card_name(card) if isinstance(card, str) else ""
-        except KeyError:  # no card of the game: as `modernart review` prints it
-            return action_text(action)
-        kind = action.get("type")
-        amount = action.get("amount")
-        words = {
-            "play": f"auction {named}",
-            "add": f"add {named}",
-            "price": f"ask {amount}",
-            "sealed": f"bid {amount} sealed",
-        }
-        if kind in words:
-            return words[kind]
-    if game == "serengeti" and action.get("type") == "bid":
-        return f"bid {action.get('amount')} chips"
-    if game == "artsociety":
-        from .artsociety.narrate import painting_words
-
-        kind, painting = action.get("type"), action.get("painting")
-        if kind == "place":
-            return f"hang it at {action.get('cell')}" + (", turned" if action.get("turned") else "")
-        if kind == "pick" and isinstance(painting, str):
-            return f"pick {painting_words(painting)}"
-    return action_text(action)
+    return client_game(game).action_words(action) or action_text(action)

@@ -94,3 +94,14 @@ def narrate(
             f"{who(s)} {p}{' (wins)' if s in winners else ''}" for s, p in enumerate(points)
         )
     return None
+
+
+def action_words(action: dict[str, Any]) -> str | None:
+    """A pick or a placement in the game's words for the review's marks
+    (tui/reviewmarks.py). None: no words of the game's for it."""
+    kind, painting = action.get("type"), action.get("painting")
+    if kind == "place":
+        return f"hang it at {action.get('cell')}" + (", turned" if action.get("turned") else "")
+    if kind == "pick" and isinstance(painting, str):
+        return f"pick {painting_words(painting)}"
+    return None

@@ -145,3 +145,18 @@ def mark_round_enders(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if artist is not None and counts.get(artist, 0) >= CARDS_TO_END_ROUND:
                 out[i] = {**event, "ends_round": after.get("round")}
     return out
+
+
+def action_words(action: dict[str, Any]) -> str | None:
+    """A player's action in a few words, cards by name ("auction Krypto (open)"): the
+    review's marks (tui/reviewmarks.py). None: no words of the game's for it."""
+    card, kind, amount = action.get("card"), action.get("type"), action.get("amount")
+    if kind in ("price", "sealed"):
+        return f"ask {amount}" if kind == "price" else f"bid {amount} sealed"
+    if kind not in ("play", "add") or not isinstance(card, str):
+        return None
+    try:
+        named = card_name(card)
+    except KeyError:  # no card of the game: as `modernart review` prints it
+        return None
+    return f"auction {named}" if kind == "play" else f"add {named}"

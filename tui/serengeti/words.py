@@ -247,3 +247,8 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None)
         verb = "win" if len(winners) > 1 or winners == ["You"] else "wins"
         return Text(f"Game over: {' and '.join(winners)} {verb}{how}", style="bold yellow")
     return None
+
+
+def action_words(action: dict[str, Any]) -> str | None:
+    """A bid in the game's words for the review's marks (tui/reviewmarks.py)."""
+    return f"bid {action.get('amount')} chips" if action.get("type") == "bid" else None
