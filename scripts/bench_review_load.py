@@ -16,8 +16,10 @@ the same games and no review stored yet, and both kinds of run the same database
 
 Per run it prints the 1-minute load at its start, the load test's figures, the reviews
 completed and decisions reviewed (including the reviews under way), and the review
-worker's CPU time (read from /proc: the server's child at the lowest priority), whole
-and per review and per decision. A row whose reviews ran out (every game reviewed
+worker's CPU time (read from /proc: the server's child at the lowest priority), whole,
+as a share of the run's wall time, per decision reviewed, and per review (that per
+decision times a completed review's decisions: the worker's CPU also holds the reviews
+still under way at the end). A row whose reviews ran out (every game reviewed
 before the end) says so: the worker was not busy the whole time; ask for more games.
 The CPU of one review at rest, for each game: scripts/bench_review.py.
 
@@ -233,10 +235,16 @@ def run(args: argparse.Namespace, template: str, rooms: list[str], clients: int)
         "p50": pct(0.50),
         "p99": pct(0.99),
         "max": pct(1.0),
-        "client_cpu": (after.ru_utime + after.ru_stime)
-        - (client_cpu.ru_utime + client_cpu.ru_stime),
+        "client_cpu": sum(r.cpu_s for r in results)  # the pool's processes (lt.worker)
+        if args.procs > 1
+        else (after.ru_utime + after.ru_stime) - (client_cpu.ru_utime + client_cpu.ru_stime),
         "completed": got.completed,
         "decisions": reviewed,
+        # a review's CPU: its decisions' (the worker's CPU a decision) — the worker's CPU
+        # also holds the reviews under way at the end, which are not completed
+        "per_review": worker_cpu / reviewed * got.decisions / got.completed
+        if got.completed
+        else None,
         "worker_cpu": worker_cpu,
         "ran_out": got.ran_out,
         "errors": sum(r.errors for r in results) + len(got.errors),
@@ -257,11 +265,12 @@ def report(rows: list[dict]) -> None:
     print("|" + "---|" * head.count(" | ") + "---|")
     for r in rows:
         share = r["worker_cpu"] / r["elapsed"]
+        per_review = "-" if r["per_review"] is None else f"{r['per_review']:.1f}"
         print(
             f"| {r['reviews']}{' (ran out)' if r['ran_out'] else ''} | {r['load']:.2f}"
             f" | {r['cpu_act_us']:.0f} | {r['p50']:.1f} / {r['p99']:.1f} / {r['max']:.1f}"
             f" | {r['measured']} | {r['games']} | {r['completed']} | {r['decisions']}"
-            f" | {r['worker_cpu']:.1f} ({share:.2f}) | {per(r['worker_cpu'], r['completed'])}"
+            f" | {r['worker_cpu']:.1f} ({share:.2f}) | {per_review}"
             f" | {per(r['worker_cpu'], r['decisions'], 1000)} | {r['errors']} |"
         )
 
