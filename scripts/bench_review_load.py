@@ -23,7 +23,7 @@ still under way at the end). A row whose reviews ran out (every game reviewed
 before the end) says so: the worker was not busy the whole time; ask for more games.
 The CPU of one review at rest, for each game: scripts/bench_review.py.
 
-Quick check: `--rooms 20 --duration 15 --games 4 --review-worlds 2`.
+Quick check (runs of about 20 s): `--rooms 8 --duration 10 --think-ms 50 --games 6`.
 """
 
 from __future__ import annotations
@@ -299,7 +299,8 @@ def main() -> int:
         for i in range(args.repeat):
             for clients in (0, args.reviews) if i % 2 == 0 else (args.reviews, 0):
                 rows.append(run(args, template, rooms, clients))
-                print(f"run {len(rows)}: {rows[-1]}", flush=True)
+                shown = {k: round(v, 2) if isinstance(v, float) else v for k, v in rows[-1].items()}
+                print(f"run {len(rows)}: {shown}", flush=True)
     finally:
         shutil.rmtree(template, ignore_errors=True)
     print(f"rooms: {args.rooms}  connections: {args.rooms * lt.SEATS}  duration_s: {args.duration}")
