@@ -48,9 +48,9 @@ import msgpack
 from websockets.asyncio.client import connect
 
 from modernart.engine.modernart.bots import make_bot
+from modernart.server.botpool import REVIEW_NICE
 from modernart.server.store import Store
 
-REVIEW_NICE = 19  # server/botpool.py's niceness of the review worker
 GAME_OPTIONS = {"shout_window_ms": 100, "takeover_s": 0, "bot_delay_ms": 0}
 
 
@@ -134,6 +134,7 @@ def prepare(games: int) -> tuple[str, list[str]]:
     rooms = store.finished_room_ids()
     store.close()
     if len(rooms) < games or stats.errors:
+        shutil.rmtree(data, ignore_errors=True)
         raise SystemExit(f"preparing games: {len(rooms)} finished, {stats.problems}")
     return data, rooms
 
@@ -195,8 +196,7 @@ async def load_beside_reviews(
 def run(args: argparse.Namespace, template: str, rooms: list[str], clients: int) -> dict:
     """One load test on a fresh copy of `template`, with `clients` reviewers."""
     data = tempfile.mkdtemp(prefix="modernart-reviewload-run-")
-    shutil.rmtree(data)
-    shutil.copytree(template, data)
+    shutil.copytree(template, data, dirs_exist_ok=True)
     load = os.getloadavg()[0]
     port = lt.free_port()
     extra = ["--review-worlds", str(args.review_worlds)] if args.review_worlds else []
