@@ -475,21 +475,15 @@ class Game:
 
     def _next_bidder(self, events: list[Event]) -> None:
         """R13: one lap; after the auctioneer the highest bid wins."""
-        turn = self.turn = self.turn + 1
-        if turn == len(self.order):
-            if self.high_seat is None:
-                self._give_free(events)
-            else:
-                self._sell(self.high_seat, self.high_amount, events)
+        self.turn += 1
+        if self.turn == len(self.order):
+            self._hammer(events)
 
     def _close(self, _seat: int, _: None, events: list[Event]) -> None:
         """R12: the hammer falls on an open auction."""
         if self.phase != OPEN:
             raise Illegal("no open auction to close")
-        if self.high_seat is None:
-            self._give_free(events)
-        else:
-            self._sell(self.high_seat, self.high_amount, events)
+        self._hammer(events)
 
     def _sealed(self, seat: int, amount: int, events: list[Event]) -> None:
         """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
@@ -581,6 +575,12 @@ class Game:
             }
         )
         self._take_lot(winner, events)
+
+    def _hammer(self, events: list[Event]) -> None:
+        """R10, R12, R13: the lot goes to the high bid, or free to the auctioneer if none."""
+        if self.high_seat is None:
+            return self._give_free(events)
+        self._sell(self.high_seat, self.high_amount, events)
 
     def _give_free(self, events: list[Event]) -> None:
         """R10/R16: nobody bid; the auctioneer takes the lot for free."""
