@@ -3,9 +3,9 @@ keys, the waiting room, leaving and the turn clock; `GameTable` is the base of e
 
 The contract for a game's table screen (registered in `tui/games.py`):
 
-- subclass `GameTable`; `compose` yields a `Static(id="status")` first, an event log with
-  `id="log"` (an `EventLog`, or a subclass telling the game's events) and ends with
-  `chat_line()` then `Footer(compact=True)`;
+- subclass `GameTable`; `compose_table` yields the game's widgets, an event log with
+  `id="log"` among them (an `EventLog`, or a subclass telling the game's events), and
+  `TableFrame` (tui/tableframe.py) puts the status line above, the chat line and footer below;
 - put `*TABLE_BINDINGS` after the game's own keys in `BINDINGS` (the footer keeps that
   order), and answer `check_action` for the game's actions before calling `super()`;
 - implement `draw(previous, view, events)`: redraw the game's widgets for a new view
@@ -34,7 +34,6 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -47,7 +46,6 @@ from .devices import replaced_note
 from .eventlog import EventLog
 from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
-from .ordered import OrderedInput
 from .presence import (
     MARKERS,
     PRESENCE_EVENTS,
@@ -59,6 +57,7 @@ from .presence import (
 from .quiet import quiet_update
 from .ratingwords import rated_line
 from .rematch import RematchKeys
+from .tableframe import TableFrame
 from .turnclock import ClockWarning
 
 CONNECTION_LABEL = {
@@ -87,21 +86,12 @@ TABLE_BINDINGS: list[BindingType] = [
 ]
 
 
-def chat_line() -> Horizontal:
-    """The one-line chat entry, hidden until `t`."""
-    return Horizontal(
-        Static(Text("Chat> ", style="bold cyan"), id="chat-prompt"),
-        OrderedInput(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
-        id="chat-line",
-    )
-
-
 def hints_allowed(room: dict[str, Any]) -> bool:
     """False only when the room's options say so (older servers send no `hints`)."""
     return (room.get("options") or {}).get("hints", True) is not False
 
 
-class GameTable(RematchKeys):
+class GameTable(RematchKeys, TableFrame):
     """The base of every game's table: see the module docstring for the contract."""
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows

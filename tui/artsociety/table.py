@@ -25,8 +25,7 @@ from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import SCROLL_HINT, EventLog
-from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..gametable import TABLE_BINDINGS, GameTable
 from ..quiet import quiet_update
 from ..turnclock import TurnClock
 from ..words import count, host_name, short_name
@@ -108,8 +107,7 @@ class ArtSocietyTable(BidCards, GameTable):
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
+    def compose_table(self) -> ComposeResult:
         with Horizontal(id="as-top"):
             with Vertical(id="as-left"):
                 yield Static(id="as-wall")
@@ -120,8 +118,6 @@ class ArtSocietyTable(BidCards, GameTable):
                 yield TurnClock("a bot moves for you", id="as-clock")
                 yield Static(id="as-you")
                 yield TableLog(id="log")
-        yield chat_line()
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         others = self.query_one("#as-others")
