@@ -24,7 +24,7 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
-from ..eventlog import SCROLL_HINT, EventLog
+from ..eventlog import EventLog
 from ..gametable import TABLE_BINDINGS, GameTable
 from ..quiet import quiet_update
 from ..turnclock import TurnClock
@@ -124,8 +124,6 @@ class ArtSocietyTable(BidCards, GameTable):
         others.border_title = "Other walls, scores (w: full)"
         others.border_subtitle = "1 char = 2 cells, top/bottom"
         self.query_one("#as-you").border_title = "Your bid cards"
-        log = self.query_one(EventLog)
-        log.border_subtitle = SCROLL_HINT
         super().on_mount()
         self._draw()
         self.call_after_refresh(self.focus_default)

@@ -13,7 +13,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from ..amount import AmountInput
-from ..eventlog import SCROLL_HINT
 from ..gametable import TABLE_BINDINGS, GameTable
 from .auction import AuctionPanel, outbid_note
 from .board import ValueBoard
@@ -59,7 +58,6 @@ class TableScreen(GameTable):
         players.border_title = "Players"
         players.border_subtitle = "▶ decides · A auctioneer"
         self.query_one("#auction").border_title = "Auction"
-        self.query_one("#log").border_subtitle = SCROLL_HINT
         self.query_one("#hand").border_title = "Your hand"
         self.query_one(Hand).focus()
         super().on_mount()

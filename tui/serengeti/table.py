@@ -13,7 +13,6 @@ from textual.widgets import Input
 
 from modernart.engine.serengeti.cards import AUCTIONS
 
-from ..eventlog import SCROLL_HINT
 from ..gametable import TABLE_BINDINGS, GameTable
 from .auction import AuctionBox, BidInput
 from .end import SerengetiOver
@@ -74,7 +73,6 @@ class SerengetiTable(GameTable):
         players = self.query_one("#sg-players")
         players.border_title = "Players"
         players.border_subtitle = "▶ turn · S start player · barred: no bid may end in these"
-        self.query_one("#log").border_subtitle = SCROLL_HINT
         super().on_mount()
         self.focus_default()
 
