@@ -25,8 +25,9 @@ from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
 from ..eventlog import EventLog
-from ..gametable import TABLE_BINDINGS, GameTable
+from ..gametable import GameTable
 from ..quiet import quiet_update
+from ..tablekeys import TABLE_BINDINGS
 from ..turnclock import TurnClock
 from ..words import count, host_name, short_name
 from .bidcards import BidCards

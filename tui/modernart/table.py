@@ -13,7 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from ..amount import AmountInput
-from ..gametable import TABLE_BINDINGS, GameTable
+from ..gametable import GameTable
+from ..tablekeys import TABLE_BINDINGS
 from .auction import AuctionPanel, outbid_note
 from .board import ValueBoard
 from .hand import Hand

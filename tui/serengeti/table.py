@@ -13,7 +13,8 @@ from textual.widgets import Input
 
 from modernart.engine.serengeti.cards import AUCTIONS
 
-from ..gametable import TABLE_BINDINGS, GameTable
+from ..gametable import GameTable
+from ..tablekeys import TABLE_BINDINGS
 from .auction import AuctionBox, BidInput
 from .end import SerengetiOver
 from .log import SerengetiLog
