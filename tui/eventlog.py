@@ -35,6 +35,7 @@ class EventLog(RichLog):
         # Whether new lines scroll into view. Only the player's own scrolling changes it:
         # "am I at the end now?" is unreliable while lines are still being laid out.
         self.following = True
+        self.border_subtitle = SCROLL_HINT  # while following; reading back says so instead
         self.unseen = 0  # entries written while the player read back (said in the subtitle)
         self.entries: deque[Text] = deque(maxlen=MAX_ENTRIES)  # what was written, unwrapped
         self._last_rows = 0  # how many rows the last entry took (0: not known)

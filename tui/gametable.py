@@ -3,11 +3,12 @@ keys, the waiting room, leaving and the turn clock; `GameTable` is the base of e
 
 The contract for a game's table screen (registered in `tui/games.py`):
 
-- subclass `GameTable`; `compose` yields a `Static(id="status")` first, an event log with
-  `id="log"` (an `EventLog`, or a subclass telling the game's events) and ends with
-  `chat_line()` then `Footer(compact=True)`;
-- put `*TABLE_BINDINGS` after the game's own keys in `BINDINGS` (the footer keeps that
-  order), and answer `check_action` for the game's actions before calling `super()`;
+- subclass `GameTable`; `compose_table` yields the game's widgets, an event log with
+  `id="log"` among them (an `EventLog`, or a subclass telling the game's events), and
+  `TableFrame` (tui/tableframe.py) puts the status line above, the chat line and footer below;
+- put `*TABLE_BINDINGS` (tui/tablekeys.py, with what they do) after the game's own keys in
+  `BINDINGS` (the footer keeps that order), and answer `check_action` for the game's
+  actions before calling `super()`;
 - implement `draw(previous, view, events)`: redraw the game's widgets for a new view
   (PROTOCOL.md `update.view`; a waiting room's view has only `seats`, `status`, `you`,
   `host`, `room`, `legal`);
@@ -32,22 +33,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.actions import SkipAction
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from modernart.engine.games import DEFAULT_GAME, get_game
 
-from .away import pause_line, while_away
-from .botpick import BotLevelDialog
-from .confirm import Confirm, leave_question
+from .away import pause_line
 from .devices import replaced_note
 from .eventlog import EventLog
-from .messages import Alert, LeaveRoom, PlayerAct, SaveRecord, SendToServer
+from .messages import Alert, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
-from .ordered import OrderedInput
 from .presence import (
     MARKERS,
     PRESENCE_EVENTS,
@@ -59,6 +54,8 @@ from .presence import (
 from .quiet import quiet_update
 from .ratingwords import rated_line
 from .rematch import RematchKeys
+from .tableframe import TableFrame
+from .tablekeys import TableKeys, hints_allowed
 from .turnclock import ClockWarning
 
 CONNECTION_LABEL = {
@@ -69,39 +66,8 @@ CONNECTION_LABEL = {
     "replaced": ("opened elsewhere", "bold red"),
 }
 
-# Every table's keys, after its own game keys (see the module docstring).
-TABLE_BINDINGS: list[BindingType] = [
-    Binding("t", "chat", "Chat"),
-    Binding("b", "add_bot", "Add bot"),
-    Binding("B", "pick_bot", "Bot level…"),
-    Binding("s", "start", "Start game"),
-    Binding("s", "save", "Save record"),
-    Binding("R", "rematch(True)", "Rematch"),
-    Binding("D", "rematch(False)", "Decline", show=False),  # F1 and the log name it
-    Binding("pageup", "log(-1)", "Log ↑"),
-    Binding("pagedown", "log(1)", "Log ↓", show=False),
-    # Before the focused widget's End (the hand's last card), only while reading back.
-    Binding("end", "log_latest", show=False, priority=True),
-    Binding("L", "leave", "Leave"),
-    Binding("escape", "cancel_chat", show=False),
-]
 
-
-def chat_line() -> Horizontal:
-    """The one-line chat entry, hidden until `t`."""
-    return Horizontal(
-        Static(Text("Chat> ", style="bold cyan"), id="chat-prompt"),
-        OrderedInput(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
-        id="chat-line",
-    )
-
-
-def hints_allowed(room: dict[str, Any]) -> bool:
-    """False only when the room's options say so (older servers send no `hints`)."""
-    return (room.get("options") or {}).get("hints", True) is not False
-
-
-class GameTable(RematchKeys):
+class GameTable(RematchKeys, TableKeys, TableFrame):
     """The base of every game's table: see the module docstring for the contract."""
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
@@ -453,112 +419,6 @@ class GameTable(RematchKeys):
             self.app.bell()
             return
         self.act({"type": kind})
-
-    def action_chat(self) -> None:
-        self.query_one("#chat-line").display = True
-        self.query_one("#chat", Input).focus()
-
-    def action_cancel_chat(self) -> None:
-        line = self.query_one("#chat-line")
-        if line.display:
-            line.display = False
-            if not self.chatting:
-                self.focus_for(self.legal)
-            if self.focused is None or self.focused.id == "chat":
-                self.focus_default()
-
-    def focus_default(self) -> None:
-        """Where the focus rests when no decision needs it (after the chat closes)."""
-        self.focus_next()
-
-    def send_chat(self, entry: Input) -> None:
-        text = entry.value.strip()
-        if text:
-            self.send({"t": "chat", "text": text})
-        entry.value = ""
-        self.action_cancel_chat()
-
-    def action_log(self, pages: int) -> None:
-        self.query_one("#log", EventLog).page(pages)
-
-    def action_log_latest(self) -> None:
-        """End while the log reads back: to its latest line; else End is the focused
-        widget's (SkipAction passes it on)."""
-        log = self.query_one("#log", EventLog)
-        if log.following:
-            raise SkipAction
-        log.latest()
-
-    def action_hint(self) -> None:
-        """`?`: what the game's hard bot would do here and why (`GameInfo.hint`), from
-        this view only: a hint knows no more than the player. Hidden and inert
-        (`check_action`) when the host turned hints off or nothing is to decide."""
-        hint = get_game(self.GAME).hint
-        if hint is None or not hints_allowed(self.room_info) or not self.legal:
-            self.app.bell()
-            return
-        _, reason = hint(self.view)
-        self.note(f"Hint: {reason}", "bold")
-
-    def _waiting(self) -> bool:
-        """True while the room waits for its game to start; else the bell rings."""
-        waiting = self.view.get("status", "waiting") == "waiting"
-        if not waiting:
-            self.app.bell()
-        return waiting
-
-    def action_add_bot(self) -> None:
-        if self._waiting():
-            self.send({"t": "add_bot"})
-
-    def action_pick_bot(self) -> None:
-        """B: choose the level (the game's bots, each with its one line)."""
-        if not self._waiting():
-            return
-
-        def chosen(level: str | None) -> None:
-            if level:
-                self.send({"t": "add_bot", "level": level})
-
-        self.app.push_screen(BotLevelDialog(get_game(self.GAME)), chosen)
-
-    def action_start(self) -> None:
-        if self._waiting():
-            self.send({"t": "start"})
-
-    def action_save(self) -> None:
-        if not (self.view.get("finished") or self.view.get("status") == "finished"):
-            self.app.bell()
-            return
-        self.post_message(SaveRecord())
-
-    @property
-    def chatting(self) -> bool:
-        """The chat entry has the focus: a decision does not take it away."""
-        return self.focused is not None and self.focused.id == "chat"
-
-    @property
-    def game_running(self) -> bool:
-        """A seat in a game not over yet: leaving it deserves a question."""
-        view = self.view
-        return (
-            view.get("you") is not None
-            and view.get("status") == "playing"
-            and not view.get("finished")
-        )
-
-    def action_leave(self) -> None:
-        away = while_away(self.view, self.room_info)
-        asked = leave_question(bool(self.local), self.game_running, away)
-        if asked is None:
-            self.post_message(LeaveRoom())
-            return
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self.post_message(LeaveRoom())
-
-        self.app.push_screen(Confirm(*asked), answer)
 
     def after_game_over(self, choice: str | None) -> None:
         """The end screen's choice: save the record, rematch or not, quit, or just close it."""

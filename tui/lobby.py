@@ -276,13 +276,10 @@ class LobbyScreen(Screen[None]):
         self.send({"t": "rooms"})
 
 
-class PasswordDialog(Dialog[str]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+class LineDialog(Dialog[str]):
+    """A dialog that asks for one line of text: Enter gives it, Escape gives ""."""
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Label("This room has a password:")
-            yield OrderedInput(id="password", password=True)
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def on_mount(self) -> None:
         self.query_one(Input).cursor_blink = False
@@ -292,6 +289,13 @@ class PasswordDialog(Dialog[str]):
 
     def action_cancel(self) -> None:
         self.dismiss("")
+
+
+class PasswordDialog(LineDialog):
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("This room has a password:")
+            yield OrderedInput(id="password", password=True)
 
 
 class HandoffDialog(Dialog[None]):
@@ -391,10 +395,8 @@ class ClaimDialog(Dialog[None]):
         self.dismiss(None)
 
 
-class NameDialog(Dialog[str]):
+class NameDialog(LineDialog):
     """Your player name, changed in the lobby (a seat keeps the name it was taken with)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, current: str, prompt: str = "") -> None:
         super().__init__()
@@ -405,12 +407,3 @@ class NameDialog(Dialog[str]):
         with Vertical(id="dialog"):
             yield Static(self.prompt, markup=False)  # wrapped: it may say why a name was refused
             yield OrderedInput(self.current, id="player-name", max_length=24)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = False
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss("")

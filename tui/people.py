@@ -84,13 +84,9 @@ class PeopleScreen(Dialog[None]):
         raise NotImplementedError
 
 
-class OnlineScreen(PeopleScreen):
-    """Who is online, each with a rating: in the game of the table they sit or watch at,
-    else in the game chosen here (←/→), said in the title (playtests #7: a Modern Art
-    rating read as the Serengeti one just played)."""
+class GameListScreen(PeopleScreen):
+    """A list about one game at a time: ←/→ asks for the game before or after."""
 
-    TITLE_TEXT = "Online now"
-    ANSWER = "who"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "game(-1)", "◀ game", priority=True),
         Binding("right", "game(1)", "game ▶", priority=True),
@@ -100,15 +96,24 @@ class OnlineScreen(PeopleScreen):
         super().__init__()
         self.game = game if game in GAME_NAMES else DEFAULT_GAME
 
-    def columns(self) -> tuple[str, ...]:
-        return ("Name", "Rating", "Where")
-
     def request(self) -> dict[str, Any]:
-        return {"t": "who", "game": self.game}
+        return {"t": self.ANSWER, "game": self.game}  # a request and its answer share a `t`
 
     def action_game(self, delta: int) -> None:
         self.game = another_game(self.game, delta)
         self.action_refresh()
+
+
+class OnlineScreen(GameListScreen):
+    """Who is online, each with a rating: in the game of the table they sit or watch at,
+    else in the game chosen here (←/→), said in the title (playtests #7: a Modern Art
+    rating read as the Serengeti one just played)."""
+
+    TITLE_TEXT = "Online now"
+    ANSWER = "who"
+
+    def columns(self) -> tuple[str, ...]:
+        return ("Name", "Rating", "Where")
 
     def show(self, msg: dict[str, Any]) -> None:
         table = self.query_one(DataTable)
@@ -125,29 +130,14 @@ class OnlineScreen(PeopleScreen):
         self.query_one("#people-hint", Static).update(Text(hint, style="dim"))
 
 
-class LeaderboardScreen(PeopleScreen):
+class LeaderboardScreen(GameListScreen):
     """One game's best players (bots' levels among them); ←/→ another game."""
 
     TITLE_TEXT = "Leaderboard"
     ANSWER = "leaderboard"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "game(-1)", "◀ game", priority=True),
-        Binding("right", "game(1)", "game ▶", priority=True),
-    ]
-
-    def __init__(self, game: str = DEFAULT_GAME) -> None:
-        super().__init__()
-        self.game = game
 
     def columns(self) -> tuple[str, ...]:
         return ("#", "Name", "Rating", "Games")
-
-    def request(self) -> dict[str, Any]:
-        return {"t": "leaderboard", "game": self.game}
-
-    def action_game(self, delta: int) -> None:
-        self.game = another_game(self.game, delta)
-        self.action_refresh()
 
     def show(self, msg: dict[str, Any]) -> None:
         if msg.get("game") != self.game:

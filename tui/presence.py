@@ -14,20 +14,14 @@ from typing import Any
 
 from rich.text import Text
 
+from .words import seat_name
+
 # Events that no game's `tell` sees: the table tells them (or shows them) itself.
 PRESENCE_EVENTS = frozenset(
     {"connected", "disconnected", "left", "autopilot", "timeout", "stand_in", "watching"}
 )
 # Markers: the next event of that seat is a move made for it (see `stand_in_names`).
 MARKERS = frozenset({"stand_in"})
-
-
-def _who(names: Sequence[str], seat: Any, you: int | None) -> str:
-    if seat == you and you is not None:
-        return "You"
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return "?"
 
 
 class PresenceTeller:
@@ -42,7 +36,7 @@ class PresenceTeller:
     ) -> tuple[str, str] | None:
         """(line, style) for a presence event, or None for one not told in words."""
         kind, seat = event.get("type"), event.get("seat")
-        who = _who(names, seat, you)
+        who = seat_name(names, seat, you)
         mine = who == "You"
         match kind:
             case "connected":

@@ -3,7 +3,8 @@ state in words for the log, the status line and the game-over dialog, and the di
 line that follows the answers as they come (`rematch`, docs/protocol.md).
 
 `RematchKeys` is mixed into `GameTable` (tui/gametable.py); each game's end dialog yields a
-`RematchLine` and names `R` in its hint (`DIALOG_KEYS`)."""
+`RematchLine` and names `R` in its hint (`DIALOG_KEYS`); Modern Art's and Serengeti's
+dialogs take their keys from `GAME_OVER_BINDINGS`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -24,6 +26,15 @@ REMATCH_KEY = "R: rematch"
 # The end dialogs' hint line: every key they take (R, D, a, s, Enter, q; r and d work
 # too). Within 70 columns: the dialogs' width at 80×24.
 DIALOG_KEYS = f"{REMATCH_KEY}  D: decline  {REVIEW_KEY}  s: save  Enter: close  q: quit"
+# A game-over dialog's keys (its `choose` dismisses with the word)
+GAME_OVER_BINDINGS: list[BindingType] = [
+    Binding("s", "choose('save')", "Save record"),
+    Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
+    Binding("R,r", "choose('rematch')", "Rematch"),
+    Binding("D,d", "choose('decline')", "Decline"),
+    Binding("enter,escape", "choose('close')", "Back to the table"),
+    Binding("q", "choose('quit')", "Quit"),
+]
 
 AFTER_GAME_HELP = (
     "## After the game\n\n"

@@ -18,7 +18,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .away import status_word
 from .createroom import game_choice
-from .gametable import hints_allowed
+from .tablekeys import hints_allowed
 from .words import short_name
 
 COLUMNS = ("Room", "Game", "Seats", "Players", "Status", "Variant", "Lock", "Watch")

@@ -1,8 +1,9 @@
 """Words every table uses: names cut to a width, a capital first letter, ordinals, counts,
-who wins, who hosts, a labelled line of a seat's own part."""
+who wins, who hosts, a seat's name for the log, a labelled line of a seat's own part."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -47,6 +48,16 @@ def host_name(seats: list[dict[str, Any]], host: Any) -> str:
     if isinstance(host, int) and 0 <= host < len(seats):
         return f"{seats[host].get('name', '?')} (the host)"
     return "the host"
+
+
+def seat_name(names: Sequence[str], seat: Any, you: int | None) -> str:
+    """The name at `seat` as a log line says it: "You" for the reader's own, "?" for a seat
+    that is not there."""
+    if seat == you and you is not None:
+        return "You"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "?"
 
 
 def add_line(text: Text, label: str, value: str) -> None:

@@ -331,10 +331,14 @@ class Game:
         self.actions.append(dict(action))
         return events
 
+    def _require(self, phase: str, why: str) -> None:
+        """Refuse, saying `why`, an action that belongs to another phase."""
+        if self.phase != phase:
+            raise Illegal(why)
+
     def _play(self, seat: int, card: str, events: list[Event]) -> None:
         """R8: the auctioneer plays a card; R18 may end the round at once."""
-        if self.phase != PLAY:
-            raise Illegal("no card can be played now")
+        self._require(PLAY, "no card can be played now")
         if seat != self.auctioneer:
             raise NotYourTurn(f"it is {self.players[self.auctioneer]}'s turn to play")
         hand = self.hands[seat]
@@ -396,8 +400,7 @@ class Game:
             self._give_free(events)
 
     def _check_offer(self, seat: int) -> None:
-        if self.phase != OFFER:
-            raise Illegal("no double is on offer")
+        self._require(OFFER, "no double is on offer")
         if seat != self.order[self.turn]:
             raise NotYourTurn(f"the double is offered to {self.players[self.order[self.turn]]}")
 
@@ -475,26 +478,18 @@ class Game:
 
     def _next_bidder(self, events: list[Event]) -> None:
         """R13: one lap; after the auctioneer the highest bid wins."""
-        turn = self.turn = self.turn + 1
-        if turn == len(self.order):
-            if self.high_seat is None:
-                self._give_free(events)
-            else:
-                self._sell(self.high_seat, self.high_amount, events)
+        self.turn += 1
+        if self.turn == len(self.order):
+            self._hammer(events)
 
     def _close(self, _seat: int, _: None, events: list[Event]) -> None:
         """R12: the hammer falls on an open auction."""
-        if self.phase != OPEN:
-            raise Illegal("no open auction to close")
-        if self.high_seat is None:
-            self._give_free(events)
-        else:
-            self._sell(self.high_seat, self.high_amount, events)
+        self._require(OPEN, "no open auction to close")
+        self._hammer(events)
 
     def _sealed(self, seat: int, amount: int, events: list[Event]) -> None:
         """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
-        if self.phase != SEALED:
-            raise Illegal("no sealed auction is running")
+        self._require(SEALED, "no sealed auction is running")
         sealed = self.sealed
         if seat in sealed:
             raise Illegal("you have already sealed a bid (R14)")
@@ -522,8 +517,7 @@ class Game:
 
     def _price(self, seat: int, amount: int, events: list[Event]) -> None:
         """R15: the auctioneer names a price in [min(1, money), money]."""
-        if self.phase != PRICE:
-            raise Illegal("no fixed price is being set")
+        self._require(PRICE, "no fixed price is being set")
         if seat != self.seller:
             raise NotYourTurn(f"{self.players[self.seller]} sets the price")
         money = self.money[seat]
@@ -539,8 +533,7 @@ class Game:
 
     def _buy(self, seat: int, _: None, events: list[Event]) -> None:
         """R15: the player being asked buys at the fixed price."""
-        if self.phase != BUY:
-            raise Illegal("nothing is for sale at a fixed price")
+        self._require(BUY, "nothing is for sale at a fixed price")
         if seat != self.order[self.turn]:
             raise NotYourTurn(f"it is {self.players[self.order[self.turn]]}'s turn")
         if self.money[seat] < self.price:
@@ -581,6 +574,12 @@ class Game:
             }
         )
         self._take_lot(winner, events)
+
+    def _hammer(self, events: list[Event]) -> None:
+        """R10, R12, R13: the lot goes to the high bid, or free to the auctioneer if none."""
+        if self.high_seat is None:
+            return self._give_free(events)
+        self._sell(self.high_seat, self.high_amount, events)
 
     def _give_free(self, events: list[Event]) -> None:
         """R10/R16: nobody bid; the auctioneer takes the lot for free."""

@@ -67,8 +67,7 @@ class HeuristicBot(LegalBot):
     RIVAL_WEIGHT = 0.3
 
     def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
-        limit = self.limit(view)
-        amounts = [a for a in legal.get("bid", []) if a <= limit]
+        amounts = self.affordable(view, legal)
         if not amounts:
             return {"type": "pass"}
         return {"type": "bid", "amount": min(amounts[:6], key=lambda a: self._cost(view, a))}
@@ -90,6 +89,11 @@ class HeuristicBot(LegalBot):
         bar = self.BAR_COST * len(new_digits) * (1 + len(barred) / 5)
         late = view["auction"] / AUCTIONS
         return gain + growth * (1 - late) - bar
+
+    def affordable(self, view: dict[str, Any], legal: dict[str, Any]) -> list[int]:
+        """The legal bids within this bot's `limit`, in `legal`'s order."""
+        limit = self.limit(view)
+        return [a for a in legal.get("bid", []) if a <= limit]
 
     def limit(self, view: dict[str, Any]) -> int:
         """The most this bot pays. Chips score nothing but S16's bonus, so they are worth
@@ -129,8 +133,7 @@ class NormalBot(HeuristicBot):
     RIVAL_WEIGHT = 0.0
 
     def decide(self, view: dict[str, Any], legal: dict[str, Any]) -> Action | None:
-        limit = self.limit(view)
-        amounts = [a for a in legal.get("bid", []) if a <= limit]
+        amounts = self.affordable(view, legal)
         return {"type": "bid", "amount": amounts[0]} if amounts else {"type": "pass"}
 
 

@@ -32,16 +32,22 @@ DEFAULT_STARTS_PER_ADDRESS = (10, 60.0)  # session starts per address: 10 a minu
 DEFAULT_STARTS_TOTAL = (20, 1.0)  # and from everyone: 20 a second
 
 
-def available_mb() -> float:
-    """The machine's available memory (MemAvailable), in MB."""
+def proc_mb(path: str, field: str, default: float) -> float:
+    """A kB figure of a /proc file (`field` as the line starts: "Pss:"), in MB; `default`
+    where the file or the line is missing."""
     try:
-        with open("/proc/meminfo", encoding="ascii") as f:
+        with open(path, encoding="ascii") as f:
             for line in f:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(field):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return 1024.0
+    return default
+
+
+def available_mb() -> float:
+    """The machine's available memory (MemAvailable), in MB."""
+    return proc_mb("/proc/meminfo", "MemAvailable:", 1024.0)
 
 
 def default_budget_mb() -> int:

@@ -24,7 +24,7 @@ from ..app import Server
 from ..devicestore import key_label
 from ..session import Conn
 from ..storeerror import token_hash
-from .admission import Admission, Limits
+from .admission import Admission, Limits, proc_mb
 from .pool import WorkerPool, WorkerProcess
 from .refusals import RefusalLog
 from .session import TerminalSession
@@ -98,14 +98,7 @@ def weigh(sessions: set[TerminalSession]) -> None:
 
 def pss_mb(pid: int) -> float:
     """A process's proportional set size (its share of the pages it maps), in MB."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return proc_mb(f"/proc/{pid}/smaps_rollup", "Pss:", 0.0)
 
 
 class Terminals:

@@ -7,18 +7,20 @@ from __future__ import annotations
 import pathlib
 from typing import Any
 
+import pytest
 from replays import bot_record
 from textual.app import App
 from textual.widgets import DataTable
 from tui_keys import shown, text_of, until
 
+from modernart.engine.games import DEFAULT_GAME
 from modernart.engine.records import load_record, replay
 from modernart.server import ratings
 from modernart.server.playerstore import Rating, SeatResult
 from modernart.server.ssh.records import download_hint
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import NameDialog
-from modernart.tui.people import LeaderboardScreen, OnlineScreen, PastGamesScreen
+from modernart.tui.people import LeaderboardScreen, OnlineScreen, PastGamesScreen, another_game
 from modernart.tui.recordhint import RecordCommand
 from modernart.tui.replay import ReplayKeys
 from modernart.tui.tokens import TokenStore
@@ -231,3 +233,16 @@ def test_the_table_tells_rating_changes_in_words():
     assert rating_line(["Ann"], [None]) == "This game was not rated."
     provisional = {"before": 1500, "after": 1440, "provisional": True}
     assert rating_line(["Ann"], [provisional]) == "Ratings: Ann 1440? (-60)"
+
+
+@pytest.mark.parametrize("screen", [LeaderboardScreen, OnlineScreen])
+async def test_a_game_list_opened_on_an_unknown_game_falls_back_and_steps_on(screen):
+    """Online and Leaderboard share their game picker: a name the registry does not know
+    becomes the default game, and → steps to the next one (no ValueError)."""
+    window = screen("chess")
+    answer = {"t": window.ANSWER, "game": DEFAULT_GAME, "players": []}
+    async with WindowApp(window, answer).run_test() as pilot:
+        await until(pilot, lambda: pilot.app.screen is window)
+        assert window.request() == {"t": window.ANSWER, "game": DEFAULT_GAME}
+        await pilot.press("right")
+        assert window.game == another_game(DEFAULT_GAME, 1) != DEFAULT_GAME

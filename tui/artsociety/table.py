@@ -24,10 +24,10 @@ from textual.widgets import Static
 from modernart.engine.artsociety.rules import House
 from modernart.engine.artsociety.wall import Wall
 
-from ..eventlog import SCROLL_HINT, EventLog
-from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..eventlog import EventLog
+from ..gametable import GameTable
 from ..quiet import quiet_update
+from ..tablekeys import TABLE_BINDINGS
 from ..turnclock import TurnClock
 from ..words import count, host_name, short_name
 from .bidcards import BidCards
@@ -108,8 +108,7 @@ class ArtSocietyTable(BidCards, GameTable):
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
+    def compose_table(self) -> ComposeResult:
         with Horizontal(id="as-top"):
             with Vertical(id="as-left"):
                 yield Static(id="as-wall")
@@ -120,16 +119,12 @@ class ArtSocietyTable(BidCards, GameTable):
                 yield TurnClock("a bot moves for you", id="as-clock")
                 yield Static(id="as-you")
                 yield TableLog(id="log")
-        yield chat_line()
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         others = self.query_one("#as-others")
         others.border_title = "Other walls, scores (w: full)"
         others.border_subtitle = "1 char = 2 cells, top/bottom"
         self.query_one("#as-you").border_title = "Your bid cards"
-        log = self.query_one(EventLog)
-        log.border_subtitle = SCROLL_HINT
         super().on_mount()
         self._draw()
         self.call_after_refresh(self.focus_default)

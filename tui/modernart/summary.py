@@ -16,7 +16,7 @@ from modernart.engine.modernart.cards import ARTISTS
 
 from ..dialog import Dialog
 from ..quiet import quiet_update
-from ..rematch import DIALOG_KEYS, RematchLine
+from ..rematch import DIALOG_KEYS, GAME_OVER_BINDINGS, RematchLine
 from ..words import winners_line
 from .style import artist_text, paintings
 
@@ -154,14 +154,7 @@ class GameOver(Dialog[str]):
     """All money revealed (R27), the winners (R26), the last round's scoring (R20–R24: its
     summary may have gone by with a key press), and the offer to save the record."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "choose('save')", "Save record"),
-        Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
-        Binding("R,r", "choose('rematch')", "Rematch"),
-        Binding("D,d", "choose('decline')", "Decline"),
-        Binding("enter,escape", "choose('close')", "Back to the table"),
-        Binding("q", "choose('quit')", "Quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = GAME_OVER_BINDINGS
 
     def __init__(
         self,

@@ -10,12 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from ..amount import AmountInput
-from ..eventlog import SCROLL_HINT
-from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..gametable import GameTable
+from ..tablekeys import TABLE_BINDINGS
 from .auction import AuctionPanel, outbid_note
 from .board import ValueBoard
 from .hand import Hand
@@ -44,8 +43,7 @@ class TableScreen(GameTable):
     def init_fields(self) -> None:
         self.ledger = Ledger()
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
+    def compose_table(self) -> ComposeResult:
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield ValueBoard(id="board")
@@ -54,8 +52,6 @@ class TableScreen(GameTable):
                 yield AuctionPanel(id="auction")
                 yield ModernArtLog(id="log")
         yield Hand(id="hand")
-        yield chat_line()
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#board").border_title = "Value board"
@@ -63,7 +59,6 @@ class TableScreen(GameTable):
         players.border_title = "Players"
         players.border_subtitle = "▶ decides · A auctioneer"
         self.query_one("#auction").border_title = "Auction"
-        self.query_one("#log").border_subtitle = SCROLL_HINT
         self.query_one("#hand").border_title = "Your hand"
         self.query_one(Hand).focus()
         super().on_mount()

@@ -7,14 +7,14 @@ from typing import Any, ClassVar
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
 from modernart.engine.serengeti.cards import TRIBES
 
 from ..dialog import Dialog
-from ..rematch import DIALOG_KEYS, RematchLine
+from ..rematch import DIALOG_KEYS, GAME_OVER_BINDINGS, RematchLine
 from ..words import short_name, winners_line
 from .words import TIEBREAK_WORDS, TRIBE_SHORT, TRIBE_STYLE
 
@@ -52,14 +52,7 @@ def score_table(event: dict[str, Any], names: list[str]) -> Table:
 class SerengetiOver(Dialog[str]):
     """The scoring broken down (S15–S17), the winners and how a tie was broken."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "choose('save')", "Save record"),
-        Binding("a", "app.review_here", "Review"),  # over the dialog (tui/reviewing.py)
-        Binding("R,r", "choose('rematch')", "Rematch"),
-        Binding("D,d", "choose('decline')", "Decline"),
-        Binding("enter,escape", "choose('close')", "Back to the table"),
-        Binding("q", "choose('quit')", "Quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = GAME_OVER_BINDINGS
 
     def __init__(self, event: dict[str, Any], names: list[str]) -> None:
         super().__init__()

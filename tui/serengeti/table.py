@@ -9,13 +9,12 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from modernart.engine.serengeti.cards import AUCTIONS
 
-from ..eventlog import SCROLL_HINT
-from ..footer import Footer
-from ..gametable import TABLE_BINDINGS, GameTable, chat_line
+from ..gametable import GameTable
+from ..tablekeys import TABLE_BINDINGS
 from .auction import AuctionBox, BidInput
 from .end import SerengetiOver
 from .log import SerengetiLog
@@ -66,19 +65,15 @@ class SerengetiTable(GameTable):
     def init_fields(self) -> None:
         self._told_start = False  # the log has begun the game's story
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="status")
+    def compose_table(self) -> ComposeResult:
         yield AuctionBox(id="sg-auction")
         yield SerengetiPlayers(id="sg-players")
         yield SerengetiLog(id="log")
-        yield chat_line()
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         players = self.query_one("#sg-players")
         players.border_title = "Players"
         players.border_subtitle = "▶ turn · S start player · barred: no bid may end in these"
-        self.query_one("#log").border_subtitle = SCROLL_HINT
         super().on_mount()
         self.focus_default()
 

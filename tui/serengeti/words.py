@@ -10,6 +10,8 @@ from rich.text import Text
 
 from modernart.engine.serengeti.cards import DIGIT_OF, TRIBE_OF, TRIBES
 
+from ..words import seat_name
+
 # ANSI colours only (the app's theme): ANSI "yellow" is the brown of the old palettes.
 TRIBE_STYLE = {
     "blue": "bold blue",
@@ -172,33 +174,25 @@ def payments_words(payments: list[dict[str, Any]], names: Sequence[str], you: in
     """ "2 each to Bob, Cy; 1 to the bank" from a `sold` event's payments."""
     paid = [p for p in payments if p.get("to") is not None]
     bank = sum(p.get("amount", 0) for p in payments if p.get("to") is None)
-    who = ", ".join(_name(names, p["to"], you).replace("You", "you") for p in paid)
+    who = ", ".join(seat_name(names, p["to"], you).replace("You", "you") for p in paid)
     amounts = {p.get("amount") for p in paid}
     if len(amounts) == 1:
         each = " each" if len(paid) > 1 else ""
         parts = [f"{amounts.pop()}{each} to {who}"]
     else:
-        parts = [f"{p.get('amount')} to {_name(names, p['to'], you)}" for p in paid]
+        parts = [f"{p.get('amount')} to {seat_name(names, p['to'], you)}" for p in paid]
     if bank:
         parts.append(f"{bank} to the bank")
     return "; ".join(parts) or "nothing paid"
 
 
-def _name(names: Sequence[str], seat: Any, you: int | None) -> str:
-    if seat == you and you is not None:
-        return "You"
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return "?"
-
-
 def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None) -> Text | None:
     """One log line for a Serengeti event; your own moves in the second person."""
     kind = event.get("type")
-    who = _name(names, event.get("seat"), you)
+    who = seat_name(names, event.get("seat"), you)
     verb_s = "" if who == "You" else "s"
     if kind == "auction":
-        starter = _name(names, event.get("start"), you)
+        starter = seat_name(names, event.get("start"), you)
         return Text.assemble(
             (f"Auction {event.get('number')} of 15: ", "bold"),
             f"{starter} turn{'' if starter == 'You' else 's'} up ",
@@ -216,11 +210,11 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None)
         extra = f" (early pass: +{bonus} chips)" if bonus else ""
         return Text(f"{who} pass{'' if who == 'You' else 'es'}{extra}")
     if kind == "sold":
-        winner = _name(names, event.get("winner"), you)
+        winner = seat_name(names, event.get("winner"), you)
         digit = event.get("digit")
         holders = event.get("holders") or []
         if holders:
-            whose = " and ".join(_name(names, h, you).replace("You", "you") for h in holders)
+            whose = " and ".join(seat_name(names, h, you).replace("You", "you") for h in holders)
             why = f"ends in {digit}, held by {whose}"
         else:
             why = f"ends in {digit}, which no one else holds: all others share"
@@ -241,7 +235,7 @@ def narrate(event: dict[str, Any], names: Sequence[str], you: int | None = None)
             (" free", "bold"),
         )
     if kind == "game_end":
-        winners = [_name(names, s, you) for s in event.get("winners") or []]
+        winners = [seat_name(names, s, you) for s in event.get("winners") or []]
         tie = event.get("tiebreak")
         how = "" if tie in (None, "points") else f" ({TIEBREAK_WORDS.get(tie, tie)})"
         verb = "win" if len(winners) > 1 or winners == ["You"] else "wins"

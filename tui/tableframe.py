@@ -1,0 +1,37 @@
+"""The frame every game's table shares: the status line on top, the game's own widgets,
+then the chat line (hidden until `t`) and the footer. `GameTable` (tui/gametable.py) is
+built on it; a game's table yields only its own widgets, from `compose_table`."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Static
+
+from .footer import Footer
+from .ordered import OrderedInput
+
+
+def chat_line() -> Horizontal:
+    """The one-line chat entry, hidden until `t`."""
+    return Horizontal(
+        Static(Text("Chat> ", style="bold cyan"), id="chat-prompt"),
+        OrderedInput(id="chat", placeholder="type, Enter sends, Escape cancels", max_length=300),
+        id="chat-line",
+    )
+
+
+class TableFrame(Screen[None]):
+    """A table's layout: `Static(id="status")`, `compose_table()`, `chat_line()`, `Footer`."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield from self.compose_table()
+        yield chat_line()
+        yield Footer(compact=True)
+
+    def compose_table(self) -> ComposeResult:
+        """The game's own widgets, an event log with `id="log"` among them."""
+        raise NotImplementedError
