@@ -1,17 +1,29 @@
 """Engine speed on one core: random-bot games and record replays per second, per game.
 
 Usage: python scripts/bench_engine.py [--games N] [--game modernart|serengeti|all]
+       python scripts/bench_engine.py --baseline COMMIT [--rounds R] [--games N] [--game G]
 For each game, the last lines are `<game> random_games_per_s: N` and
 `<game> replay_games_per_s: N`; Modern Art's lines also appear without the prefix
 (the figures docs/benchmarks.md has always quoted). Both games run in the same
 process, one after the other, so their ratio is measured under the same load.
+
+`--baseline COMMIT` measures that commit's engine beside this one: R rounds, each
+running this script once on COMMIT's `engine/` (a `git archive` put first on the
+path) and once on this tree's, alternating, one process at a time; it prints each
+run and the best of each side, and new against old.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pathlib
 import platform
 import random
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 
@@ -92,11 +104,56 @@ def bench(name: str, games: int) -> dict[str, float]:
     }
 
 
+def engine_of(commit: str, into: pathlib.Path) -> None:
+    """`commit`'s engine as the package `modernart.engine` under `into`."""
+    top = pathlib.Path(__file__).resolve().parent.parent
+    tar = subprocess.run(
+        ["git", "-C", str(top), "archive", commit, "engine"], check=True, capture_output=True
+    ).stdout
+    (into / "modernart").mkdir()
+    (into / "modernart" / "__init__.py").write_text("")
+    subprocess.run(["tar", "-x", "-C", str(into / "modernart")], input=tar, check=True)
+
+
+def run_once(game: str, games: int, path: str | None) -> dict[str, float]:
+    """This script in a process of its own (`path` first on PYTHONPATH): its figures."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = path
+    command = [sys.executable, __file__, "--game", game, "--games", str(games)]
+    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    found = re.findall(r"^(\w+) (random|replay)_games_per_s: (\d+)$", out, re.M)
+    return {f"{name} {kind}": float(value) for name, kind, value in found}
+
+
+def against(commit: str, rounds: int, game: str, games: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        engine_of(commit, pathlib.Path(tmp))
+        best: dict[str, dict[str, float]] = {"old": {}, "new": {}}
+        for r in range(rounds):
+            for side in ("old", "new") if r % 2 == 0 else ("new", "old"):
+                load = os.getloadavg()[0]
+                figures = run_once(game, games, tmp if side == "old" else None)
+                shown = ", ".join(f"{k} {v:.0f}/s" for k, v in figures.items())
+                print(f"round {r + 1} {side} (load {load:.2f}): {shown}", flush=True)
+                for key, value in figures.items():
+                    best[side][key] = max(best[side].get(key, 0.0), value)
+        for key, new in best["new"].items():
+            old = best["old"].get(key)
+            ratio = f", new/old {new / old:.2f}" if old else ""
+            print(f"best {key}: old {old or 0:.0f}/s, new {new:.0f}/s{ratio}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--game", choices=[*GAMES, "all"], default="all")
+    parser.add_argument("--baseline", help="a commit whose engine to measure beside this one")
+    parser.add_argument("--rounds", type=int, default=3, help="with --baseline: old/new pairs")
     args = parser.parse_args()
+    if args.baseline:
+        against(args.baseline, args.rounds, args.game, args.games)
+        return
     names = list(GAMES) if args.game == "all" else [args.game]
 
     print(f"python: {platform.python_version()} on {platform.machine()} ({platform.processor()})")
