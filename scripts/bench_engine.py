@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
+import modernart.engine
 from modernart.engine import record_of
 from modernart.engine.games import GameState, get_game
 from modernart.engine.modernart import Game
@@ -122,6 +123,8 @@ def run_once(game: str, games: int, path: str | None) -> dict[str, float]:
         env["PYTHONPATH"] = path
     command = [sys.executable, __file__, "--game", game, "--games", str(games)]
     out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    engine = re.search(r"^engine: (.*)$", out, re.M)
+    print(f"  ({engine.group(1) if engine else '?'})", flush=True)
     found = re.findall(r"^(\w+) (random|replay)_games_per_s: (\d+)$", out, re.M)
     return {f"{name} {kind}": float(value) for name, kind, value in found}
 
@@ -157,6 +160,7 @@ def main() -> None:
     names = list(GAMES) if args.game == "all" else [args.game]
 
     print(f"python: {platform.python_version()} on {platform.machine()} ({platform.processor()})")
+    print(f"engine: {pathlib.Path(modernart.engine.__file__).parent}")
     results = {name: bench(name, args.games) for name in names}
     for name, r in results.items():
         print(f"{name}: games: {args.games}, {r['actions_per_game']:.0f} actions per game")
