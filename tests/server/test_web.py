@@ -145,7 +145,11 @@ async def play_until_a_card(gate: WebGate, page: Page) -> tuple[str, int]:
                         bound.reschedule(loop.time() + WAIT)
                     text = await page.text()
                     mark = (len(game.actions), text)
-                    if not game.finished and seat in game.to_act() and mark != sent:
+                    if "Enter: continue" in text and mark != sent:
+                        # A round's summary over the table takes the keys: close it first.
+                        sent = mark
+                        await page.send(Keys.ESCAPE)
+                    elif not game.finished and seat in game.to_act() and mark != sent:
                         sent = mark
                         await page.send(keys_for(game, seat))
                 await page.next_change()
