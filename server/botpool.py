@@ -96,9 +96,13 @@ def decide(
 
 
 def lower_priority() -> None:
-    """The review worker's initializer: it runs only on CPU time the others leave."""
+    """The review worker's initializer: it runs only on CPU time the others leave (nice
+    19, and on Linux the idle class, SCHED_IDLE: on a core only when no other task
+    wants it; nice 19 alone still took a share of a busy core, docs/benchmarks.md)."""
     with contextlib.suppress(OSError):
         os.nice(REVIEW_NICE)
+    with contextlib.suppress(OSError, AttributeError):  # Linux only
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def spawn_context() -> Any:

@@ -237,3 +237,5 @@ async def test_the_review_worker_runs_at_the_lowest_priority(reviewing):
     pool = reviewing.hub.bots
     niceness = await pool.submit_review(os.getpriority, os.PRIO_PROCESS, 0)
     assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 19)
+    # Linux: the idle class, on CPU only when nothing else wants it.
+    assert await pool.submit_review(os.sched_getscheduler, 0) == os.SCHED_IDLE
