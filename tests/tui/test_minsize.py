@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.screen import Screen
+from tui_offline import OfflineApp
 
+from modernart.engine.games import GAME_NAMES, get_game
+from modernart.tui import gametable
 from modernart.tui.minsize import SizeNotice, watch_size
 
 
@@ -26,3 +30,21 @@ def test_a_lobby_taken_down_before_its_widgets_mount_draws_nothing_and_raises_no
     lobby = LobbyScreen("Ann")
     lobby.on_mount()
     assert not lobby.query(SizeNotice)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+async def test_a_game_table_mounts_once(name, monkeypatch):
+    """Textual runs each class's `on_mount` down the table's classes by itself: a table's
+    own that called its base's too mounted the base twice (two size watchers a table)."""
+    watched: list[Screen[None]] = []
+    real = gametable.watch_size
+
+    def counted(screen: Screen[None]) -> None:
+        watched.append(screen)
+        real(screen)
+
+    monkeypatch.setattr(gametable, "watch_size", counted)
+    app = OfflineApp(get_game(name).create(["Ann", "Bob", "Cy"], seed=3), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert watched == [app.table]

@@ -125,7 +125,6 @@ class ArtSocietyTable(BidCards, GameTable):
         others.border_title = "Other walls, scores (w: full)"
         others.border_subtitle = "1 char = 2 cells, top/bottom"
         self.query_one("#as-you").border_title = "Your bid cards"
-        super().on_mount()
         self._draw()
         self.call_after_refresh(self.focus_default)
 

@@ -61,7 +61,6 @@ class TableScreen(GameTable):
         self.query_one("#auction").border_title = "Auction"
         self.query_one("#hand").border_title = "Your hand"
         self.query_one(Hand).focus()
-        super().on_mount()
 
     # ------------------------------------------------------------ rendering
 

@@ -74,7 +74,6 @@ class SerengetiTable(GameTable):
         players = self.query_one("#sg-players")
         players.border_title = "Players"
         players.border_subtitle = "▶ turn · S start player · barred: no bid may end in these"
-        super().on_mount()
         self.focus_default()
 
     def draw(
