@@ -17,6 +17,7 @@ from functools import cache
 from textual import events
 from textual.binding import Binding
 from textual.keys import key_to_character
+from textual.widget import Widget
 from textual.widgets import Input
 
 from .textual_internals import character_to_key
@@ -38,8 +39,23 @@ def own_bindings(widget_class: type[Input]) -> dict[str, tuple[Binding, ...]]:
     return {key: tuple(bindings) for key, bindings in keys.items()}
 
 
+def shown(widget: Widget) -> bool:
+    """Whether the widget and every container above it is displayed now."""
+    return all(node.display for node in widget.ancestors_with_self if isinstance(node, Widget))
+
+
 class OrderedInput(Input):
     """An Input that runs its own key bindings at once, in the order of the keys."""
+
+    def _on_hide(self, event: events.Hide) -> None:
+        """Textual tells a widget it was hidden after the screen's next refresh, and the
+        widget then gives its focus away. A table that hides its entry for one update and
+        shows it again for the next (a sale, then your sealed bid) had taken the focus
+        back before that news came: the late news then sent the focus to the hand, where
+        ↑ and Enter did nothing, while the entry asked for the bid (issue 28, the browser
+        test that stood still). Shown again, the entry keeps the focus."""
+        if shown(self):
+            event.prevent_default()
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return super().check_consume_key(key, character or UNNAMED.get(key))
