@@ -9,6 +9,11 @@ from textual.binding import Binding, BindingType
 
 from .ordered import OrderedInput
 
+# Keys that leave the amount as it is: moving about, sending it, leaving the entry.
+UNTYPED = frozenset(
+    {"tab", "shift+tab", "enter", "escape", "pageup", "pagedown", "left", "right", "home", "end"}
+)
+
 
 class AmountInput(OrderedInput):
     """Digits only; every other key falls through to the screen's bindings (p, y, d, +, …)."""
@@ -25,12 +30,22 @@ class AmountInput(OrderedInput):
         super().__init__(restrict=r"\d{0,4}", max_length=4, compact=True, **kwargs)
         self.cursor_blink = False  # no redraws twice a second over SSH
         self.bounds: tuple[int, int] = (0, 0)
+        # The player changed the amount since it was last put there for them (`offer`).
+        # Told by keys, not by the value: a typed 5 over an offered 5 is the same value.
+        self.typed = False
+
+    def offer(self, value: str) -> None:
+        """Put `value` (a suggestion, or nothing) in the entry for the player."""
+        self.value = value
+        self.typed = False
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return character is not None and character.isdigit()
 
     async def _on_key(self, event: events.Key) -> None:
         char = event.character
+        if event.key not in UNTYPED and (char is None or char.isdigit()):
+            self.typed = True  # a digit, ⌫, Delete, ↑/↓, …: the amount is the player's
         if char is not None and char.isprintable() and not char.isdigit():
             # Input's own handler (called after this one) would swallow the key:
             # skip it, so the key reaches the screen's bindings (p, y, d, +, …).
@@ -45,6 +60,7 @@ class AmountInput(OrderedInput):
         self.select_on_focus = False
         self.focus()
         self.value = digit if first else self.value + digit
+        self.typed = True
         self.cursor_position = len(self.value)
 
     def _on_blur(self, event: events.Blur) -> None:

@@ -42,3 +42,25 @@ async def test_an_entry_really_hidden_gives_its_focus_away():
         app.table.query_one("#entry").display = False
         await pilot.pause()
         assert app.table.focused is not entry
+
+
+async def test_r12_a_digit_typed_over_the_same_suggestion_survives_a_shout():
+    """Play-test (2026-12-03, late): "5" typed over an offered 5, then a bot's bid made the
+    minimum 10: the entry showed 10 and the next "0" made a bid of 0. What the player typed
+    stays, however it compares with what was offered."""
+    deck = hand_deck([[], ["krypto.open"]])
+    game = Game(NAMES, deck=deck, first_auctioneer=1)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.others({"seat": 1, "type": "play", "card": "krypto.open"})
+        await pilot.pause()
+        entry = app.table.query_one(AmountInput)
+        assert app.table.focused is entry and entry.value == "1"  # R12: offered, selected
+        await pilot.press("1")  # the same digit as the offer, typed over it
+        app.others({"seat": 2, "type": "bid", "amount": 9})
+        await pilot.pause()
+        assert entry.value == "1"
+        await pilot.press("5", "enter")
+        await pilot.pause()
+        assert {"t": "act", "action": {"type": "bid", "amount": 15}} in app.sent

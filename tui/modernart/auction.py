@@ -206,7 +206,6 @@ class AuctionPanel(Vertical):
         self._timer: Timer | None = None
         self._interval = 0.0
         self._key: object = None
-        self._suggested = ""  # what the entry holds that the player did not type
         self._warned: float | None = None  # the deadline already warned about
         self.query_one("#entry").display = False
 
@@ -252,14 +251,15 @@ class AuctionPanel(Vertical):
         entry.placeholder = "amount"
         if mode == "bid":
             # What the player typed is never replaced (a shout may arrive between two key
-            # presses); only our own suggestion follows the minimum, selected, so that
-            # typing a number replaces it.
-            typed = entry.value not in ("", self._suggested)
-            if new_mode or not typed:
-                entry.value = self._suggested = str(low)
+            # presses), even a digit equal to the suggestion it replaced (play-test: "5"
+            # over an offered 5, then a bot's bid made it 10 and the next "0" a bid of 0);
+            # only our own suggestion follows the minimum, selected, so that typing a
+            # number replaces it.
+            if new_mode or not (entry.typed and entry.value):
+                entry.offer(str(low))
                 entry.select_all()
         elif new_mode:
-            entry.value = self._suggested = ""
+            entry.offer("")
         self._check_amount()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -272,7 +272,7 @@ class AuctionPanel(Vertical):
         low, high = entry.bounds
         amount = entry.amount
         note = ""
-        if self.mode and amount is not None and entry.value != self._suggested:
+        if self.mode and amount is not None and entry.typed:
             if amount < low:
                 note = f"✗ min {low}"  # short: the entry is narrow at 80 columns
             elif amount > high:
@@ -281,7 +281,7 @@ class AuctionPanel(Vertical):
 
     def sent(self) -> None:
         """The amount went out: the next minimum may be suggested again."""
-        self.amount_input.value = self._suggested = ""
+        self.amount_input.offer("")
 
     def show_error(self, message: str) -> None:
         quiet_update(self.query_one("#error", Static), Text(message, style="bold red"))
