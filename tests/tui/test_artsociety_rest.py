@@ -12,7 +12,7 @@ from test_artsociety_screens import cannot_hang, offline, panel, placing, play_u
 from tui_keys import until
 
 from modernart.engine.artsociety.rules import EXCESS_TO_END, cell_index
-from modernart.tui.artsociety.end import ArtSocietyEnd
+from modernart.tui.artsociety.end import ArtSocietyEnd, why_it_ended
 
 
 async def test_a22_the_end_screen_says_why_the_game_ended() -> None:
@@ -27,10 +27,11 @@ async def test_a22_the_end_screen_says_why_the_game_ended() -> None:
         assert isinstance(app.screen, ArtSocietyEnd)
         shown = " ".join(line.strip(" │") for line in screen_lines(app))
         assert "Ended: " in shown and "(A22)." in shown
+        lower = shown.replace("Your ", "your ").replace("You have", "you have")
         for name in full:
-            assert f"{'Your' if name == 'Ann' else name + chr(39) + 's'} wall is full" in shown
+            assert f"{'your' if name == 'Ann' else name + chr(39) + 's'} wall is full" in lower
         for name in excess:
-            assert f"{'You have' if name == 'Ann' else name + ' has'} 2 excess paintings" in shown
+            assert f"{'you have' if name == 'Ann' else name + ' has'} 2 excess paintings" in lower
         if not any(game.hands):
             assert "every bid card has been played" in shown
         # the whole score table still fits: its total row is on screen
@@ -102,3 +103,14 @@ async def test_the_footer_lists_hint_chat_and_leave_at_every_decision_at_80x24()
         assert footer.endswith("^q Quit f1 Help") and len(footer) <= 80, (footer, legal)
         for words in ("? Hint", "t Chat", "L Leave"):
             assert words in footer, (footer, legal)
+
+
+def test_a22_you_is_capital_only_where_the_sentence_begins() -> None:
+    """Play-test: "Ended: alice has 2 excess paintings; You have 2 excess paintings"."""
+    seats = [{"excess": EXCESS_TO_END}, {"excess": EXCESS_TO_END}]
+    view = {"seats": seats, "wall": {"cols": 4, "rows": 4}, "hand": ["x"], "you": 1}
+    assert why_it_ended(view, ["alice", "You"]) == (
+        f"Ended: alice has {EXCESS_TO_END} excess paintings; "
+        f"you have {EXCESS_TO_END} excess paintings (A22)."
+    )
+    assert why_it_ended(view, ["You", "alice"]).startswith("Ended: You have")

@@ -109,12 +109,13 @@ def why_it_ended(view: dict[str, Any], names: Sequence[str]) -> str:
     reasons = []
     for seat, info in enumerate(seats):
         name = names[seat] if seat < len(names) else "?"
-        whose = "Your" if name == "You" else f"{name}'s"
+        you = name == "You"  # "You" begins the sentence only: "…; you have 2 excess …"
         if Wall.from_view(cols, rows, info.get("wall") or []).full:
+            whose = ("Your" if not reasons else "your") if you else f"{name}'s"
             reasons.append(f"{whose} wall is full")
         if (info.get("excess") or 0) >= EXCESS_TO_END:
-            has = "have" if name == "You" else "has"
-            reasons.append(f"{name} {has} {info['excess']} excess paintings")
+            who = ("You have" if not reasons else "you have") if you else f"{name} has"
+            reasons.append(f"{who} {info['excess']} excess paintings")
     if not view.get("hand") and view.get("you") is not None:
         reasons.append("every bid card has been played")
     piles = view.get("piles")
