@@ -92,6 +92,16 @@ async def test_past_games_count_one_game_in_the_singular() -> None:
         assert text_of(window.query_one("#people-title", Static)) == "Past games · Ann · 1 game"
 
 
+async def test_past_games_without_a_game_say_so() -> None:
+    """Play-test (late): an empty Past games showed only its title and column heads."""
+    window = PastGamesScreen()
+    app = DialogApp(window)
+    async with app.run_test(size=(80, 24)) as pilot:
+        window.show({"player": "Carol", "games": []})
+        await pilot.pause()
+        assert "No finished games yet" in text_of(window.query_one("#people-hint", Static))
+
+
 async def test_every_question_answers_y_or_n() -> None:
     """Playtests #13: quit dialogs said `y/n` in some places and `k/e` in others."""
     keep = DialogApp(KeepGame("Modern Art"))
