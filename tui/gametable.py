@@ -401,6 +401,8 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
             return host
         if action == "save":
             return bool(self.view.get("finished"))
+        if action == "review":  # a player's finished game (a watcher: past games)
+            return bool(self.view.get("finished")) and self.view.get("you") is not None
         if action == "rematch":
             return self.rematch_shown(bool(parameters[0]))
         if action == "hint":
@@ -428,3 +430,5 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
             self.post_message(SaveRecord())
         elif choice == "quit":
             self.app.exit()
+        if choice not in ("quit", "review"):  # the footer has no room for it at 80 columns
+            self.note("a: the expert's review of this game (also in Past games, p in the lobby)")

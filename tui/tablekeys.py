@@ -19,6 +19,7 @@ from .botpick import BotLevelDialog
 from .confirm import Confirm, leave_question
 from .eventlog import EventLog
 from .messages import LeaveRoom, SaveRecord
+from .reviewing import ReviewAsked
 
 # Every table's keys, after its own game keys (tui/gametable.py's docstring).
 TABLE_BINDINGS: list[BindingType] = [
@@ -29,6 +30,9 @@ TABLE_BINDINGS: list[BindingType] = [
     Binding("s", "save", "Save record"),
     Binding("R", "rematch(True)", "Rematch"),
     Binding("D", "rematch(False)", "Decline", show=False),  # F1 and the log name it
+    # The game over, its dialog closed (tui/reviewing.py): the log says it (no room in the
+    # footer at 80 columns).
+    Binding("a", "review", "Review", show=False),
     Binding("pageup", "log(-1)", "Log ↑"),
     Binding("pagedown", "log(1)", "Log ↓", show=False),
     # Before the focused widget's End (the hand's last card), only while reading back.
@@ -135,6 +139,14 @@ class TableKeys(Screen[None]):
     def action_start(self) -> None:
         if self._waiting():
             self.send({"t": "start"})
+
+    def action_review(self) -> None:
+        """a at the table once the game is over: its review, as from the game-over dialog
+        (play-test: with the dialog closed, nothing at the table asked for it)."""
+        if not self.view.get("finished") or self.room is None:
+            self.app.bell()
+            return
+        self.post_message(ReviewAsked(self.room))
 
     def action_save(self) -> None:
         if not (self.view.get("finished") or self.view.get("status") == "finished"):

@@ -15,7 +15,7 @@ from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.app import App
 from textual.screen import ModalScreen
 from textual.widgets import DataTable
-from tui_keys import shown, text_of, until
+from tui_keys import log_text, shown, text_of, until
 from tui_offline import OfflineApp
 
 from modernart.engine.games import get_game
@@ -75,6 +75,22 @@ async def test_workers_start_inside_a_textual_app():
             assert await pool.submit_review(os.getpid) != os.getpid()
         finally:
             pool.close()
+
+
+@pytest.mark.parametrize("name", GAMES)
+async def test_a_at_the_table_after_the_dialog_closed_asks_too(name: str) -> None:
+    """Play-test (late): once the game-over dialog was closed, no key at the table asked
+    for the review."""
+    app = OfflineApp(get_game(name).create(NAMES, seed=5, first=0), seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await played_out(app, name, pilot)
+        await pilot.press("enter")  # closes the game-over dialog
+        await until(pilot, lambda: app.screen is app.table)
+        assert "a: the expert's review of this game" in log_text(app)
+        await pilot.press("a")
+        await until(pilot, lambda: shown(app, ReviewWait))
+        assert app.sent[-1] == {"t": "review", "room": "r1"}
 
 
 @pytest.mark.parametrize("name", GAMES)
