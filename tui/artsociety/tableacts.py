@@ -8,6 +8,7 @@ from typing import Any
 from textual.binding import Binding
 
 from .end import ArtSocietyEnd
+from .fields import TableFields
 from .footerkeys import side_keys_shown
 from .look import (
     cell_of,
@@ -18,18 +19,8 @@ QUIET_KEYS = {"w": "cycle_wall", "t": "chat", "pageup": "log_up", "L": "leave"}
 MOVES = {"left": (-1, 0), "right": (1, 0), "up": (0, -1), "down": (0, 1)}
 
 
-class TableActions:
+class TableActions(TableFields):
     """The table's key actions, the footer's choice of keys and the refusals' words."""
-
-    # The table's fields (`ArtSocietyTable.init_fields`) and view, read and set here.
-    view: dict[str, Any]
-    cursor: tuple[int, int]
-    choice: int
-    exchanging: bool
-    pointer: int
-    chosen: list[str]
-    watching: int | None
-    error: str
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show in the footer only what can be done now; while you decide, only the

@@ -13,6 +13,7 @@ from modernart.engine.artsociety.wall import Wall
 
 from ..quiet import quiet_update
 from ..words import count, host_name, short_name
+from .fields import TableFields
 from .look import (
     FRAME_LEGEND,
     cell_of,
@@ -27,18 +28,8 @@ from .placing import ghost, preview, problem
 from .values import frame_bonus, wall_hint
 
 
-class TableDrawing:
+class TableDrawing(TableFields):
     """What the table draws from its view, its cursor and its choices."""
-
-    # The table's fields (`ArtSocietyTable.init_fields`) and view, read and set here.
-    view: dict[str, Any]
-    cursor: tuple[int, int]
-    choice: int
-    exchanging: bool
-    pointer: int
-    chosen: list[str]
-    watching: int | None
-    error: str
 
     def _draw(self) -> None:
         if not self.playing:
