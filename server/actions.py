@@ -25,11 +25,9 @@ class CloseNotAllowed(Exception):
     """Only the server's hammer may send it (PROTOCOL.md: not_allowed)."""
 
 
-def parse_action(msg: dict[str, Any], info: GameInfo) -> dict[str, Any]:
-    """The action of an `act`, rebuilt from checked fields only (a sent `seat` is ignored)."""
-    raw = msg.get("action")
-    if not isinstance(raw, dict):
-        raise BadMessage("`action` must be a map")
+def parse_action(raw: dict[str, Any], info: GameInfo) -> dict[str, Any]:
+    """An `act`'s action (a map, server/messages.py), rebuilt from checked fields only
+    (a sent `seat` is ignored)."""
     kind = raw.get("type")
     if not isinstance(kind, str):
         raise BadMessage("`action.type` must be a string")

@@ -1,4 +1,5 @@
-"""Strict readers for message fields: wrong types or ranges raise BadMessage.
+"""Strict readers for the fields inside an `act`'s action and `create`'s options (the
+messages themselves are typed: server/messages.py); wrong types or ranges raise BadMessage.
 
 Booleans and floats are not integers (PROTOCOL.md).
 """
@@ -50,11 +51,3 @@ def get_str(
     if printable and not value.isprintable():
         raise BadMessage(f"`{key}` must be printable characters only")
     return value
-
-
-def get_name(msg: dict[str, Any], key: str = "name") -> str:
-    """A player name: 1–24 printable characters, not all blank."""
-    name = get_str(msg, key, 1, 24)
-    if not name.strip():
-        raise BadMessage(f"`{key}` may not be blank")
-    return name
