@@ -77,17 +77,16 @@ def _explained(raw: Any, said: str) -> BadFrame:
     if field is None:
         missing = re.match(r"Object missing required field `(\w+)`", what)
         return BadFrame(f"`{missing[1]}` is required" if missing else what, rid)
-    return BadFrame(_field_error(kind, field, what), rid)
+    return BadFrame(field_error(field, what, _BOUNDS.get((kind, field))), rid)
 
 
-def _field_error(kind: str, field: str, what: str) -> str:
-    """ "Expected `int`, got `str`" → "`seats` must be an integer"; a range or length
-    error → "`page` must be from 0 to 100000" (bounds from the message's Struct)."""
+def field_error(field: str, what: str, bounds: tuple[int, int, bool] | None) -> str:
+    """msgspec's "Expected `int`, got `str`" → "`seats` must be an integer"; a range or
+    length error → "`page` must be from 0 to 100000" (`bounds`: lo, hi, is text)."""
     expected = re.match(r"Expected `([\w |]+)`, got ", what)
     if expected:
         kinds = [_KINDS.get(k, k) for k in expected[1].split(" | ") if k != "null"]
         return f"`{field}` must be {' or '.join(kinds)}"
-    bounds = _BOUNDS.get((kind, field))
     if bounds is not None:
         lo, hi, is_text = bounds
         if is_text:

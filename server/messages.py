@@ -112,7 +112,7 @@ class Chat(Message, tag="chat"):
 
 
 class Act(Message, tag="act"):
-    action: dict[str, Any]  # checked against the room's game (server/actions.py)
+    action: msgspec.Raw  # decoded into the room's game's action types (server/actions.py)
 
 
 class Sync(Message, tag="sync"):
