@@ -41,21 +41,16 @@ class CloseNotAllowed(Exception):
 class Action(msgspec.Struct, tag_field="type", frozen=True, kw_only=True):
     """One action type of a game; its fields are made by `action_types`."""
 
+
+class PlainAction(Action, frozen=True, kw_only=True):
+    """An action type with fields of a plain shape, whose strings must be printable."""
+
     def __post_init__(self) -> None:
         for field in self.__struct_fields__:
             value = getattr(self, field)
             for item in value if isinstance(value, list) else (value,):
                 if isinstance(item, str) and not item.isprintable():
                     raise ValueError(f"`action.{field}` must be printable characters only")
-
-    def as_dict(self) -> dict[str, Any]:
-        """The action as the engine and the record take it."""
-        action: dict[str, Any] = {"type": self.__struct_config__.tag}
-        for field in self.__struct_fields__:
-            value = getattr(self, field)
-            if value is not UNSET:
-                action[field] = value
-        return action
 
 
 @cache
@@ -69,6 +64,7 @@ def action_types(game: str) -> msgspec.msgpack.Decoder[Any]:
     structs = []
     for kind, names in kinds.items():
         fields: list[tuple[str, Any, Any]] = []
+        base: type[Action] = Action
         for name in names:
             if name == "card" and info.check_card is not None:
                 fields.append((name, Text, msgspec.NODEFAULT))
@@ -76,7 +72,8 @@ def action_types(game: str) -> msgspec.msgpack.Decoder[Any]:
                 fields.append((name, Amount, msgspec.NODEFAULT))
             else:
                 fields.append((name, Plain | UnsetType, UNSET))
-        structs.append(msgspec.defstruct(kind, fields, bases=(Action,), tag=kind, kw_only=True))
+                base = PlainAction
+        structs.append(msgspec.defstruct(kind, fields, bases=(base,), tag=kind, kw_only=True))
     return msgspec.msgpack.Decoder(Union[tuple(structs)])  # noqa: UP007 (a union built at run time)
 
 
@@ -92,7 +89,9 @@ def parse_action(raw: msgspec.Raw, info: GameInfo) -> dict[str, Any]:
     card = getattr(action, "card", None)
     if info.check_card is not None and card is not None and not info.check_card(card):
         raise BadMessage(f"{card!r} is not a card code (R3)")
-    return action.as_dict()
+    # The action as the engine and the record take it: with its `type`, without
+    # the fields not sent (UNSET).
+    return msgspec.to_builtins(action)  # type: ignore[no-any-return]
 
 
 def _explained(value: object, info: GameInfo, said: str) -> Exception:

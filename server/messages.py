@@ -35,12 +35,17 @@ Password = text(0, 64)
 class Message(msgspec.Struct, tag_field="t", frozen=True, kw_only=True):
     """A client message: its `id` comes back as `re` on the answer."""
 
+    id: int | msgspec.UnsetType = msgspec.UNSET  # `null` is no integer (PROTOCOL.md)
+
     @property
     def rid(self) -> int | None:
         """The `re` of the answer: the message's `id`, if it had one."""
         return None if self.id is msgspec.UNSET else self.id  # type: ignore[return-value]
 
-    id: int | msgspec.UnsetType = msgspec.UNSET  # `null` is no integer (PROTOCOL.md)
+
+class Texts(Message, frozen=True, kw_only=True):
+    """A message with string fields: checked once decoded (msgspec has no such Meta)."""
+
     # Strings that may hold any character (a password); all others must be printable.
     raw_fields: ClassVar[tuple[str, ...]] = ()
     # Strings that may not be blank (names).
@@ -49,27 +54,27 @@ class Message(msgspec.Struct, tag_field="t", frozen=True, kw_only=True):
     def __post_init__(self) -> None:
         for field in self.__struct_fields__:
             value = getattr(self, field)
-            if isinstance(value, str) and field not in self.raw_fields:
+            if value.__class__ is str and field not in self.raw_fields:
                 if not value.isprintable():
                     raise ValueError(f"`{field}` must be printable characters only")
                 if field in self.named_fields and not value.strip():
                     raise ValueError(f"`{field}` may not be blank")
 
 
-class Hello(Message, tag="hello"):
+class Hello(Texts, tag="hello"):
     v: int
     name: text(1, NAME_MAX)
     token: text(1, 200) | None = None
     named_fields = ("name",)
 
 
-class Rooms(Message, tag="rooms"):
+class Rooms(Texts, tag="rooms"):
     status: text(1, 16) | None = None
     game: Game | None = None
     page: number(0, 100_000) | None = None
 
 
-class Create(Message, tag="create"):
+class Create(Texts, tag="create"):
     seats: int  # the range is the game's (server/options.py)
     game: Game | None = None
     name: text(1, ROOM_NAME_MAX) | None = None
@@ -79,13 +84,13 @@ class Create(Message, tag="create"):
     raw_fields = ("password", "variant")
 
 
-class Join(Message, tag="join"):
+class Join(Texts, tag="join"):
     room: RoomId
     password: Password | None = None
     raw_fields = ("password",)
 
 
-class Watch(Message, tag="watch"):
+class Watch(Texts, tag="watch"):
     room: RoomId
     password: Password | None = None
     raw_fields = ("password",)
@@ -99,7 +104,7 @@ class Bye(Message, tag="bye"):
     pass
 
 
-class AddBot(Message, tag="add_bot"):
+class AddBot(Texts, tag="add_bot"):
     level: text(1, 32) | None = None
 
 
@@ -107,7 +112,7 @@ class Start(Message, tag="start"):
     pass
 
 
-class Chat(Message, tag="chat"):
+class Chat(Texts, tag="chat"):
     text: text(1, 300)
 
 
@@ -123,32 +128,32 @@ class History(Message, tag="history"):
     since: number(0, 2**53) | None = None
 
 
-class Rename(Message, tag="rename"):
+class Rename(Texts, tag="rename"):
     name: text(1, NAME_MAX)
     named_fields = ("name",)
 
 
-class Who(Message, tag="who"):
+class Who(Texts, tag="who"):
     game: Game | None = None
 
 
-class Leaderboard(Message, tag="leaderboard"):
+class Leaderboard(Texts, tag="leaderboard"):
     game: Game | None = None
 
 
-class Games(Message, tag="games"):
+class Games(Texts, tag="games"):
     player: text(1, NAME_MAX) | None = None
 
 
-class Record(Message, tag="record"):
+class Record(Texts, tag="record"):
     room: RoomId
 
 
-class Review(Message, tag="review"):
+class Review(Texts, tag="review"):
     room: RoomId
 
 
-class Rematch(Message, tag="rematch"):
+class Rematch(Texts, tag="rematch"):
     room: RoomId
     accept: bool
 
@@ -157,7 +162,7 @@ class Handoff(Message, tag="handoff"):
     pass
 
 
-class Claim(Message, tag="claim"):
+class Claim(Texts, tag="claim"):
     code: text(1, 20)
 
 
@@ -165,7 +170,7 @@ class Devices(Message, tag="devices"):
     pass
 
 
-class RevokeDevice(Message, tag="revoke_device"):
+class RevokeDevice(Texts, tag="revoke_device"):
     device: text(1, 40)
 
 
