@@ -85,6 +85,8 @@ def field_error(field: str, what: str, bounds: tuple[int, int, bool] | None) -> 
     length error → "`page` must be from 0 to 100000" (`bounds`: lo, hi, is text)."""
     expected = re.match(r"Expected `([\w |]+)`, got ", what)
     if expected:
+        if field == "variant":  # `create`'s: a preset's name or the game's own map
+            return "`variant` must be a preset name or a map"
         kinds = [_KINDS.get(k, k) for k in expected[1].split(" | ") if k != "null"]
         return f"`{field}` must be {' or '.join(kinds)}"
     if bounds is not None:

@@ -86,8 +86,12 @@ def frame(**message: object) -> bytes:
         ({"t": "chat", "id": 7, "text": ""}, "`text` must have 1 to 300 characters"),
         ({"t": "rematch", "id": 7, "room": "r"}, "`accept` is required"),
         ({"t": "rename", "id": 7, "name": "   "}, "`name` may not be blank"),
-        ({"t": "create", "id": 7, "seats": 3, "variant": 1}, "`variant` must be a string or a map"),
+        (
+            {"t": "create", "id": 7, "seats": 3, "variant": 1},
+            "`variant` must be a preset name or a map",
+        ),
         ({"t": "nope", "id": 7}, "unknown message type 'nope'"),
+        ({"id": 7}, "a message needs a string `t`"),  # its `re` too (PROTOCOL.md: every error)
     ],
 )
 def test_a_bad_field_is_refused_in_words_with_the_requests_id(message, says):
