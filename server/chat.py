@@ -4,11 +4,11 @@ starts with what was said (docs/protocol.md)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .codec import encode, ws_frame
-from .fields import get_str
 from .limits import Buckets
+from .messages import Chat
 from .refusal import Refused
 
 if TYPE_CHECKING:
@@ -21,8 +21,8 @@ class ChatHost(Protocol):
     room_chats: Buckets
 
 
-def on_chat(hub: ChatHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-    text = get_str(msg, "text", 1, 300)
+def on_chat(hub: ChatHost, conn: Conn, msg: Chat, rid: int | None) -> None:
+    text = msg.text
     room, identity = conn.room, conn.identity
     if room is None or identity is None:
         raise Refused("not_allowed", "chat needs a room")

@@ -25,26 +25,6 @@ def encode(message: dict[str, Any]) -> bytes:
     return _PACK(message)
 
 
-def decode(frame: object) -> dict[str, Any]:
-    """One client frame as a map with a string `t`; BadMessage otherwise."""
-    if isinstance(frame, str):
-        raise BadMessage("text frames are not accepted; send binary msgpack")
-    if not isinstance(frame, bytes | bytearray | memoryview):
-        raise BadMessage("unreadable frame")
-    if len(frame) > MAX_FRAME:
-        raise BadMessage(f"frame larger than {MAX_FRAME} bytes")
-    try:
-        message = msgpack.unpackb(frame, raw=False, strict_map_key=False)
-    except Exception as exc:  # msgpack raises many types for bad input
-        raise BadMessage(f"not a msgpack value: {type(exc).__name__}") from None
-    if not isinstance(message, dict):
-        raise BadMessage("a message must be a msgpack map")
-    kind = message.get("t")
-    if not isinstance(kind, str):
-        raise BadMessage("a message needs a string `t`")
-    return message
-
-
 def map_header(size: int) -> bytes:
     """The msgpack header of a map with `size` entries (fixmap or map 16)."""
     if size <= 15:

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from .devicestore import Device
 from .doors import Doors
-from .fields import get_str
 from .handoff import VALID_S, Handoff, HandoffCodes, shown
+from .messages import Claim, Devices, RevokeDevice
+from .messages import Handoff as HandoffAsk
 from .refusal import Refused, reply
 from .store import Store, StoreError
 
@@ -83,7 +84,7 @@ class DeviceDesk:
 
     # ------------------------------------------------------------- requests
 
-    def on_handoff(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_handoff(self, conn: Conn, msg: HandoffAsk, rid: int | None) -> None:
         """A one-time code with which another device joins this identity (`claim`,
         or the browser page): server/handoff.py."""
         identity = conn.identity
@@ -92,10 +93,10 @@ class DeviceDesk:
         code = self.handoffs.issue(identity.id, conn.device)
         conn.send(reply({"t": "handoff", "code": shown(code), "expires_s": int(VALID_S)}, rid))
 
-    def on_claim(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_claim(self, conn: Conn, msg: Claim, rid: int | None) -> None:
         """A new device (this client) for the identity a `handoff` code stands for: its
         own token, and the identity's name; the code is used up."""
-        code = get_str(msg, "code", 1, 20)
+        code = msg.code
         claimed = self.claim_code(code, conn.address, self.label(conn))
         if claimed is None:
             raise Refused("wrong_code", "this code is wrong, used or expired", abuse=True)
@@ -126,17 +127,17 @@ class DeviceDesk:
         log.info("identity %s: a new device (%s) with a code", handoff.identity_id, label)
         return token, name
 
-    def on_devices(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_devices(self, conn: Conn, msg: Devices, rid: int | None) -> None:
         """The identity's devices, oldest first, this one marked `current`."""
         conn.send(reply(self._listing(conn), rid))
 
-    def on_revoke(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_revoke(self, conn: Conn, msg: RevokeDevice, rid: int | None) -> None:
         """Revoke another device of this identity: its token stops working now, a code
         it asked for too, and a terminal session open with it ends. The answer is the
         list without it."""
         identity = conn.identity
         assert identity is not None
-        device = get_str(msg, "device", 1, 40)
+        device = msg.device
         if device == conn.device:
             raise Refused("not_allowed", "this is the device you use now: quit here instead")
         digest = self.store.remove_device(identity.id, device)

@@ -1,4 +1,5 @@
-"""Strict readers for message fields: wrong types or ranges raise BadMessage.
+"""Strict readers for `create`'s options, whose ranges are the game's (the messages
+themselves are typed: server/messages.py); wrong types or ranges raise BadMessage.
 
 Booleans and floats are not integers (PROTOCOL.md).
 """
@@ -27,34 +28,3 @@ def get_int(msg: dict[str, Any], key: str, lo: int, hi: int, *, default: Any = _
     if not lo <= value <= hi:
         raise BadMessage(f"`{key}` must be from {lo} to {hi}")
     return value
-
-
-def get_str(
-    msg: dict[str, Any],
-    key: str,
-    lo: int,
-    hi: int,
-    *,
-    default: Any = _MISSING,
-    printable: bool = True,
-) -> Any:
-    value = msg.get(key, _MISSING)
-    if value is _MISSING or (value is None and default is not _MISSING):
-        if default is _MISSING:
-            raise BadMessage(f"`{key}` is required")
-        return default
-    if not isinstance(value, str):
-        raise BadMessage(f"`{key}` must be a string")
-    if not lo <= len(value) <= hi:
-        raise BadMessage(f"`{key}` must have {lo} to {hi} characters")
-    if printable and not value.isprintable():
-        raise BadMessage(f"`{key}` must be printable characters only")
-    return value
-
-
-def get_name(msg: dict[str, Any], key: str = "name") -> str:
-    """A player name: 1–24 printable characters, not all blank."""
-    name = get_str(msg, key, 1, 24)
-    if not name.strip():
-        raise BadMessage(f"`{key}` may not be blank")
-    return name

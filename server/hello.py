@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from . import __version__
-from .codec import BadMessage
-from .fields import get_name, get_str, is_int
 from .limits import Buckets, Limits
+from .messages import Hello
 from .refusal import Refused, error, reply
 from .room import PLAYING, WAITING, Room
 from .session import Identity
@@ -47,16 +46,13 @@ class HelloHost(Protocol):
     def note(self, what: str) -> None: ...
 
 
-def on_hello(hub: HelloHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-    version = msg.get("v")
-    if not is_int(version):
-        raise BadMessage("`v` must be an integer")
+def on_hello(hub: HelloHost, conn: Conn, msg: Hello, rid: int | None) -> None:
+    version = msg.v
     if version != PROTOCOL_VERSION:
         conn.send(error("version", f"this server speaks version {PROTOCOL_VERSION}", rid))
         conn.close(1008, "unsupported protocol version")
         return
-    name = get_name(msg)
-    token = get_str(msg, "token", 1, 200, default=None)
+    name, token = msg.name, msg.token
     identity = None if token is None else hub.people.returning(token)
     players = hub.players
     if identity is not None:
@@ -124,5 +120,5 @@ def on_hello(hub: HelloHost, conn: Conn, msg: dict[str, Any], rid: int | None) -
         hub.lobby.send_rooms(conn, None)
 
 
-def on_hello_again(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+def on_hello_again(conn: Conn, msg: Hello, rid: int | None) -> None:
     raise Refused("not_allowed", "already said hello")

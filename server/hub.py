@@ -22,12 +22,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from . import messages as m
 from .botpool import BotPool
 from .chat import on_chat
-from .codec import BadMessage, decode
+from .codec import BadMessage
 from .devices import DeviceDesk
 from .doors import Doors
-from .fields import is_int
+from .edge import BadFrame, decode_message
 from .handoff import HandoffCodes
 from .hello import on_hello, on_hello_again
 from .limits import NEW_IDENTITIES_BURST, ROOM_CHAT_BURST, Buckets, Limits
@@ -55,7 +56,8 @@ log = logging.getLogger("modernart.server")
 SWEEP_EVERY = 60.0
 COULD_NOT_SAVE = "the server could not save this change, so nothing changed; try again later"
 
-Handler = Callable[[Conn, dict[str, Any], int | None], None]
+# A handler takes its own message type (server/messages.py), hence Any here.
+Handler = Callable[[Conn, Any, int | None], None]
 
 
 class Hub:
@@ -105,31 +107,31 @@ class Hub:
         self.devices = DeviceDesk(store, self.handoffs, self.doors)
         self.desk = RoomDesk(self)
         desk = self.desk
-        self.handlers: dict[str, Handler] = {
-            "hello": on_hello_again,
-            "rooms": self.lobby.on_rooms,
-            "create": desk.on_create,
-            "join": desk.on_join,
-            "watch": desk.on_watch,
-            "leave": desk.on_leave,
-            "bye": desk.on_bye,
-            "add_bot": desk.on_add_bot,
-            "start": desk.on_start,
-            "chat": lambda conn, msg, rid: on_chat(self, conn, msg, rid),
-            "act": on_act,
-            "sync": on_sync,
-            "history": on_history,
-            "rename": self.players.on_rename,
-            "who": self.players.on_who,
-            "leaderboard": self.players.on_leaderboard,
-            "games": self.players.on_games,
-            "record": self.players.on_record,
-            "review": self.reviews.on_review,
-            "rematch": lambda conn, msg, rid: on_rematch(self, conn, msg, rid),
-            "handoff": self.devices.on_handoff,
-            "claim": self.devices.on_claim,
-            "devices": self.devices.on_devices,
-            "revoke_device": self.devices.on_revoke,
+        self.handlers: dict[type[m.Message], Handler] = {
+            m.Hello: on_hello_again,
+            m.Rooms: self.lobby.on_rooms,
+            m.Create: desk.on_create,
+            m.Join: desk.on_join,
+            m.Watch: desk.on_watch,
+            m.Leave: desk.on_leave,
+            m.Bye: desk.on_bye,
+            m.AddBot: desk.on_add_bot,
+            m.Start: desk.on_start,
+            m.Chat: lambda conn, msg, rid: on_chat(self, conn, msg, rid),
+            m.Act: on_act,
+            m.Sync: on_sync,
+            m.History: on_history,
+            m.Rename: self.players.on_rename,
+            m.Who: self.players.on_who,
+            m.Leaderboard: self.players.on_leaderboard,
+            m.Games: self.players.on_games,
+            m.Record: self.players.on_record,
+            m.Review: self.reviews.on_review,
+            m.Rematch: lambda conn, msg, rid: on_rematch(self, conn, msg, rid),
+            m.Handoff: self.devices.on_handoff,
+            m.Claim: self.devices.on_claim,
+            m.Devices: self.devices.on_devices,
+            m.RevokeDevice: self.devices.on_revoke,
         }
 
     @property
@@ -281,23 +283,19 @@ class Hub:
         rid: int | None = None
         close_reason = "the first message must be a valid hello"
         try:
-            msg = decode(frame)
-            if "id" in msg:
-                if not is_int(msg["id"]):
-                    raise BadMessage("`id` must be an integer")
-                rid = msg["id"]
+            msg = decode_message(frame)  # typed once, here (server/edge.py)
+            rid = msg.rid
             if not within_rate:  # refused with its `re`, as PROTOCOL.md asks of every error
                 raise Refused("rate_limited", "too many messages; slow down", abuse=True)
             if conn.identity is None:
-                if msg["t"] != "hello":
+                if not isinstance(msg, m.Hello):
                     raise BadMessage("the first message must be hello")
                 on_hello(self, conn, msg, rid)
                 return
-            handler = self.handlers.get(msg["t"])
-            if handler is None:
-                raise BadMessage(f"unknown message type {msg['t']!r}")
-            handler(conn, msg, rid)
+            self.handlers[type(msg)](conn, msg, rid)
         except BadMessage as exc:
+            if isinstance(exc, BadFrame):
+                rid = exc.rid
             self._abuse(conn, "bad_message", str(exc), rid)
         except Refused as exc:
             close_reason = str(exc)

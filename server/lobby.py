@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from modernart.engine.games import GAME_NAMES
 
 from .codec import BadMessage, ws_frame
-from .fields import get_int, get_str
 from .listing import RoomList
+from .messages import Rooms
 from .room import FINISHED, PLAYING, WAITING
 
 if TYPE_CHECKING:
@@ -83,12 +83,12 @@ class Lobby:
         except Exception:
             log.exception("pushing the rooms list failed")
 
-    def on_rooms(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-        status = get_str(msg, "status", 1, 16, default=None)
+    def on_rooms(self, conn: Conn, msg: Rooms, rid: int | None) -> None:
+        status = msg.status
         if status not in (None, WAITING, PLAYING, FINISHED):
             raise BadMessage("`status` must be waiting, playing or finished")
-        game = get_str(msg, "game", 1, 32, default=None)
+        game = msg.game
         if game is not None and game not in GAME_NAMES:
             raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
-        page = get_int(msg, "page", 0, 100_000, default=0)
+        page = msg.page or 0
         self.send_rooms(conn, rid, status, page, game)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .codec import BadMessage
-from .fields import get_int, get_str
+from .fields import get_int
 from .limits import Limits
+
+if TYPE_CHECKING:  # server/messages.py reads ROOM_NAME_MAX from here
+    from .messages import Create
 
 
 class DevOnly(Exception):
@@ -139,7 +142,7 @@ def default_name(host_name: str, taken: Collection[str]) -> str:
 
 
 def parse_create(
-    msg: dict[str, Any],
+    msg: Create,
     host_name: str,
     taken: Collection[str] = (),
     *,
@@ -147,29 +150,25 @@ def parse_create(
     limits: Limits | None = None,
 ) -> RoomSettings:
     """A `create`'s settings; `taken`: the names of the rooms there are (for a default)."""
-    game = get_str(msg, "game", 1, 32, default=DEFAULT_GAME)
+    game = msg.game or DEFAULT_GAME
     if game not in GAME_NAMES:
         raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
     info = get_game(game)
-    seats = get_int(msg, "seats", min(info.players), max(info.players))
+    seats = msg.seats
+    if not min(info.players) <= seats <= max(info.players):
+        raise BadMessage(f"`seats` must be from {min(info.players)} to {max(info.players)}")
     if seats not in info.players:
         raise BadMessage(f"`seats` must be one of {list(info.players)} for {info.title}")
-    name = get_str(msg, "name", 1, ROOM_NAME_MAX, default=None)
+    name = msg.name
     if name is None or not name.strip():
         name = default_name(host_name, taken)
-    raw_variant = msg.get("variant")
-    if raw_variant is not None and not isinstance(raw_variant, str | dict):
-        raise BadMessage("`variant` must be a preset name or a map")
-    if isinstance(raw_variant, dict) and not all(isinstance(k, str) for k in raw_variant):
-        raise BadMessage("`variant`'s keys must be strings")
+    raw_variant = msg.variant
     try:
         variant = info.parse_variant(raw_variant, seats)
     except ValueError as exc:
         raise BadMessage(f"`variant`: {exc}") from None
-    private = bool(msg.get("password"))
-    options = parse_options(
-        msg.get("options"), seats, dev=dev, private=private, limits=limits, info=info
-    )
+    private = bool(msg.password)
+    options = parse_options(msg.options, seats, dev=dev, private=private, limits=limits, info=info)
     if options.deck is not None:  # what only the game can tell: a deck that fits the variant
         try:
             info.create([f"P{i}" for i in range(seats)], variant, deck=options.deck)

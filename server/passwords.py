@@ -8,10 +8,10 @@ import hmac
 import logging
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .fields import get_str
 from .limits import PASSWORD_TRIES, Buckets
+from .messages import Join, Watch
 from .refusal import Refused
 
 if TYPE_CHECKING:
@@ -39,10 +39,10 @@ class Passwords:
         self.tries = Buckets(PASSWORD_TRIES, tries_per_minute / 60 or float("inf"))
         self.note = note
 
-    def check(self, conn: Conn, room: Room, msg: dict[str, Any]) -> None:
+    def check(self, conn: Conn, room: Room, msg: Join | Watch) -> None:
         """The message's `password` opens `room` (any does, if it has none). Wrong tries
         count as abuse."""
-        password = get_str(msg, "password", 0, 64, default=None, printable=False)
+        password = msg.password
         if room.password is None:
             return
         tries = (self.tries[conn.address], self.tries[room.id])

@@ -12,7 +12,7 @@ from modernart.engine.games import DEFAULT_GAME, GameInfo, get_game
 
 from .actions import CloseNotAllowed, parse_action
 from .codec import encode, encode_entries, map_header
-from .fields import get_int
+from .messages import Act, History, Sync
 from .refusal import Refused, error, reply
 from .room import PLAYING, Room
 
@@ -39,9 +39,9 @@ def _playing_seat(conn: Conn) -> tuple[Room, int]:
     return room, seat
 
 
-def on_act(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+def on_act(conn: Conn, msg: Act, rid: int | None) -> None:
     try:
-        action = parse_action(msg, game_of(conn))
+        action = parse_action(msg.action, game_of(conn))
     except CloseNotAllowed as exc:
         raise Refused("not_allowed", str(exc)) from None
     room, seat = _playing_seat(conn)
@@ -51,7 +51,7 @@ def on_act(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         conn.send(error(exc.code, str(exc), rid))
 
 
-def on_sync(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+def on_sync(conn: Conn, msg: Sync, rid: int | None) -> None:
     room = conn.room
     if room is None:
         raise Refused("not_allowed", "you are not in a room")
@@ -61,13 +61,13 @@ def on_sync(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
         room.send_view(conn, conn.seat, rid)
 
 
-def on_history(conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+def on_history(conn: Conn, msg: History, rid: int | None) -> None:
     """The room's public events after update `since` (all when absent); `seq` is the
     latest update's number, so a client knows which updates the answer covers.
     An answer holds at most HISTORY_PAGE bytes of events, whole updates: when more
     follow, `more` is true and `upto` is the last update it covers, and the client
     asks again with `since: upto` (docs/protocol.md addition, issue 21)."""
-    since = get_int(msg, "since", 0, 2**53, default=-1)
+    since = -1 if msg.since is None else msg.since
     room = conn.room
     if room is None:
         raise Refused("not_allowed", "you are not in a room")

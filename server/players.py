@@ -20,7 +20,7 @@ from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 
 from . import names, ratingrules, ratings
 from .codec import BadMessage
-from .fields import get_name, get_str
+from .messages import Games, Leaderboard, Record, Rename, Who
 from .playerstore import SeatResult
 from .records import visible_record
 from .refusal import Refused, reply
@@ -127,10 +127,10 @@ class PlayerDesk:
 
     # ------------------------------------------------------------- requests
 
-    def on_rename(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_rename(self, conn: Conn, msg: Rename, rid: int | None) -> None:
         """A new name for the identity, chosen in the lobby (a seat keeps the name it
         was taken with, so everyone at a table knows who is who)."""
-        name = get_name(msg)
+        name = msg.name
         self.check(name)
         identity = conn.identity
         assert identity is not None  # handlers run after hello
@@ -142,7 +142,7 @@ class PlayerDesk:
         identity.name = name
         conn.send(reply({"t": "renamed", "name": name}, rid))
 
-    def on_who(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_who(self, conn: Conn, msg: Who, rid: int | None) -> None:
         """Everyone online: name, where (lobby, playing in a room, watching one) and the
         rating in the room's game (in the lobby: in `game`, default Modern Art)."""
         game = self._game(msg)
@@ -172,7 +172,7 @@ class PlayerDesk:
             players.append(entry)
         conn.send(reply({"t": "who", "players": players, "online": len(online)}, rid))
 
-    def on_leaderboard(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_leaderboard(self, conn: Conn, msg: Leaderboard, rid: int | None) -> None:
         game = self._game(msg)
         board = []
         for place, r in enumerate(self.store.leaderboard(game, LEADERBOARD_LIMIT), start=1):
@@ -188,11 +188,11 @@ class PlayerDesk:
             )
         conn.send(reply({"t": "leaderboard", "game": game, "players": board}, rid))
 
-    def on_games(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_games(self, conn: Conn, msg: Games, rid: int | None) -> None:
         """A player's past games (you, or the player of that name), newest first; a
         locked room's only to its players."""
         assert conn.identity is not None
-        name = get_str(msg, "player", 1, names.MAX_LENGTH, default=None)
+        name = msg.player
         player = conn.identity.id if name is None else self.holder(name)
         shown_name = conn.identity.name if name is None else name
         games = []
@@ -218,18 +218,18 @@ class PlayerDesk:
             )
         conn.send(reply({"t": "games", "player": shown_name, "games": games}, rid))
 
-    def on_record(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_record(self, conn: Conn, msg: Record, rid: int | None) -> None:
         """The RECORD.md record of a game that is over: the deck and every action, which
         are no secret any more (docs/decisions/player-home.md). A locked room's only to its players
         (server/records.py, the rule every door shares)."""
         assert conn.identity is not None
-        room_id = get_str(msg, "room", 1, 64)
+        room_id = msg.room
         record = visible_record(self.store, conn.identity.id, room_id)
         conn.send(reply({"t": "record", "room": room_id, "record": record.to_dict()}, rid))
 
     @staticmethod
-    def _game(msg: dict[str, Any]) -> str:
-        game = get_str(msg, "game", 1, 32, default=DEFAULT_GAME)
+    def _game(msg: Who | Leaderboard) -> str:
+        game = msg.game or DEFAULT_GAME
         if game not in GAME_NAMES:
             raise BadMessage(f"`game` must be one of {list(GAME_NAMES)}")
         return game

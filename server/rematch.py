@@ -11,9 +11,8 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .codec import BadMessage
-from .fields import get_str
 from .limits import REMATCH_BURST, Limits, TokenBucket
+from .messages import Rematch
 from .options import ROOM_NAME_MAX, RoomSettings
 from .refusal import Refused
 from .room import FINISHED, Room, Seat
@@ -63,11 +62,8 @@ def state_message(room: Room, new_room: str | None = None) -> dict[str, Any]:
     }
 
 
-def on_rematch(hub: RematchHost, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
-    room_id = get_str(msg, "room", 1, 64)
-    accept = msg.get("accept")
-    if not isinstance(accept, bool):
-        raise BadMessage("`accept` must be true or false")
+def on_rematch(hub: RematchHost, conn: Conn, msg: Rematch, rid: int | None) -> None:
+    room_id, accept = msg.room, msg.accept
     identity = conn.identity
     assert identity is not None
     room = conn.room if conn.room is not None and conn.room.id == room_id else None

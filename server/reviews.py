@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from modernart.engine import Record
 from modernart.engine.review import DEFAULT_WORLDS, ReviewError, review_head
 
-from .fields import get_str
+from .messages import Review
 from .records import ROOM_ID, visible_record
 from .refusal import Refused, error, reply
 from .reviewwork import decision_steps, part_size, review_part
@@ -80,9 +80,9 @@ class Reviewer:
         self.computed = 0  # reviews computed to the end (the tests count them)
         self.work = review_part  # what the worker runs (tests hold it: a picklable function)
 
-    def on_review(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_review(self, conn: Conn, msg: Review, rid: int | None) -> None:
         assert conn.identity is not None  # handlers run after hello
-        room_id = get_str(msg, "room", 1, 64)
+        room_id = msg.room
         viewer = conn.identity.id
         record = self._reviewable(viewer, room_id)
         stored = self.store.stored_review(room_id)

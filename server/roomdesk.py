@@ -14,8 +14,8 @@ from modernart.engine import Record
 from modernart.engine.games import DEFAULT_GAME
 
 from .codec import BadMessage
-from .fields import get_str
 from .limits import Limits
+from .messages import AddBot, Bye, Create, Join, Leave, Start, Watch
 from .options import DevOnly, RoomOptions, RoomSettings, parse_create
 from .passwords import Passwords, lock
 from .play import game_of
@@ -100,7 +100,7 @@ class RoomDesk:
 
     # ------------------------------------------------------------ requests
 
-    def on_create(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_create(self, conn: Conn, msg: Create, rid: int | None) -> None:
         hub = self.hub
         identity = conn.identity
         assert identity is not None
@@ -109,7 +109,7 @@ class RoomDesk:
             settings = parse_create(msg, identity.name, taken, dev=hub.dev, limits=hub.limits)
         except DevOnly as exc:
             raise Refused("not_allowed", str(exc)) from None
-        password = get_str(msg, "password", 0, 64, default=None, printable=False)
+        password = msg.password
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
         self._check_room_limits(conn)
@@ -151,14 +151,14 @@ class RoomDesk:
                 f"{from_here} games started from your address are running; try again later",
             )
 
-    def _find_room(self, msg: dict[str, Any]) -> Room:
-        room_id = get_str(msg, "room", 1, 64)
+    def _find_room(self, msg: Join | Watch) -> Room:
+        room_id = msg.room
         room = self.hub.rooms.get(room_id)
         if room is None:
             raise Refused("no_such_room", f"no room {room_id!r}")
         return room
 
-    def on_join(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_join(self, conn: Conn, msg: Join, rid: int | None) -> None:
         identity = conn.identity
         assert identity is not None
         room = self._find_room(msg)
@@ -186,7 +186,7 @@ class RoomDesk:
             room.seats[seat] = None
             raise
 
-    def on_watch(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_watch(self, conn: Conn, msg: Watch, rid: int | None) -> None:
         room = self._find_room(msg)
         if conn.room is not None:
             raise Refused("not_allowed", "leave your room first")
@@ -227,7 +227,7 @@ class RoomDesk:
         self._idle.pop(room.id, None)
         self.hub.rooms_changed()
 
-    def on_leave(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_leave(self, conn: Conn, msg: Leave, rid: int | None) -> None:
         room, seat, identity = conn.room, conn.seat, conn.identity
         if room is None or identity is None:
             raise Refused("not_allowed", "you are not in a room")
@@ -253,7 +253,7 @@ class RoomDesk:
         self.hub.lobby.send_rooms(conn, None)
         self.hub.rooms_changed()
 
-    def on_bye(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_bye(self, conn: Conn, msg: Bye, rid: int | None) -> None:
         """The client quits on purpose (Ctrl+Q): when its connection closes, the others
         read that the player left, not that the connection was lost. The seat stays the
         identity's: the next `hello` with the token resumes it."""
@@ -294,9 +294,9 @@ class RoomDesk:
             raise Refused("not_allowed", "the game has already started")
         return room
 
-    def on_add_bot(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_add_bot(self, conn: Conn, msg: AddBot, rid: int | None) -> None:
         info = game_of(conn)
-        level = get_str(msg, "level", 1, 32, default=info.default_bot)
+        level = msg.level or info.default_bot
         if level not in info.bots:
             raise BadMessage(f"`level` must be one of {list(info.bots)}")
         room = self._hosted_waiting_room(conn)
@@ -306,7 +306,7 @@ class RoomDesk:
         room.broadcast_room()
         self.hub.rooms_changed()
 
-    def on_start(self, conn: Conn, msg: dict[str, Any], rid: int | None) -> None:
+    def on_start(self, conn: Conn, msg: Start, rid: int | None) -> None:
         room = self._hosted_waiting_room(conn)
         if room.free_seat() is not None:
             raise Refused("not_allowed", "every seat must be taken before the start")

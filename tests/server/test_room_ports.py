@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 import pytest
 
 from modernart.engine.modernart import parse_variant
 from modernart.engine.modernart.bots import make_bot
 from modernart.server.botpool import PoolStats
-from modernart.server.codec import decode
 from modernart.server.options import RoomOptions, RoomSettings
 from modernart.server.room import FINISHED, PLAYING, Room
 from modernart.server.roomports import RoomPorts
@@ -157,7 +157,7 @@ class RecordingMember:
         self.got.append(message)
 
     def send_raw(self, data: bytes, room: Any = None) -> None:
-        self.got.append(decode(data))
+        self.got.append(msgpack.unpackb(data))
 
     def send_framed(self, frame: bytes, room: Any = None) -> None:
         raise AssertionError("no spectator here")
