@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from .names import MAX_LENGTH as NAME_MAX
-from .options import ROOM_NAME_MAX
+from .names import ROOM_NAME_MAX
 
 
 def text(lo: int, hi: int) -> Any:

@@ -34,6 +34,7 @@ import unicodedata
 from collections.abc import Callable
 from importlib.resources import files
 
+ROOM_NAME_MAX = 40  # characters of a room's name (`create`; a rematch's, server/rematch.py)
 MAX_LENGTH = 24
 # The version of `name_keys`: a store keyed by another re-keys every held name once
 # when it opens (server/playerstore.py). Bump it whenever the keys change.

@@ -5,16 +5,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, GameInfo, get_game
 
 from .codec import BadMessage
 from .fields import get_int
 from .limits import Limits
-
-if TYPE_CHECKING:  # server/messages.py reads ROOM_NAME_MAX from here
-    from .messages import Create
+from .messages import Create
 
 
 class DevOnly(Exception):
@@ -51,8 +49,6 @@ class RoomOptions:
         names = {f.name for f in dataclasses.fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
-
-ROOM_NAME_MAX = 40  # characters of a room's name (`create`; a rematch's, server/rematch.py)
 
 OPTION_RANGES = {
     "shout_window_ms": (100, 60_000),

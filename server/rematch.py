@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .limits import REMATCH_BURST, Limits, TokenBucket
 from .messages import Rematch
-from .options import ROOM_NAME_MAX, RoomSettings
+from .names import ROOM_NAME_MAX
+from .options import RoomSettings
 from .refusal import Refused
 from .room import FINISHED, Room, Seat
 from .roomports import RoomHost, ports_of

@@ -91,6 +91,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
         self.room_info: dict[str, Any] = {}
         self._ready = False
         self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
+        self._review_told = False  # the log said how to ask for the review (after_game_over)
         self._waiting_screens: list[ModalScreen[Any]] = []  # end screens not shown yet
         self._open_screen: ModalScreen[Any] | None = None  # the one on screen
         self.connection = "connected"
@@ -430,5 +431,6 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
             self.post_message(SaveRecord())
         elif choice == "quit":
             self.app.exit()
-        if choice not in ("quit", "review"):  # the footer has no room for it at 80 columns
+        if choice != "quit" and not self._review_told:  # no room in the footer at 80 columns
+            self._review_told = True  # once a game, however often its dialog closes
             self.note("a: the expert's review of this game (also in Past games, p in the lobby)")

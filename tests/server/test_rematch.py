@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from modernart.server.app import Server
-from modernart.server.options import ROOM_NAME_MAX
+from modernart.server.names import ROOM_NAME_MAX
 from modernart.server.rematch import rematch_name
 
 from .wsclient import Client, autoplay

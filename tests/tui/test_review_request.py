@@ -87,7 +87,9 @@ async def test_a_at_the_table_after_the_dialog_closed_asks_too(name: str) -> Non
         await played_out(app, name, pilot)
         await pilot.press("enter")  # closes the game-over dialog
         await until(pilot, lambda: app.screen is app.table)
-        assert "a: the expert's review of this game" in log_text(app)
+        assert log_text(app).count("a: the expert's review of this game") == 1
+        app.table.after_game_over(None)  # the dialog closed again (Art Society: e, Enter)
+        assert log_text(app).count("a: the expert's review of this game") == 1
         await pilot.press("a")
         await until(pilot, lambda: shown(app, ReviewWait))
         assert app.sent[-1] == {"t": "review", "room": "r1"}
