@@ -176,8 +176,10 @@ class KeyboardPlayer:
     def step(self, game: Any) -> None:
         if game is None or game.finished or self.seat not in game.to_act():
             return
-        keys = keys_for(game, self.seat)
-        mark = (len(game.actions), self.term.text())
+        text = self.term.text()
+        # A round's summary over the table takes the keys: Escape closes it first.
+        keys = "\x1b" if "Enter: continue" in text else keys_for(game, self.seat)
+        mark = (len(game.actions), text)
         if keys and mark != self._sent:
             self._sent = mark
             self.term.send(keys)
