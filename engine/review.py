@@ -30,7 +30,9 @@ from .records import Record
 from .search import SearchBot
 
 MARKS = ("inaccuracy", "mistake", "blunder")
+MARK_PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 DEFAULT_WORLDS = 16  # worlds a decision by default: twice the expert's (Modern Art)
+MAX_WORLDS = 1000  # worlds a decision at most: a review's CPU grows with them
 # Student's t, two-sided 95 %, by degrees of freedom (worlds - 1): a loss is beyond the
 # noise when its 95 % confidence interval leaves out 0 (loss > t * standard error).
 T95 = (

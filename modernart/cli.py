@@ -10,8 +10,8 @@ import sys
 from typing import Any
 
 from modernart.engine.records import replay
-from modernart.engine.review import DEFAULT_WORLDS
-from modernart.reviewcmd import MAX_WORLDS, read_record, review_command
+from modernart.engine.review import DEFAULT_WORLDS, MAX_WORLDS
+from modernart.reviewcmd import read_record, review_command
 
 
 def replay_command(path: str) -> int:
@@ -243,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="go back to the game against bots kept on quitting"
     )
     sub = parser.add_subparsers(dest="command")
+    worlds = _within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}")  # view, review
     rp = sub.add_parser(
         "replay", help="replay a record of any game (docs/records.md); print its result"
     )
@@ -252,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     vp.add_argument("--review", help="its review, as `modernart review FILE --json` wrote it")
     vp.add_argument(
         "--worlds",
-        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
+        type=worlds,
         default=DEFAULT_WORLDS,
         help=f"worlds a decision when the viewer reviews (key a; default {DEFAULT_WORLDS})",
     )
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     rv.add_argument("file", help="record file, or - for standard input")
     rv.add_argument(
         "--worlds",
-        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
+        type=worlds,
         default=DEFAULT_WORLDS,
         help=f"worlds searched a decision, 1 to {MAX_WORLDS} (default {DEFAULT_WORLDS})",
     )

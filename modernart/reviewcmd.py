@@ -10,11 +10,9 @@ from collections import Counter
 from typing import Any
 
 from modernart.engine.records import Record, RecordError, load_record
-from modernart.engine.review import MARKS, ReviewError, action_text, review
+from modernart.engine.review import MARK_PLURALS, MARKS, ReviewError, action_text, review
 
-MAX_WORLDS = 1000
 WIDTH = 80  # a terminal's columns
-PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 def read_record(path: str, command: str) -> Record | None:
@@ -64,7 +62,7 @@ def review_text(result: dict[str, Any], title: str) -> str:
         mine = [d for d in decisions if d["seat"] == seat]
         marks = Counter(d["mark"] for d in mine if d["mark"])
         counted = ", ".join(
-            f"{marks[m]} {PLURAL[m] if marks[m] > 1 else m}" for m in MARKS if marks[m]
+            f"{marks[m]} {MARK_PLURALS[m] if marks[m] > 1 else m}" for m in MARKS if marks[m]
         )
         lost = sum(d["loss"] for d in mine if d["mark"])
         summary = f"{counted}; {lost:.0f} {result['unit']} lost" if counted else "nothing marked"

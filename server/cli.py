@@ -14,7 +14,7 @@ import sys
 import platformdirs
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
-from modernart.engine.review import DEFAULT_WORLDS
+from modernart.engine.review import DEFAULT_WORLDS, MAX_WORLDS
 
 from .app import DEFAULT_MAX_PER_ADDRESS, Server
 from .botpool import DEFAULT_BUDGET_S, default_workers
@@ -56,13 +56,13 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 
 def review_worlds(text: str) -> int:
-    """`--review-worlds`: 1 to 1000 (a review's CPU grows with it)."""
+    """`--review-worlds`: 1 to MAX_WORLDS (a review's CPU grows with it)."""
     try:
         worlds = int(text)
     except ValueError:
         worlds = 0
-    if not 1 <= worlds <= 1000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 1000")
+    if not 1 <= worlds <= MAX_WORLDS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to {MAX_WORLDS}")
     return worlds
 
 

@@ -26,11 +26,12 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from modernart.engine.review import MARK_PLURALS
+
 from .quiet import quiet_update
 from .words import count
 
 REVIEW_KEY = "a: review"  # the key as the dialogs' hints name it
-PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 class ReviewFailed(Exception):
@@ -104,7 +105,7 @@ def review_summary(review: dict[str, Any]) -> str:
     decisions = review.get("decisions") or []
     marks = Counter(d.get("mark") for d in decisions if isinstance(d, dict) and d.get("mark"))
     parts = [
-        f"{n} {PLURAL[m] if n > 1 else m}"
+        count(n, m, MARK_PLURALS[m])
         for m in ("blunder", "mistake", "inaccuracy")
         if (n := marks[m])
     ]
