@@ -117,6 +117,19 @@ def _within(convert: Any, low: float, high: float, what: str) -> Any:
     return parse
 
 
+def _add_seconds(
+    parser: argparse.ArgumentParser, flag: str, low: int, high: int, default: float, help: str
+) -> None:
+    """An option of `low` to `high` seconds; `help` is followed by the range and default."""
+    parser.add_argument(
+        flag,
+        type=_within(float, low, high, f"a number of seconds, {low} to {high}"),
+        default=default,
+        metavar="SECONDS",
+        help=f"{help}{low} to {high} (default {default:g})",
+    )
+
+
 def bot_command(args: argparse.Namespace) -> int:
     """`modernart bot URL --join ROOM --level L`: play one seat of the room's game, print
     the final totals as the game's view names them (money, points, score)."""
@@ -222,20 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the bots' level (each game's are listed below; default: the game's own)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
-    parser.add_argument(
-        "--bot-delay",
-        type=_within(float, 0, 10, "a number of seconds, 0 to 10"),
-        default=2.0,
-        metavar="SECONDS",
-        help="how long a bot thinks before it moves, about: 0 to 10 (default 2)",
-    )
-    parser.add_argument(
-        "--shout-window",
-        type=_within(float, 1, 60, "a number of seconds, 1 to 60"),
-        default=6.0,
-        metavar="SECONDS",
-        help="open auctions: the hammer falls this long after the last bid, 1 to 60 (default 6)",
-    )
+    thinks = "how long a bot thinks before it moves, about: "
+    _add_seconds(parser, "--bot-delay", 0, 10, 2.0, thinks)
+    hammer = "open auctions: the hammer falls this long after the last bid, "
+    _add_seconds(parser, "--shout-window", 1, 60, 6.0, hammer)
     parser.add_argument(
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
     )
