@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+from typing import Any
 
 from ..terminal import TerminalSettings
 from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
@@ -18,17 +19,30 @@ from .startups import (
 )
 
 
-def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
-    ssh = parser.add_argument_group("play over SSH (docs/operations.md)")
-    ssh.add_argument(
-        "--ssh-port",
-        type=int,
+def add_door_arguments(
+    parser: argparse.ArgumentParser, door: str, title: str, listener: str, port_help: str
+) -> argparse._ArgumentGroup:
+    """A door's group of options, with its `--DOOR-port` (the door is off without it) and
+    `--DOOR-host` (see `door_host`); the SSH and browser doors share this shape."""
+    group = parser.add_argument_group(f"{title} (docs/operations.md)")
+    group.add_argument(f"--{door}-port", type=int, default=None, help=port_help)
+    group.add_argument(
+        f"--{door}-host",
         default=None,
-        help="also answer SSH on this port: every session gets the game client (off by default)",
+        help=f"address {listener} listens on (default: the --host address)",
     )
-    ssh.add_argument(
-        "--ssh-host", default=None, help="address SSH listens on (default: the --host address)"
-    )
+    return group
+
+
+def door_host(args: argparse.Namespace, door: str) -> str:
+    """`--DOOR-host`, else `--host`."""
+    host = getattr(args, f"{door}_host")
+    return host if host is not None else args.host
+
+
+def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
+    port_help = "also answer SSH on this port: every session gets the game client (off by default)"
+    ssh = add_door_arguments(parser, "ssh", "play over SSH", "SSH", port_help)
     ssh.add_argument(
         "--ssh-guests",
         action="store_true",
@@ -160,20 +174,16 @@ def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
         return None
     return SshSettings(
         port=args.ssh_port,
-        host=args.ssh_host if args.ssh_host is not None else args.host,
+        host=door_host(args, "ssh"),
         guests=args.ssh_guests,
         authorized_keys=args.ssh_authorized_keys,
         max_per_address=args.ssh_max_per_address,
-        idle_timeout=args.ssh_idle_timeout,
-        hang_timeout=args.ssh_hang_timeout,
-        sessions_per_worker=args.terminal_sessions_per_worker,
-        worker_max_mb=args.terminal_worker_max_mb,
-        limits=terminal_limits(args),
         startup_limits=StartupLimits(
             max_startups=args.ssh_max_startups,
             per_address=args.ssh_per_address_startups,
             silent_timeout=args.ssh_silent_timeout,
         ),
+        **_session_fields(args),
     )
 
 
@@ -182,14 +192,18 @@ def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
     the browser door's sessions use them too."""
     if args is None:
         return TerminalSettings()
-    return SshSettings(
-        port=0,
-        idle_timeout=args.ssh_idle_timeout,
-        hang_timeout=args.ssh_hang_timeout,
-        sessions_per_worker=args.terminal_sessions_per_worker,
-        worker_max_mb=args.terminal_worker_max_mb,
-        limits=terminal_limits(args),
-    ).terminal_settings()
+    return SshSettings(port=0, **_session_fields(args)).terminal_settings()
+
+
+def _session_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The `SshSettings` fields every door's terminal sessions share."""
+    return {
+        "idle_timeout": args.ssh_idle_timeout,
+        "hang_timeout": args.ssh_hang_timeout,
+        "sessions_per_worker": args.terminal_sessions_per_worker,
+        "worker_max_mb": args.terminal_worker_max_mb,
+        "limits": terminal_limits(args),
+    }
 
 
 def terminal_limits(args: argparse.Namespace) -> Limits:
