@@ -130,6 +130,16 @@ def _add_seconds(
     )
 
 
+def _add_worlds(parser: argparse.ArgumentParser, help: str) -> None:
+    """`view`'s and `review`'s `--worlds`; `help` is followed by the default."""
+    parser.add_argument(
+        "--worlds",
+        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
+        default=DEFAULT_WORLDS,
+        help=f"{help}default {DEFAULT_WORLDS})",
+    )
+
+
 def bot_command(args: argparse.Namespace) -> int:
     """`modernart bot URL --join ROOM --level L`: play one seat of the room's game, print
     the final totals as the game's view names them (money, points, score)."""
@@ -246,7 +256,6 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="go back to the game against bots kept on quitting"
     )
     sub = parser.add_subparsers(dest="command")
-    worlds = _within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}")  # view, review
     rp = sub.add_parser(
         "replay", help="replay a record of any game (docs/records.md); print its result"
     )
@@ -254,22 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     vp = sub.add_parser("view", help="step through a record of any game on its table")
     vp.add_argument("file", help="record file (docs/records.md)")
     vp.add_argument("--review", help="its review, as `modernart review FILE --json` wrote it")
-    vp.add_argument(
-        "--worlds",
-        type=worlds,
-        default=DEFAULT_WORLDS,
-        help=f"worlds a decision when the viewer reviews (key a; default {DEFAULT_WORLDS})",
-    )
+    _add_worlds(vp, "worlds a decision when the viewer reviews (key a; ")
     rv = sub.add_parser(
         "review", help="the expert's review of a finished game of any game (docs/records.md)"
     )
     rv.add_argument("file", help="record file, or - for standard input")
-    rv.add_argument(
-        "--worlds",
-        type=worlds,
-        default=DEFAULT_WORLDS,
-        help=f"worlds searched a decision, 1 to {MAX_WORLDS} (default {DEFAULT_WORLDS})",
-    )
+    _add_worlds(rv, f"worlds searched a decision, 1 to {MAX_WORLDS} (")
     rv.add_argument("--json", action="store_true", help="one JSON object (docs/records.md)")
     rv.add_argument("--seed", type=int, default=0, help="the review's random seed (default 0)")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")
