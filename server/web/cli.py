@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..ssh.cli import add_door_arguments, door_host
+from ..ssh.cli import add_door_arguments, door_settings
 from .gate import WebSettings
 
 
@@ -27,10 +27,5 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def web_settings(args: argparse.Namespace) -> WebSettings | None:
-    if args.web_port is None:
-        return None
-    return WebSettings(
-        port=args.web_port,
-        host=door_host(args, "web"),
-        origins=tuple(o.rstrip("/") for o in args.web_origin),
-    )
+    origins = tuple(o.rstrip("/") for o in args.web_origin)
+    return door_settings(args, "web", WebSettings, origins=origins)
