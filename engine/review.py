@@ -19,6 +19,7 @@ passes the game's threshold and its 95 % confidence interval leaves out 0.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -95,24 +96,23 @@ class Decision:
     mark: str | None
     better: Action | None  # the expert's choice when it beats the action beyond the noise
     loss: float  # the expert's choice's mean less the action's (0 when none is better)
+    reason: str | None
     expected: float | None  # the action's mean result as the seat saw it (None: forced)
     spread: float | None  # the loss's standard error; None with fewer than 2 worlds
     worlds: int  # worlds searched (0: a forced move, nothing to weigh)
-    reason: str | None
 
     def to_dict(self) -> dict[str, Any]:
+        """Every field in this order; the loss, mean and spread to two decimals."""
         return {
-            "seat": self.seat,
-            "step": self.step,
-            "action": self.action,
-            "mark": self.mark,
-            "better": self.better,
+            **dataclasses.asdict(self),
             "loss": round(self.loss, 2),
-            "reason": self.reason,
-            "expected": None if self.expected is None else round(self.expected, 2),
-            "spread": None if self.spread is None else round(self.spread, 2),
-            "worlds": self.worlds,
+            "expected": _rounded(self.expected),
+            "spread": _rounded(self.spread),
         }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
 
 
 def terms_of(info: GameInfo) -> ReviewTerms:
@@ -232,7 +232,7 @@ def _judge(
     candidates.insert(0, taken)
     seat = view["you"]
     if len(candidates) == 1:  # nothing to weigh
-        return Decision(seat, step, taken, None, None, 0.0, None, None, 0, None)
+        return Decision(seat, step, taken, None, None, 0.0, None, None, None, 0)
     scores: list[list[float]] = [[] for _ in candidates]
     for _ in range(worlds):
         world = expert.searcher.sample(view, seen, rng)
@@ -253,7 +253,7 @@ def _judge(
     better = candidates[choice] if beyond else None
     mark = terms.mark(loss) if beyond else None
     reason = terms.reason(view, taken, better) if mark else None
-    return Decision(seat, step, taken, mark, better, loss, means[0], spread, worlds, reason)
+    return Decision(seat, step, taken, mark, better, loss, reason, means[0], spread, worlds)
 
 
 def _stderr(values: list[float]) -> float | None:

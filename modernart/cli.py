@@ -117,6 +117,29 @@ def _within(convert: Any, low: float, high: float, what: str) -> Any:
     return parse
 
 
+def _add_seconds(
+    parser: argparse.ArgumentParser, flag: str, low: int, high: int, default: float, help: str
+) -> None:
+    """An option of `low` to `high` seconds; `help` is followed by the range and default."""
+    parser.add_argument(
+        flag,
+        type=_within(float, low, high, f"a number of seconds, {low} to {high}"),
+        default=default,
+        metavar="SECONDS",
+        help=f"{help}{low} to {high} (default {default:g})",
+    )
+
+
+def _add_worlds(parser: argparse.ArgumentParser, help: str) -> None:
+    """`view`'s and `review`'s `--worlds`; `help` is followed by the default."""
+    parser.add_argument(
+        "--worlds",
+        type=_within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}"),
+        default=DEFAULT_WORLDS,
+        help=f"{help}default {DEFAULT_WORLDS})",
+    )
+
+
 def bot_command(args: argparse.Namespace) -> int:
     """`modernart bot URL --join ROOM --level L`: play one seat of the room's game, print
     the final totals as the game's view names them (money, points, score)."""
@@ -222,20 +245,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the bots' level (each game's are listed below; default: the game's own)",
     )
     parser.add_argument("--name", type=_name, default=None, help="your name at the table")
-    parser.add_argument(
-        "--bot-delay",
-        type=_within(float, 0, 10, "a number of seconds, 0 to 10"),
-        default=2.0,
-        metavar="SECONDS",
-        help="how long a bot thinks before it moves, about: 0 to 10 (default 2)",
-    )
-    parser.add_argument(
-        "--shout-window",
-        type=_within(float, 1, 60, "a number of seconds, 1 to 60"),
-        default=6.0,
-        metavar="SECONDS",
-        help="open auctions: the hammer falls this long after the last bid, 1 to 60 (default 6)",
-    )
+    thinks = "how long a bot thinks before it moves, about: "
+    _add_seconds(parser, "--bot-delay", 0, 10, 2.0, thinks)
+    hammer = "open auctions: the hammer falls this long after the last bid, "
+    _add_seconds(parser, "--shout-window", 1, 60, 6.0, hammer)
     parser.add_argument(
         "--bell", action="store_true", help="ring the terminal bell when your turn comes"
     )
@@ -243,7 +256,6 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="go back to the game against bots kept on quitting"
     )
     sub = parser.add_subparsers(dest="command")
-    worlds = _within(int, 1, MAX_WORLDS, f"a whole number, 1 to {MAX_WORLDS}")  # view, review
     rp = sub.add_parser(
         "replay", help="replay a record of any game (docs/records.md); print its result"
     )
@@ -251,22 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     vp = sub.add_parser("view", help="step through a record of any game on its table")
     vp.add_argument("file", help="record file (docs/records.md)")
     vp.add_argument("--review", help="its review, as `modernart review FILE --json` wrote it")
-    vp.add_argument(
-        "--worlds",
-        type=worlds,
-        default=DEFAULT_WORLDS,
-        help=f"worlds a decision when the viewer reviews (key a; default {DEFAULT_WORLDS})",
-    )
+    _add_worlds(vp, "worlds a decision when the viewer reviews (key a; ")
     rv = sub.add_parser(
         "review", help="the expert's review of a finished game of any game (docs/records.md)"
     )
     rv.add_argument("file", help="record file, or - for standard input")
-    rv.add_argument(
-        "--worlds",
-        type=worlds,
-        default=DEFAULT_WORLDS,
-        help=f"worlds searched a decision, 1 to {MAX_WORLDS} (default {DEFAULT_WORLDS})",
-    )
+    _add_worlds(rv, f"worlds searched a decision, 1 to {MAX_WORLDS} (")
     rv.add_argument("--json", action="store_true", help="one JSON object (docs/records.md)")
     rv.add_argument("--seed", type=int, default=0, help="the review's random seed (default 0)")
     cp = sub.add_parser("connect", help="the lobby of a modernart server")

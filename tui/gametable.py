@@ -15,7 +15,8 @@ The contract for a game's table screen (registered in `tui/games.py`):
 - implement `tell(events, names, you)`: write events to the log in plain words, naming
   the seats by `names` and `you` (presence, clocks and stand-ins are told by this base:
   `tui/presence.py`; a game's `tell` never sees those events);
-- set the game's own fields in `init_fields()`, not `__init__`;
+- set the game's own fields in `init_fields()`, not `__init__`; the titles of its widgets'
+  borders in `BORDERS` and what it does once they are up in `mounted()`, not `on_mount`;
 - override `progress(view)` ("round 2/4") and set `PURSE` (or override `purse(view)`:
   ("$", "80")) for the status line, `show_error` if the game has a better place for
   refusals than the log,
@@ -103,6 +104,9 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
     def init_fields(self) -> None:
         """Set the game's own fields as the table is made."""
 
+    def mounted(self) -> None:
+        """The game's own start once its widgets are up (`BORDERS` set): draw, focus."""
+
     def draw(
         self, previous: dict[str, Any], view: dict[str, Any], events: list[dict[str, Any]]
     ) -> None:
@@ -137,6 +141,8 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
     # --------------------------------------------------------------- drawing
 
     def on_mount(self) -> None:
+        self.set_borders()
+        self.mounted()
         watch_size(self)
         self.query_one("#chat-line").display = False
         self.query_one("#chat", Input).cursor_blink = False

@@ -4,6 +4,8 @@ built on it; a game's table yields only its own widgets, from `compose_table`.""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -26,6 +28,9 @@ def chat_line() -> Horizontal:
 class TableFrame(Screen[None]):
     """A table's layout: `Static(id="status")`, `compose_table()`, `chat_line()`, `Footer`."""
 
+    # a game's widget (a selector) -> its border's title and subtitle ("": none) on mount
+    BORDERS: ClassVar[dict[str, tuple[str, str]]] = {}
+
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield from self.compose_table()
@@ -35,3 +40,11 @@ class TableFrame(Screen[None]):
     def compose_table(self) -> ComposeResult:
         """The game's own widgets, an event log with `id="log"` among them."""
         raise NotImplementedError
+
+    def set_borders(self) -> None:
+        """`BORDERS`' titles, before the game draws (which may change them)."""
+        for selector, (title, subtitle) in self.BORDERS.items():
+            widget = self.query_one(selector)
+            widget.border_title = title
+            if subtitle:
+                widget.border_subtitle = subtitle

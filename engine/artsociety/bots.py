@@ -15,6 +15,7 @@ from typing import Any
 
 from ..bots import LegalBot
 from .rules import DECOR_OF, GENRES, Painting, catalogue, parse_variant, rows_mask, spot_at, spots
+from .state import ACTION_FIELDS
 from .wall import Wall, corners_mask, empty_cost, painting_points
 
 Action = dict[str, Any]
@@ -26,20 +27,12 @@ def choose_from_legal(legal: dict[str, Any], rng: random.Random) -> Action | Non
         return None
     kind = rng.choice(sorted(legal))
     bounds = legal[kind]
-    if kind == "place":
+    if kind in ("place", "exchange"):  # an option, then one of its cells
         option = rng.choice(bounds)
+        cell = rng.choice(option["cells"])
         return {
-            "type": "place",
-            "tile": option["tile"],
-            "cell": rng.choice(option["cells"]),
-            "turned": option["turned"],
-        }
-    if kind == "exchange":
-        option = rng.choice(bounds)
-        return {
-            "type": "exchange",
-            "painting": option["painting"],
-            "cell": rng.choice(option["cells"]),
+            "type": kind,
+            **{f: cell if f == "cell" else option[f] for f in ACTION_FIELDS[kind]},
         }
     if kind == "shapes":
         left = dict(bounds["piles"])

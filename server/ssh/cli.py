@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import pathlib
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..terminal import TerminalSettings
 from ..terminal.admission import DEFAULT_STARTS_PER_ADDRESS, DEFAULT_STARTS_TOTAL, Limits
@@ -17,18 +19,39 @@ from .startups import (
     parse_max_startups,
 )
 
+Settings = TypeVar("Settings")
+
+
+def add_door_arguments(
+    parser: argparse.ArgumentParser, door: str, title: str, listener: str, port_help: str
+) -> argparse._ArgumentGroup:
+    """A door's group of options, with its `--DOOR-port` (the door is off without it) and
+    `--DOOR-host` (see `door_settings`); the SSH and browser doors share this shape."""
+    group = parser.add_argument_group(f"{title} (docs/operations.md)")
+    group.add_argument(f"--{door}-port", type=int, default=None, help=port_help)
+    group.add_argument(
+        f"--{door}-host",
+        default=None,
+        help=f"address {listener} listens on (default: the --host address)",
+    )
+    return group
+
+
+def door_settings(
+    args: argparse.Namespace, door: str, settings: Callable[..., Settings], **fields: Any
+) -> Settings | None:
+    """A door's settings: `--DOOR-port`, `--DOOR-host` (else `--host`) and its own
+    `fields`; None when the door is off (no `--DOOR-port`)."""
+    port = getattr(args, f"{door}_port")
+    if port is None:
+        return None
+    host = getattr(args, f"{door}_host")
+    return settings(port=port, host=host if host is not None else args.host, **fields)
+
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
-    ssh = parser.add_argument_group("play over SSH (docs/operations.md)")
-    ssh.add_argument(
-        "--ssh-port",
-        type=int,
-        default=None,
-        help="also answer SSH on this port: every session gets the game client (off by default)",
-    )
-    ssh.add_argument(
-        "--ssh-host", default=None, help="address SSH listens on (default: the --host address)"
-    )
+    port_help = "also answer SSH on this port: every session gets the game client (off by default)"
+    ssh = add_door_arguments(parser, "ssh", "play over SSH", "SSH", port_help)
     ssh.add_argument(
         "--ssh-guests",
         action="store_true",
@@ -110,24 +133,18 @@ def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
         help="close a connection that sends nothing for this many seconds "
         f"(default {DEFAULT_SILENT_TIMEOUT:.0f}; 0: only the 30 s login timeout)",
     )
-    ssh.add_argument(
-        "--ssh-start-rate",
-        type=rate,
-        default=DEFAULT_STARTS_PER_ADDRESS,
-        metavar="COUNT/SECONDS",
-        help="session starts per address (default {}/{:.0f}; 0/1: no limit)".format(
-            *DEFAULT_STARTS_PER_ADDRESS
-        ),
-    )
-    ssh.add_argument(
-        "--ssh-total-start-rate",
-        type=rate,
-        default=DEFAULT_STARTS_TOTAL,
-        metavar="COUNT/SECONDS",
-        help="session starts from everyone (default {}/{:.0f}; 0/1: no limit)".format(
-            *DEFAULT_STARTS_TOTAL
-        ),
-    )
+    for flag, default, whose in (
+        ("--ssh-start-rate", DEFAULT_STARTS_PER_ADDRESS, "per address"),
+        ("--ssh-total-start-rate", DEFAULT_STARTS_TOTAL, "from everyone"),
+    ):
+        count, seconds = default
+        ssh.add_argument(
+            flag,
+            type=rate,
+            default=default,
+            metavar="COUNT/SECONDS",
+            help=f"session starts {whose} (default {count}/{seconds:.0f}; 0/1: no limit)",
+        )
     ssh.add_argument(
         "--ssh-hang-timeout",
         type=float,
@@ -156,24 +173,19 @@ def add_limit_arguments(ssh: argparse._ArgumentGroup) -> None:
 
 
 def ssh_settings(args: argparse.Namespace) -> SshSettings | None:
-    if args.ssh_port is None:
-        return None
-    return SshSettings(
-        port=args.ssh_port,
-        host=args.ssh_host if args.ssh_host is not None else args.host,
+    return door_settings(
+        args,
+        "ssh",
+        SshSettings,
         guests=args.ssh_guests,
         authorized_keys=args.ssh_authorized_keys,
         max_per_address=args.ssh_max_per_address,
-        idle_timeout=args.ssh_idle_timeout,
-        hang_timeout=args.ssh_hang_timeout,
-        sessions_per_worker=args.terminal_sessions_per_worker,
-        worker_max_mb=args.terminal_worker_max_mb,
-        limits=terminal_limits(args),
         startup_limits=StartupLimits(
             max_startups=args.ssh_max_startups,
             per_address=args.ssh_per_address_startups,
             silent_timeout=args.ssh_silent_timeout,
         ),
+        **_session_fields(args),
     )
 
 
@@ -182,14 +194,18 @@ def ssh_terminal_settings(args: argparse.Namespace | None) -> TerminalSettings:
     the browser door's sessions use them too."""
     if args is None:
         return TerminalSettings()
-    return SshSettings(
-        port=0,
-        idle_timeout=args.ssh_idle_timeout,
-        hang_timeout=args.ssh_hang_timeout,
-        sessions_per_worker=args.terminal_sessions_per_worker,
-        worker_max_mb=args.terminal_worker_max_mb,
-        limits=terminal_limits(args),
-    ).terminal_settings()
+    return SshSettings(port=0, **_session_fields(args)).terminal_settings()
+
+
+def _session_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The `SshSettings` fields every door's terminal sessions share."""
+    return {
+        "idle_timeout": args.ssh_idle_timeout,
+        "hang_timeout": args.ssh_hang_timeout,
+        "sessions_per_worker": args.terminal_sessions_per_worker,
+        "worker_max_mb": args.terminal_worker_max_mb,
+        "limits": terminal_limits(args),
+    }
 
 
 def terminal_limits(args: argparse.Namespace) -> Limits:

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import argparse
 
+from ..ssh.cli import add_door_arguments, door_settings
 from .gate import WebSettings
 
 
 def add_web_arguments(parser: argparse.ArgumentParser) -> None:
-    web = parser.add_argument_group("play in a browser (docs/operations.md)")
-    web.add_argument(
-        "--web-port",
-        type=int,
-        default=None,
-        help="also serve the game's page on this HTTP port (off by default)",
-    )
-    web.add_argument(
-        "--web-host", default=None, help="address the page listens on (default: the --host address)"
-    )
+    port_help = "also serve the game's page on this HTTP port (off by default)"
+    web = add_door_arguments(parser, "web", "play in a browser", "the page", port_help)
     web.add_argument(
         "--web-origin",
         action="append",
@@ -34,10 +27,5 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def web_settings(args: argparse.Namespace) -> WebSettings | None:
-    if args.web_port is None:
-        return None
-    return WebSettings(
-        port=args.web_port,
-        host=args.web_host if args.web_host is not None else args.host,
-        origins=tuple(o.rstrip("/") for o in args.web_origin),
-    )
+    origins = tuple(o.rstrip("/") for o in args.web_origin)
+    return door_settings(args, "web", WebSettings, origins=origins)

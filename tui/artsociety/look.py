@@ -18,20 +18,17 @@ from modernart.engine.artsociety.rules import GENRES, cell_index, cell_name
 
 from ..words import count
 
-GENRE_LETTER = {"portrait": "P", "landscape": "L", "still_life": "S", "city": "C"}
-GENRE_NAME = {
-    "portrait": "portrait",
-    "landscape": "landscape",
-    "still_life": "still life",
-    "city": "city",
+# genre: (its letter, its name, its colour, the colour of text on it)
+_GENRE_LOOK = {
+    "portrait": ("P", "portrait", "red", "bright_white"),
+    "landscape": ("L", "landscape", "green", "black"),
+    "still_life": ("S", "still life", "yellow", "black"),
+    "city": ("C", "city", "blue", "bright_white"),
 }
-GENRE_COLOUR = {"portrait": "red", "landscape": "green", "still_life": "yellow", "city": "blue"}
-_ON_GENRE = {
-    "portrait": "bright_white",
-    "landscape": "black",
-    "still_life": "black",
-    "city": "bright_white",
-}
+GENRE_LETTER = {genre: look[0] for genre, look in _GENRE_LOOK.items()}
+GENRE_NAME = {genre: look[1] for genre, look in _GENRE_LOOK.items()}
+GENRE_COLOUR = {genre: look[2] for genre, look in _GENRE_LOOK.items()}
+_ON_GENRE = {genre: look[3] for genre, look in _GENRE_LOOK.items()}
 FRAME_BRACKETS = {"f1": "[]", "f2": "()", "f3": "{}", "f4": "<>"}
 DECOR_STYLE = "bold black on magenta"
 FRAME_LEGEND = "frames [1] (2) {3} <4>"

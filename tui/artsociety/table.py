@@ -45,6 +45,10 @@ class ArtSocietyTable(TableActions, TableDrawing, BidCards, GameTable):
     GAME_TITLE: ClassVar[str] = "Art Society"
     AUTO_FOCUS = None  # no widget takes the keys: the arrows move the ghost and the cursors
     CSS_PATH = Path(__file__).parent / "artsociety.tcss"
+    BORDERS: ClassVar[dict[str, tuple[str, str]]] = {
+        "#as-others": ("Other walls, scores (w: full)", "1 char = 2 cells, top/bottom"),
+        "#as-you": ("Your bid cards", ""),
+    }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move('left')", "Move", key_display="←↑↓→"),
         Binding("right", "move('right')", show=False),
@@ -55,9 +59,9 @@ class ArtSocietyTable(TableActions, TableDrawing, BidCards, GameTable):
         Binding("enter", "confirm", "OK"),
         Binding("tab", "next_tile", "Tile"),
         Binding("r", "turn", "Turn"),
-        Binding("a", "assist", "Assist"),
+        Binding("a", "act('assist')", "Assist"),
         Binding("x", "exchange", "Exch."),
-        Binding("e", "excess", "Excess"),
+        Binding("e", "act('excess')", "Excess"),
         Binding("e", "scores", "Scores"),
         Binding("1", "decor(1)", "+1"),
         Binding("2", "decor(2)", "+2"),
@@ -102,11 +106,7 @@ class ArtSocietyTable(TableActions, TableDrawing, BidCards, GameTable):
                 yield Static(id="as-you")
                 yield TableLog(id="log")
 
-    def on_mount(self) -> None:
-        others = self.query_one("#as-others")
-        others.border_title = "Other walls, scores (w: full)"
-        others.border_subtitle = "1 char = 2 cells, top/bottom"
-        self.query_one("#as-you").border_title = "Your bid cards"
+    def mounted(self) -> None:
         self._draw()
         self.call_after_refresh(self.focus_default)
 

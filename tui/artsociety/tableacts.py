@@ -50,12 +50,8 @@ class TableActions(TableFields):
             return parameters[0] in legal
         if action == "decor":
             return parameters[0] in (legal.get("decor") or [])
-        if action == "assist":
-            return "assist" in legal
         if action == "exchange":
             return "exchange" in legal
-        if action == "excess":
-            return "excess" in legal
         if action == "turn":
             option = self.current()
             return option is not None and option.source == "decor" and len(self.options()) > 1
@@ -153,12 +149,6 @@ class TableActions(TableFields):
         option = self.current()
         if option is not None and option.source == "decor":
             self.action_next_tile()
-
-    def action_assist(self) -> None:
-        self.action_act("assist")
-
-    def action_excess(self) -> None:
-        self.action_act("excess")
 
     def action_decor(self, size: int) -> None:
         if size not in (self.legal.get("decor") or []):

@@ -40,6 +40,13 @@ class TableScreen(GameTable):
         Binding("question_mark", "hint", "Hint"),
     ]
 
+    BORDERS: ClassVar[dict[str, tuple[str, str]]] = {
+        "#board": ("Value board", ""),
+        "#players": ("Players", "▶ decides · A auctioneer"),
+        "#auction": ("Auction", ""),
+        "#hand": ("Your hand", ""),
+    }
+
     def init_fields(self) -> None:
         self.ledger = Ledger()
 
@@ -53,13 +60,7 @@ class TableScreen(GameTable):
                 yield ModernArtLog(id="log")
         yield Hand(id="hand")
 
-    def on_mount(self) -> None:
-        self.query_one("#board").border_title = "Value board"
-        players = self.query_one("#players")
-        players.border_title = "Players"
-        players.border_subtitle = "▶ decides · A auctioneer"
-        self.query_one("#auction").border_title = "Auction"
-        self.query_one("#hand").border_title = "Your hand"
+    def mounted(self) -> None:
         self.query_one(Hand).focus()
 
     # ------------------------------------------------------------ rendering

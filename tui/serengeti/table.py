@@ -61,6 +61,9 @@ class SerengetiTable(GameTable):
     DEFAULT_CSS = """
     SerengetiTable #log { height: 1fr; min-height: 3; }
     """
+    BORDERS: ClassVar[dict[str, tuple[str, str]]] = {
+        "#sg-players": ("Players", "▶ turn · S start player · barred: no bid may end in these"),
+    }
 
     def init_fields(self) -> None:
         self._told_start = False  # the log has begun the game's story
@@ -70,10 +73,7 @@ class SerengetiTable(GameTable):
         yield SerengetiPlayers(id="sg-players")
         yield SerengetiLog(id="log")
 
-    def on_mount(self) -> None:
-        players = self.query_one("#sg-players")
-        players.border_title = "Players"
-        players.border_subtitle = "▶ turn · S start player · barred: no bid may end in these"
+    def mounted(self) -> None:
         self.focus_default()
 
     def draw(
