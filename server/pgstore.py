@@ -39,6 +39,11 @@ def _placeholders(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+def one_line(exc: Exception) -> str:
+    """libpq's message, its hint lines joined: the operator's error is one line."""
+    return " ".join(str(exc).split())
+
+
 class PgConnection:
     """A psycopg connection answering the few calls of sqlite3's the store makes.
 
@@ -103,12 +108,12 @@ class PgStore(Store):
         try:
             self.db = PgConnection(url)  # type: ignore[assignment]
         except psycopg.Error as exc:
-            raise StoreError(f"cannot use the PostgreSQL store: {exc}") from None
+            raise StoreError(f"cannot use the PostgreSQL store: {one_line(exc)}") from None
         try:
             self._open_tables()
         except psycopg.Error as exc:
             self.db.close()
-            raise StoreError(f"cannot use the PostgreSQL store: {exc}") from None
+            raise StoreError(f"cannot use the PostgreSQL store: {one_line(exc)}") from None
 
     def start_checkpoints(self) -> None:
         """Nothing to do: PostgreSQL checkpoints in its own processes."""

@@ -218,6 +218,7 @@ def test_a_store_url_that_is_not_postgresql_or_cannot_be_reached_is_refused(tmp_
     )
     assert done.returncode == 1
     assert "cannot use the PostgreSQL store" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
 
 
