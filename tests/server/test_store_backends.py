@@ -159,7 +159,7 @@ def test_results_ratings_and_who_may_see_a_game(tmp_path, store_url):
                 SeatResult(1, "bot:hard", "Hard bot", 2, 10, 1600, 1590),
             ]
             rated = [
-                Rating("u1", "Ann", 26.0, 3.0, 1, established=True),
+                Rating("u1", "Ann", 26.000123456789, 3.0, 1, established=True),
                 Rating("bot:hard", "Hard bot", 24.0, 2.0, 1, established=True),
             ]
             store.save_results(room, "modernart", "finished", seats, rated)
@@ -167,7 +167,8 @@ def test_results_ratings_and_who_may_see_a_game(tmp_path, store_url):
         assert store.has_results("open") and not store.has_results("none")
         assert store.room("open").status == "finished"  # type: ignore[union-attr]
         got = store.ratings("modernart", ["u1", "bot:hard", "u9"])
-        assert sorted(got) == ["bot:hard", "u1"] and got["u1"].mu == 26.0
+        assert sorted(got) == ["bot:hard", "u1"]
+        assert got["u1"].mu == 26.000123456789  # a double, in both
         board = store.leaderboard("modernart", 10)
         assert [r.player for r in board] == ["bot:hard", "u1"]  # mu - 3 sigma: 18, 17
         assert store.games_together("modernart", "u1", "bot:hard", 0) == 2
@@ -245,3 +246,24 @@ def test_a_dropped_postgresql_connection_fails_one_write_then_connects_again(tmp
         assert stored is not None and stored.actions == [{"n": 0}]
     finally:
         store.close()
+
+
+def test_both_databases_have_the_same_tables_and_columns(tmp_path, pg_cluster):
+    def tables(store: StorePort, listing: str) -> dict[str, list[str]]:
+        names = sorted(row[0] for row in store.db.execute(listing))  # type: ignore[attr-defined]
+        return {name: sorted(store._columns(name)) for name in names}  # type: ignore[attr-defined]
+
+    lite = open_store(tmp_path)
+    pg = open_store(tmp_path, pg_cluster.database())
+    try:
+        here = tables(lite, "SELECT name FROM sqlite_master WHERE type = 'table'")
+        there = tables(
+            pg,
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema()",
+        )
+        assert here == there
+        assert {"rooms", "actions", "identities", "devices", "results"} <= set(here)
+    finally:
+        lite.close()
+        pg.close()
