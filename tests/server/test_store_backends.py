@@ -12,10 +12,14 @@ import time
 
 import pytest
 
+from modernart.server.app import Server
 from modernart.server.names import name_keys
 from modernart.server.playerstore import Rating, SeatResult
 from modernart.server.storeerror import StoreError
 from modernart.server.storeport import StorePort, open_store
+
+from .conftest import deck_with
+from .wsclient import Client
 
 BIN = pathlib.Path(sys.executable).parent
 HEADER = {"players": ["A", "B", "C"], "variant": "classic", "deck": ["x"], "first_auctioneer": 0}
@@ -267,3 +271,44 @@ def test_both_databases_have_the_same_tables_and_columns(tmp_path, pg_cluster):
     finally:
         lite.close()
         pg.close()
+
+
+async def test_a_game_on_postgresql_goes_on_after_the_database_drops_the_server(
+    tmp_path, pg_cluster
+):
+    """PostgreSQL restarted under a running game: the act of that moment is refused
+    (`internal`, nothing stored, nothing applied), the next one connects again."""
+    import psycopg
+
+    url = pg_cluster.database()
+    server = Server(tmp_path, port=0, dev=True, store_url=url)
+    await server.start()
+    try:
+        ws = f"ws://127.0.0.1:{server.port}/"
+        ann, bob, cy = [await Client.hello(ws, n) for n in ("Ann", "Bob", "Cy")]
+        deck = deck_with(["krypto.open", "yoko.sealed"])
+        await ann.send("create", seats=3, options={"deck": deck, "first_auctioneer": 0})
+        room = (await ann.expect("joined"))["room"]
+        for client in (bob, cy):
+            await client.send("join", room=room)
+            await client.expect("joined")
+        await ann.send("start")
+        for client in (ann, bob, cy):
+            await client.next_update()
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        await ann.act(type="play", card="krypto.open")
+        assert "could not save" in (await ann.expect_error("internal"))["message"]
+        await ann.act(type="play", card="krypto.open")
+        played = await bob.next_update()
+        assert played["events"][0] == {"type": "played", "seat": 0, "card": "krypto.open"}
+        stored = server.store.room(room)  # type: ignore[union-attr]
+        assert stored is not None
+        assert stored.actions == [{"seat": 0, "type": "play", "card": "krypto.open"}]
+        for client in (ann, bob, cy):
+            await client.close()
+    finally:
+        await server.stop()
