@@ -69,10 +69,12 @@ class Cluster:
         self._count = itertools.count()
         data = self.dir / "data"
         self._run("initdb", "-D", data, "-U", "modernart", "--auth=trust", "-E", "UTF8", "-N")
-        # Durability is not what these tests are about: no fsync, for speed.
+        # Durability is not what these tests are about: no fsync, for speed; small, as
+        # each test worker (pytest-xdist) starts a cluster of its own.
         options = (
             f"-k {self.dir} -p {self.port} -c listen_addresses= -c fsync=off"
             " -c synchronous_commit=off -c full_page_writes=off"
+            " -c shared_buffers=16MB -c max_connections=30"
         )
         log = self.dir / "log"
         self._run("pg_ctl", "-D", data, "-l", log, "-w", "-o", options, "start")
