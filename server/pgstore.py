@@ -26,10 +26,16 @@ import psycopg
 from psycopg import pq
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from .outbox import Lost
 from .sqldialect import POSTGRESQL
 from .store import Store
 from .storeerror import StoreError
 
+# A room's stored actions and last update number (as `Store._load` counts them).
+HELD = (
+    "SELECT (SELECT COUNT(*) FROM actions WHERE room = ?),"
+    " GREATEST(seq, (SELECT MAX(seq) FROM actions WHERE room = ?)) FROM rooms WHERE id = ?"
+)
 _OPEN = (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR, pq.TransactionStatus.ACTIVE)
 
 
@@ -114,6 +120,19 @@ class PgStore(Store):
         except psycopg.Error as exc:
             self.db.close()
             raise StoreError(f"cannot use the PostgreSQL store: {one_line(exc)}") from None
+
+    def commit_batch(self) -> tuple[Lost, int]:
+        """As SQLite's, but a failed COMMIT may have been applied all the same (the
+        connection dropped before its answer came): the rooms named lost go back to
+        what the database holds, read again (what they held before, if it cannot be
+        read), not to what they held before the batch."""
+        lost, rows = super().commit_batch()
+        for room_id in lost:
+            with contextlib.suppress(psycopg.Error):
+                held = self.db.execute(HELD, (room_id, room_id, room_id)).fetchone()
+                if held is not None:
+                    lost[room_id] = (int(held[0]), int(held[1]))
+        return lost, rows
 
     def start_checkpoints(self) -> None:
         """Nothing to do: PostgreSQL checkpoints in its own processes."""

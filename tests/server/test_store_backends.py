@@ -273,6 +273,35 @@ def test_both_databases_have_the_same_tables_and_columns(tmp_path, pg_cluster):
         pg.close()
 
 
+def test_a_commit_whose_answer_is_lost_rewinds_to_what_postgresql_holds(tmp_path, pg_cluster):
+    """The connection drops after PostgreSQL applied the turn's COMMIT: the rooms go
+    back to what the database holds (the batch), not to before it."""
+    import psycopg
+
+    store = open_store(tmp_path, pg_cluster.database())
+    try:
+        store.batch_opened = lambda: None
+        store.add_room("r1", "r1", {}, {})
+        store.start_room("r1", {}, HEADER, 1)
+        store.append_action("r1", 0, {"n": 0}, 2)
+        store.save_seq("r1", 3)
+        db = store.db  # type: ignore[attr-defined]
+        execute = db.execute
+
+        def answer_lost(sql: str, params: tuple = ()) -> object:
+            cursor = execute(sql, params)
+            if sql == "COMMIT":
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+            return cursor
+
+        db.execute = answer_lost
+        lost, rows = store.commit_batch()
+        db.execute = execute
+        assert lost == {"r1": (1, 3)} and rows == 0  # the action and seq 3 are stored
+    finally:
+        store.close()
+
+
 async def test_a_game_on_postgresql_goes_on_after_the_database_drops_the_server(
     tmp_path, pg_cluster
 ):
