@@ -241,6 +241,8 @@ async def main_async(args: argparse.Namespace) -> int:
     cmd += ["--ssh-port", str(ssh_port), "--ssh-guests", "--log-level", "info"]
     web_port = free_port()  # the browser door, for issue 33's attacks on it
     cmd += ["--web-port", str(web_port)]
+    if args.store:  # the PostgreSQL store (issue 30): an empty database for the run
+        cmd += ["--store", args.store]
     env = dict(os.environ)
     if args.baseline:  # the old design, SSH client processes included
         env["PYTHONPATH"] = str(baseline_tree(args.baseline, pathlib.Path(data)))
@@ -359,6 +361,9 @@ def main() -> int:
         "--server-src",
         type=pathlib.Path,
         help="attack the server of this source tree (e.g. `git archive` of an older commit)",
+    )
+    parser.add_argument(
+        "--store", help="the server stores in this (empty) PostgreSQL database (issue 30)"
     )
     return asyncio.run(main_async(parser.parse_args()))
 

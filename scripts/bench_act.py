@@ -14,6 +14,11 @@ server's Python and SQLite per act, without the kernel's `send`/`recv`.
 Each measurement is a process of its own: `--server-src` (e.g. a `git archive` of
 main) and this checkout alternate, `--repeat` times each, and the script prints
 each run and the ratio of the least and of the medians (this checkout / `--server-src`).
+
+`--store postgresql://…` measures the PostgreSQL store (issue 30) instead of SQLite:
+each run makes a database of its own on that server and drops it after (the role
+must be allowed to create databases). A commit there waits for the database, which
+CPU time does not show: each run also prints the wall time per act.
 """
 
 from __future__ import annotations
@@ -28,11 +33,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any
 
 CHILD = "--child"
 
 
-def child(rooms: int, acts: int, seed: int, per_turn: int) -> dict[str, float]:
+def fresh_store(data: pathlib.Path, url: str) -> tuple[Any, Callable[[], None]]:
+    """The store to measure, and what drops its database after (nothing: SQLite)."""
+    from modernart.server.store import Store
+
+    if not url:
+        return Store(data), lambda: None
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    from modernart.server.pgstore import PgStore
+
+    name = f"bench_act_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+
+    def drop() -> None:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name}")
+
+    return PgStore(make_conninfo(url, dbname=name)), drop
+
+
+def child(rooms: int, acts: int, seed: int, per_turn: int, url: str) -> dict[str, float]:
     import asyncio
 
     import msgpack
@@ -43,7 +72,6 @@ def child(rooms: int, acts: int, seed: int, per_turn: int) -> dict[str, float]:
     from modernart.server.hub import Hub
     from modernart.server.limits import Limits
     from modernart.server.session import Conn
-    from modernart.server.store import Store
 
     class Transport:
         def __init__(self) -> None:
@@ -108,7 +136,7 @@ def child(rooms: int, acts: int, seed: int, per_turn: int) -> dict[str, float]:
         rng = random.Random(seed)
         limits = Limits.for_dev()
         data = pathlib.Path(tempfile.mkdtemp(prefix="bench-act-"))
-        store = Store(data)
+        store, drop = fresh_store(data, url)
         hub = Hub(store, dev=True, limits=limits)
         hub.load()
 
@@ -132,7 +160,7 @@ def child(rooms: int, acts: int, seed: int, per_turn: int) -> dict[str, float]:
             tables.append(players)
         client = 0.0
         sent = 0
-        began = time.process_time()
+        began, began_wall = time.process_time(), time.perf_counter()
         while sent < acts:
             for players in tables:
                 t0 = time.process_time()
@@ -152,15 +180,18 @@ def child(rooms: int, acts: int, seed: int, per_turn: int) -> dict[str, float]:
             hub.outbox.flush()
             await asyncio.sleep(0)  # the rooms' timers (the hammer) run
         total = time.process_time() - began
+        wall = time.perf_counter() - began_wall
         hub.shutdown()
         store.close()
+        drop()
         per_act = (total - client) / sent * 1e6
-        return {"server_us_per_act": per_act, "acts": sent, **seen}
+        wall_per_act = (wall - client) / sent * 1e6
+        return {"server_us_per_act": per_act, "wall_us_per_act": wall_per_act, "acts": sent, **seen}
 
     return uvloop.run(run())
 
 
-def measure(src: pathlib.Path | None, args: argparse.Namespace) -> float:
+def measure(src: pathlib.Path | None, args: argparse.Namespace) -> dict[str, float]:
     env = dict(os.environ)
     cwd = None
     if src is not None:
@@ -172,15 +203,15 @@ def measure(src: pathlib.Path | None, args: argparse.Namespace) -> float:
         env["PYTHONPATH"] = str(shim)
         cwd = str(shim)  # not a checkout, whose modernart/ would win
     cmd = [sys.executable, str(pathlib.Path(__file__).resolve()), CHILD]
-    cmd += [str(args.rooms), str(args.acts), str(args.seed), str(args.per_turn)]
+    cmd += [str(args.rooms), str(args.acts), str(args.seed), str(args.per_turn), args.store]
     out = subprocess.run(cmd, env=env, cwd=cwd, check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])["server_us_per_act"]
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == CHILD:
         rooms, acts, seed, per_turn = map(int, sys.argv[2:6])
-        print(json.dumps(child(rooms, acts, seed, per_turn)))
+        print(json.dumps(child(rooms, acts, seed, per_turn, sys.argv[6])))
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=200)
@@ -189,14 +220,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--per-turn", type=int, default=8, help="acts between flushes")
     parser.add_argument("--server-src", type=pathlib.Path, help="the baseline's source tree")
+    parser.add_argument("--store", default="", help="a PostgreSQL server's URL (default SQLite)")
     args = parser.parse_args()
     runs: dict[str, list[float]] = {"base": [], "this": []}
     for _ in range(args.repeat):
-        if args.server_src is not None:
-            runs["base"].append(measure(args.server_src, args))
-            print(f"base: {runs['base'][-1]:.1f} µs per act", flush=True)
-        runs["this"].append(measure(None, args))
-        print(f"this: {runs['this'][-1]:.1f} µs per act", flush=True)
+        for name, src in (("base", args.server_src), ("this", None)):
+            if name == "base" and src is None:
+                continue
+            got = measure(src, args)
+            runs[name].append(got["server_us_per_act"])
+            wall = got.get("wall_us_per_act")
+            also = f" (wall {wall:.1f} µs)" if wall is not None else ""
+            print(f"{name}: {runs[name][-1]:.1f} µs per act{also}", flush=True)
     # A neighbour's load only ever adds time: the least of a few runs is the figure.
     for name, pick in (("min", min), ("median", statistics.median)):
         this = pick(runs["this"])

@@ -36,7 +36,7 @@ from .logthrottle import LogThrottle
 from .pacing import Inbox
 from .refusal import error
 from .session import Conn
-from .store import Store
+from .storeport import StorePort, open_store
 from .wsinternals import FastReadConnection
 
 log = logging.getLogger("modernart.server")
@@ -111,8 +111,10 @@ class Server:
         bot_budget_s: float = DEFAULT_BUDGET_S,
         bot_worlds: int | None = None,
         review_worlds: int | None = None,
+        store_url: str | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
+        self.store_url = store_url  # --store: a PostgreSQL database; None: SQLite in data_dir
         self.host = host
         self.port = port
         self.dev = dev
@@ -126,7 +128,7 @@ class Server:
         # worlds an expert searches (None: the game's own number; 0: its seconds alone)
         self.bot_worlds = bot_worlds
         self.review_worlds = review_worlds  # worlds a review searches a decision (None: 16)
-        self.store: Store | None = None
+        self.store: StorePort | None = None
         self.hub: Hub | None = None
         self._ws: WsServer | None = None
         self._per_address: Counter[str] = Counter()
@@ -143,7 +145,7 @@ class Server:
 
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
-        self.store = Store(self.data_dir)
+        self.store = open_store(self.data_dir, self.store_url)
         self.store.start_checkpoints()
         bots = BotPool(self.bot_workers, self.bot_budget_s, self.bot_worlds)
         self.hub = Hub(

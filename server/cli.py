@@ -22,6 +22,7 @@ from .export import export_command
 from .limits import Limits
 from .ssh.cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
 from .ssh.server import SshGate, SshSettings
+from .storeport import has_database, open_store
 from .web.cli import add_web_arguments, web_settings
 from .web.gate import WebGate, WebSettings
 
@@ -55,6 +56,12 @@ def limits_of(args: argparse.Namespace) -> Limits:
     return base.replace(**{name: getattr(args, name) for name in names})
 
 
+STORE_HELP = (
+    "a PostgreSQL database to store in, postgresql://user@host/db "
+    "(default: SQLite in the data directory; docs/operations.md)"
+)
+
+
 def review_worlds(text: str) -> int:
     """`--review-worlds`: 1 to MAX_WORLDS (a review's CPU grows with it)."""
     try:
@@ -80,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="data directory (default: the user data directory, e.g. ~/.local/share/modernart)",
     )
+    parser.add_argument("--store", default=None, metavar="URL", help=STORE_HELP)
     parser.add_argument(
         "--dev",
         action="store_true",
@@ -138,14 +146,20 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("rooms", nargs="*", help="room ids to export")
     ex.add_argument("--all", action="store_true", help="every finished game")
     ex.add_argument("--data", dest="export_data", type=pathlib.Path, default=None)
+    ex.add_argument("--store", dest="export_store", metavar="URL", help=STORE_HELP)
     ex.add_argument("--out", type=pathlib.Path, default=pathlib.Path("."), help="target folder")
     rt = sub.add_parser("ratings", help="a game's leaderboard (players and bot levels)")
     rt.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME)
     rt.add_argument("--top", type=int, default=50, help="how many (default 50)")
     rt.add_argument("--data", dest="ratings_data", type=pathlib.Path, default=None)
-    bk = sub.add_parser("backup", help="copy the database safely while the server runs")
+    rt.add_argument("--store", dest="ratings_store", metavar="URL", help=STORE_HELP)
+    bk = sub.add_parser(
+        "backup",
+        help="copy the database safely while the server runs (PostgreSQL: pg_dump's format)",
+    )
     bk.add_argument("file", type=pathlib.Path, help="the copy to write")
     bk.add_argument("--data", dest="backup_data", type=pathlib.Path, default=None)
+    bk.add_argument("--store", dest="backup_store", metavar="URL", help=STORE_HELP)
     return parser
 
 
@@ -207,15 +221,14 @@ async def serve_until_signalled(
         await server.stop()
 
 
-def ratings_command(data: pathlib.Path, args: argparse.Namespace) -> int:
+def ratings_command(data: pathlib.Path, url: str | None, args: argparse.Namespace) -> int:
     """`modernart-server ratings --game G`: rank, shown rating, games, name (tab-separated)."""
     from .ratings import shown
-    from .store import Store
 
-    if not (data / "modernart.sqlite3").exists():
+    if not has_database(data, url):
         print(f"modernart-server ratings: no database in {data}", file=sys.stderr)
         return 2
-    store = Store(data)
+    store = open_store(data, url)
     try:
         board = store.leaderboard(args.game, args.top)
     finally:
@@ -249,19 +262,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.log_level != "debug":  # one line per connection is noise at this scale
         logging.getLogger("websockets").setLevel(logging.WARNING)
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    if args.command == "export":
-        data = args.export_data or args.data or default_data_dir()
-        return export_command(data, args.rooms, args.all, args.out)
-    if args.command == "ratings":
-        return ratings_command(args.ratings_data or args.data or default_data_dir(), args)
-    if args.command == "backup":
-        from .store import Store
-
-        store = Store(args.backup_data or args.data or default_data_dir())
-        store.backup(args.file)
-        store.close()
-        print(f"backed up to {args.file}")
-        return 0
+    try:
+        if args.command == "export":
+            data = args.export_data or args.data or default_data_dir()
+            url = args.export_store or args.store
+            return export_command(data, args.rooms, args.all, args.out, url)
+        if args.command == "ratings":
+            data = args.ratings_data or args.data or default_data_dir()
+            return ratings_command(data, args.ratings_store or args.store, args)
+        if args.command == "backup":
+            data = args.backup_data or args.data or default_data_dir()
+            store = open_store(data, args.backup_store or args.store)
+            try:
+                store.backup(args.file)
+            finally:
+                store.close()
+            print(f"backed up to {args.file}")
+            return 0
+    except OSError as exc:  # StoreError: the database cannot be used
+        print(f"modernart-server {args.command}: {exc}", file=sys.stderr)
+        return 1
     server = Server(
         args.data or default_data_dir(),
         host=args.host,
@@ -274,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         bot_budget_s=args.bot_budget,
         bot_worlds=args.bot_worlds,
         review_worlds=args.review_worlds,
+        store_url=args.store,
     )
     try:
         with asyncio.Runner(loop_factory=new_loop) as runner:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .sqldialect import Dialect
 from .storeerror import token_hash
 
 DEVICE_SCHEMA = """
@@ -56,6 +57,7 @@ def device_insert(identity_id: str, token: str, label: str) -> tuple[str, tuple]
 
 class DeviceTables:
     db: sqlite3.Connection
+    dialect: Dialect  # the Store's
     _write: Callable[[str, str, tuple], None]  # the Store's
     _has_table: Callable[[str], bool]
 
@@ -63,7 +65,7 @@ class DeviceTables:
         """The table; on a store from before devices, each identity's one token
         becomes its first device (an SSH key's labelled with the key)."""
         fresh = not self._has_table("devices")
-        self.db.executescript(DEVICE_SCHEMA)
+        self.db.executescript(self.dialect.schema(DEVICE_SCHEMA))
         if not fresh:
             return
         keys = {token_hash(t): k for k, t in self.db.execute("SELECT key, token FROM key_tokens")}

@@ -9,10 +9,10 @@ from typing import Any
 from modernart.engine import Record, dump_record
 from modernart.engine.games import DEFAULT_GAME
 
-from .store import Store
+from .storeport import StorePort, has_database, open_store
 
 
-def record_of_room(store: Store, room_id: str) -> Record | None:
+def record_of_room(store: StorePort, room_id: str) -> Record | None:
     """The record of a started game (None if there is no such started room)."""
     stored = store.room(room_id)
     if stored is None or stored.header is None:
@@ -30,11 +30,13 @@ def record_of_room(store: Store, room_id: str) -> Record | None:
     )
 
 
-def export_command(data: pathlib.Path, rooms: list[str], every: bool, out: pathlib.Path) -> int:
-    if not (data / "modernart.sqlite3").exists():
+def export_command(
+    data: pathlib.Path, rooms: list[str], every: bool, out: pathlib.Path, url: str | None = None
+) -> int:
+    if not has_database(data, url):
         print(f"modernart-server export: no database in {data}", file=sys.stderr)
         return 2
-    store = Store(data)
+    store = open_store(data, url)
     try:
         ids = list(rooms) + (store.finished_room_ids() if every else [])
         if not ids:

@@ -49,7 +49,8 @@ from .roomends import RoomEnds
 from .roomports import Clock
 from .running import RunningGames
 from .session import Conn, Identity
-from .store import Store, StoreError
+from .storeerror import StoreError
+from .storeport import StorePort
 
 log = logging.getLogger("modernart.server")
 
@@ -63,7 +64,7 @@ Handler = Callable[[Conn, Any, int | None], None]
 class Hub:
     def __init__(
         self,
-        store: Store,
+        store: StorePort,
         *,
         dev: bool = False,
         limits: Limits | None = None,

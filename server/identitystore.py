@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from .devicestore import FIRST_DEVICE, device_insert
+from .sqldialect import Dialect
 from .storeerror import StoreError, token_hash
 
 IDENTITY_SCHEMA = """
@@ -40,15 +41,17 @@ def identity_inserts(identity_id: str, name: str, token: str) -> list[tuple[str,
 
 
 class IdentityTables:
-    db: sqlite3.Connection
+    db: sqlite3.Connection  # or server/pgstore.py's connection, which answers the same
+    dialect: Dialect  # the Store's
+    errors: tuple[type[Exception], ...]  # the Store's: what its database raises
+    _columns: Callable[[str], set[str]]  # the Store's
     _write: Callable[[str, str, tuple], None]  # the Store's
     _transaction: Callable[[str, Iterable[tuple[str, tuple]]], None]  # PlayerTables'
     settle: Callable[[], None]  # the Store's: commits an open batch first
 
     def migrate_identities(self) -> None:
         """A database from before identities expired gets their `seated` column."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(identities)")}
-        if "seated" not in columns:
+        if "seated" not in self._columns("identities"):
             self.db.execute("ALTER TABLE identities ADD COLUMN seated INTEGER NOT NULL DEFAULT 1")
         # Identities that may expire, oldest first: an expiry batch reads its rows.
         self.db.execute(
@@ -71,23 +74,17 @@ class IdentityTables:
     def put_key_token(self, key: str, token: str) -> None:
         self._write(
             "a key's identity",
-            "INSERT OR REPLACE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
+            self.dialect.upsert("key_tokens", ("key", "token", "created"), ("key",)),
             (key, token, time.time()),
         )
 
     def import_key_tokens(self, tokens: dict[str, str]) -> None:
         """Keys kept elsewhere before (`ssh_identities.json`), in one transaction."""
         now = time.time()
-        self.settle()
-        try:
-            with self.db:
-                self.db.execute("BEGIN")
-                self.db.executemany(
-                    "INSERT OR IGNORE INTO key_tokens (key, token, created) VALUES (?, ?, ?)",
-                    [(k, t, now) for k, t in tokens.items()],
-                )
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not save the keys' identities: {exc}") from None
+        insert = self.dialect.insert_new("key_tokens", ("key", "token", "created"))
+        self._transaction(
+            "the keys' identities", [(insert, (k, t, now)) for k, t in tokens.items()]
+        )
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
         self._transaction("a new identity", identity_inserts(identity_id, name, token))
@@ -122,7 +119,7 @@ class IdentityTables:
             self.db.executemany("DELETE FROM identities WHERE id = ?", gone)
             self.db.executemany("DELETE FROM devices WHERE identity = ?", gone)
             self.db.executemany("DELETE FROM name_keys WHERE identity = ?", gone)  # freed
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             raise StoreError(f"could not forget old identities: {exc}") from None
         return len(gone)
 

@@ -14,6 +14,7 @@ from typing import Any
 from .identitystore import identity_inserts
 from .names import KEYS_VERSION
 from .ratingrules import ESTABLISHED_GAMES, ESTABLISHED_OPPONENTS, UNRATED_LEVELS
+from .sqldialect import Dialect
 from .storeerror import StoreError
 
 PLAYER_SCHEMA = """
@@ -90,10 +91,29 @@ UPDATE ratings SET established = 1 WHERE player LIKE 'bot:%' OR (
 """
 
 
+RESULT_COLUMNS = (
+    "room",
+    "seat",
+    "game",
+    "finished",
+    "player",
+    "name",
+    "outcome",
+    "place",
+    "score",
+    "before",
+    "after",
+)
+RATING_COLUMNS = ("game", "player", "name", "mu", "sigma", "games", "established")
+
+
 class PlayerTables:
     db: sqlite3.Connection
+    dialect: Dialect  # the Store's
+    errors: tuple[type[Exception], ...]  # the Store's: what its database raises
     settle: Callable[[], None]  # the Store's: commits the turn's batch first
     _has_table: Callable[[str], bool]
+    _columns: Callable[[str], set[str]]
 
     def open_player_tables(self) -> bool:
         """Create the tables; True if every held name must be keyed again (a store from
@@ -105,31 +125,30 @@ class PlayerTables:
         had = self._has_table("name_keys")
         if had and version != KEYS_VERSION:
             self.db.execute("DROP TABLE name_keys")  # keyed again from identities' names
-        self.db.executescript(PLAYER_SCHEMA)
+        self.db.executescript(self.dialect.schema(PLAYER_SCHEMA))
         self._establish()
         return not had or version != KEYS_VERSION
 
     def _establish(self) -> None:
         """On a store from before provisional ratings, the column that says who is
         established, filled in from the results once."""
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(ratings)")}
-        if "established" not in columns:
+        if "established" not in self._columns("ratings"):
             self.db.execute("ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0")
             self.db.execute(ESTABLISH)
 
     def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> None:
         self.settle()
         try:
-            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(self.dialect.begin_write)
             try:
                 for sql, params in statements:
                     self.db.execute(sql, params)
                 self.db.execute("COMMIT")
-            except sqlite3.Error:
+            except self.errors:
                 if self.db.in_transaction:
                     self.db.execute("ROLLBACK")
                 raise
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             raise StoreError(f"could not save {what}: {exc}") from None
 
     # ----------------------------------------------------------------- names
@@ -141,7 +160,7 @@ class PlayerTables:
         marks = ",".join("?" * len(keys))
         row = self.db.execute(
             f"SELECT identity FROM name_keys WHERE key IN ({marks})"
-            " AND (until IS NULL OR until > ?) AND identity IS NOT ?",
+            f" AND (until IS NULL OR until > ?) AND identity {self.dialect.is_not} ?",
             (*keys, time.time(), besides),
         ).fetchone()
         return row[0] if row else None
@@ -257,7 +276,7 @@ class PlayerTables:
         rows = self.db.execute(
             "SELECT player, COALESCE((SELECT name FROM identities WHERE id = player), name),"
             " mu, sigma, games, established FROM ratings WHERE game = ?"
-            " AND (established OR player LIKE 'bot:%')"
+            " AND (established <> 0 OR player LIKE 'bot:%')"
             " ORDER BY mu - 3 * sigma DESC, games DESC LIMIT ?",
             (game, limit),
         ).fetchall()
@@ -270,6 +289,8 @@ class PlayerTables:
         one transaction: a stored status `finished` always has its results (a game
         whose last action is stored without them is rated at the next start)."""
         now = time.time()
+        result = self.dialect.upsert("results", RESULT_COLUMNS, ("room", "seat"))
+        rating = self.dialect.upsert("ratings", RATING_COLUMNS, ("game", "player"))
         statements: list[tuple[str, tuple]] = [
             (
                 "UPDATE rooms SET status = ?, finished = ? WHERE id = ?",
@@ -277,8 +298,7 @@ class PlayerTables:
             ),
             *(
                 (
-                    "INSERT OR REPLACE INTO results (room, seat, game, finished, player, name,"
-                    " outcome, place, score, before, after) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    result,
                     (
                         room,
                         s.seat,
@@ -298,8 +318,7 @@ class PlayerTables:
         ]
         statements.extend(
             (
-                "INSERT OR REPLACE INTO ratings (game, player, name, mu, sigma, games,"
-                " established) VALUES (?,?,?,?,?,?,?)",
+                rating,
                 (game, r.player, r.name, r.mu, r.sigma, r.games, int(r.established)),
             )
             for r in rated
@@ -332,7 +351,7 @@ class PlayerTables:
             " LEFT JOIN ratings r ON r.game = a.game AND r.player = b.player"
             " WHERE a.player = ? AND a.game = ? AND a.after IS NOT NULL"
             f" AND ((b.player LIKE 'bot:%' AND b.player NOT IN ({marks}))"
-            " OR (b.after IS NOT NULL AND r.established))",
+            " OR (b.after IS NOT NULL AND r.established <> 0))",
             (player, game, *unrated),
         ).fetchall()
         return {r[0] for r in rows}
@@ -344,7 +363,7 @@ class PlayerTables:
         rooms = self.db.execute(
             "SELECT r.room FROM results r WHERE r.player = ? AND ("
             " EXISTS (SELECT 1 FROM rooms WHERE id = r.room"
-            "  AND json_extract(settings, '$.password') IS NULL)"
+            f"  AND {self.dialect.json_field('settings', 'password')} IS NULL)"
             " OR EXISTS (SELECT 1 FROM results v WHERE v.room = r.room AND v.player = ?))"
             " ORDER BY r.finished DESC LIMIT ?",
             (player, viewer, limit),

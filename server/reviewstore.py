@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .sqldialect import Dialect
+
 REVIEW_SCHEMA = """
 CREATE TABLE IF NOT EXISTS reviews (
     room TEXT PRIMARY KEY,          -- the finished game's room id
@@ -26,6 +28,7 @@ CREATE TABLE IF NOT EXISTS reviews (
 
 class ReviewTables:
     db: sqlite3.Connection
+    dialect: Dialect  # the Store's
     _write: Callable[[str, str, tuple], None]  # the Store's
 
     def stored_review(self, room_id: str) -> dict[str, Any] | None:
@@ -36,6 +39,6 @@ class ReviewTables:
         """Keep a room's review (StoreError: not kept; it is computed again if asked)."""
         self._write(
             f"room {room_id}'s review",
-            "INSERT OR REPLACE INTO reviews (room, review, created) VALUES (?, ?, ?)",
+            self.dialect.upsert("reviews", ("room", "review", "created"), ("room",)),
             (room_id, json.dumps(review, separators=(",", ":")), time.time()),
         )

@@ -11,6 +11,9 @@ survives a killed process; only a power cut can lose the last transactions (see 
 A write the database refuses (a full disk, a read-only file) raises `StoreError`
 and stores nothing; callers change their memory only after a write succeeded
 (or undo it), so memory and disk always agree.
+
+`PgStore` (server/pgstore.py) is this store on PostgreSQL (`--store postgresql://…`,
+issue 30): the same tables and statements, what differs said by `dialect`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from .identitystore import IDENTITY_SCHEMA, IdentityTables
 from .outbox import Lost
 from .playerstore import PlayerTables
 from .reviewstore import REVIEW_SCHEMA, ReviewTables
+from .sqldialect import SQLITE, Dialect
 from .storeerror import StoreError
 
 ROOM_SCHEMA = """
@@ -110,10 +114,25 @@ def _dumps(value: Any) -> str:
 
 
 class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
+    dialect: Dialect = SQLITE
+    errors: tuple[type[Exception], ...] = (sqlite3.Error,)  # what the database raises
+
     def __init__(self, data_dir: pathlib.Path) -> None:
         self.path = data_dir / DB_NAME
         self._checkpointer: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._begin_batches()
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self._open_tables()
+            self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
+
+    def _begin_batches(self) -> None:
         # Group commit (`batched`): set by the hub to have the turn's end scheduled; None:
         # every action commits at once (a store used without an event loop's outbox).
         self.batch_opened: Callable[[], None] | None = None
@@ -122,25 +141,20 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
         self._batch: Lost = {}
         self._batch_rows = 0
         self._lost: Lost = {}
-        try:
-            data_dir.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(IDENTITY_SCHEMA + ROOM_SCHEMA + REVIEW_SCHEMA)
-            # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
-            self.names_fresh = self.open_player_tables()
-            self.open_devices()  # the tokens that play each identity (issue 33)
-            self.path.chmod(0o600)  # it holds the SSH keys' tokens (WAL files follow its mode)
-            self.migrate_identities()
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot use the data directory {data_dir}: {exc}") from None
+
+    def _open_tables(self) -> None:
+        """Create the tables a new database lacks; migrate those of an older one."""
+        self.db.executescript(self.dialect.schema(IDENTITY_SCHEMA + ROOM_SCHEMA + REVIEW_SCHEMA))
+        # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
+        self.names_fresh = self.open_player_tables()
+        self.open_devices()  # the tokens that play each identity (issue 33)
+        self.migrate_identities()
 
     def _has_table(self, name: str) -> bool:
-        row = self.db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
-        ).fetchone()
-        return row is not None
+        return self.db.execute(self.dialect.table_exists, (name,)).fetchone() is not None
+
+    def _columns(self, table: str) -> set[str]:
+        return {row[0] for row in self.db.execute(self.dialect.columns, (table,))}
 
     def start_checkpoints(self) -> None:
         """Checkpoint the WAL from a thread of its own, once a second, instead of in
@@ -184,7 +198,7 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
         self.settle()
         try:
             self.db.execute(sql, params)
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             raise StoreError(f"could not save {what}: {exc}") from None
 
     # ---------------------------------------------------------- group commit
@@ -208,8 +222,8 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
                 db.execute("BEGIN")
                 self.batch_opened()
             db.execute(sql, params)
-        except sqlite3.Error as exc:
-            if self._batch and not db.in_transaction:  # SQLite rolled the batch back
+        except self.errors as exc:
+            if self._batch and not db.in_transaction:  # the database rolled the batch back
                 self._lose(self._batch)
             raise StoreError(f"could not save {what}: {exc}") from None
         before = self._batch.get(room_id)
@@ -235,7 +249,7 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
         self._batch_rows = 0
         try:
             in_transaction = db.in_transaction
-        except sqlite3.Error:  # closed (the server stopping): nothing can be committed
+        except self.errors:  # closed (the server stopping): nothing can be committed
             in_transaction = False
         if not in_transaction:
             if batch:  # rolled back by SQLite after a failing statement
@@ -243,12 +257,12 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
             return
         try:
             db.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except self.errors as exc:
             log.error("could not save the last changes of %d rooms: %s", len(batch), exc)
             if db.in_transaction:
                 try:
                     db.execute("ROLLBACK")
-                except sqlite3.Error as again:
+                except self.errors as again:
                     log.error("could not roll them back either: %s", again)
             self._lose(batch)
 

@@ -14,6 +14,7 @@ from modernart.server.app import Server
 from modernart.server.cli import new_loop
 from modernart.server.limits import Limits
 
+from .pgcluster import pg_cluster, store_url  # noqa: F401 (fixtures: both stores)
 from .sshgate import MakeGate, gates
 from .wsclient import Client
 

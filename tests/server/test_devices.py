@@ -9,7 +9,7 @@ from typing import Any
 
 from modernart.server.devices import NATIVE
 from modernart.server.devicestore import FIRST_DEVICE
-from modernart.server.store import Store
+from modernart.server.storeport import open_store
 
 from .sshgate import identity_of, lobby
 from .wsclient import Client
@@ -124,8 +124,8 @@ async def test_revoking_an_ssh_device_ends_its_session_and_frees_its_key(ssh, ke
     await again.wait_closed()
 
 
-def test_a_store_from_before_devices_keeps_every_token_as_a_first_device(tmp_path):
-    store = Store(tmp_path)
+def test_a_store_from_before_devices_keeps_every_token_as_a_first_device(tmp_path, store_url):
+    store = open_store(tmp_path, store_url)
     store.add_identity("u1", "Ann", "token-of-ann")
     store.add_identity("u2", "Bob", "token-of-bob")
     key = "SHA256:" + "k" * 43
@@ -134,13 +134,13 @@ def test_a_store_from_before_devices_keeps_every_token_as_a_first_device(tmp_pat
     store.close()
 
     for _ in range(2):  # made once: opened again, nothing changes
-        store = Store(tmp_path)
+        store = open_store(tmp_path, store_url)
         assert store.find_identity("token-of-ann") == ("u1", "Ann", False)
         assert [d.label for d in store.devices_of("u1")] == [FIRST_DEVICE]
         assert [d.label for d in store.devices_of("u2")] == [f"SSH key {key[:19]}…"]
         store.close()
 
-    store = Store(tmp_path)  # an expired identity's devices go with it
+    store = open_store(tmp_path, store_url)  # an expired identity's devices go with it
     assert store.expire_identities(time.time() + 1, {"u2"}, 10) == 1
     assert store.devices_of("u1") == [] and store.find_identity("token-of-ann") is None
     assert len(store.devices_of("u2")) == 1

@@ -16,7 +16,7 @@ from modernart.engine.actionlog import ActionLog
 from modernart.engine.games import GAME_NAMES, get_game
 from modernart.server.app import Server
 from modernart.server.export import export_command
-from modernart.server.store import Store
+from modernart.server.storeport import open_store
 
 from .test_secrecy import walk
 from .wsclient import Client
@@ -433,9 +433,11 @@ async def test_a_restart_mid_game_restores_the_game(tmp_path: pathlib.Path, game
         await server.stop()
 
 
-async def test_a_room_stored_before_games_had_names_is_modern_art(tmp_path: pathlib.Path):
+async def test_a_room_stored_before_games_had_names_is_modern_art(
+    tmp_path: pathlib.Path, store_url: str | None
+):
     """Settings and headers stored without `game` (before issue 9) are Modern Art's."""
-    store = Store(tmp_path)
+    store = open_store(tmp_path, store_url)
     store.add_identity("id-ann", "Ann", "token-of-ann")
     store.mark_seated("id-ann")
     options = {"shout_window_ms": 3000, "turn_timeout_s": 0, "bot_delay_ms": 0, "takeover_s": 0}
@@ -450,7 +452,7 @@ async def test_a_room_stored_before_games_had_names_is_modern_art(tmp_path: path
         },
     )
     store.close()
-    server = Server(tmp_path, port=0, dev=True)
+    server = Server(tmp_path, port=0, dev=True, store_url=store_url)
     await server.start()
     try:
         ann = await Client.hello(f"ws://127.0.0.1:{server.port}/", "Ann", "token-of-ann")

@@ -1,4 +1,5 @@
-"""Nothing lost: kill -9 mid-auction, restart on the same data, reconnect, finish identically."""
+"""Nothing lost: kill -9 mid-auction, restart on the same data, reconnect, finish identically.
+On both stores: SQLite in the data directory and PostgreSQL (`--store`, issue 30)."""
 
 from __future__ import annotations
 
@@ -31,10 +32,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def start_process(port: int, data: pathlib.Path) -> subprocess.Popen:
+async def start_process(
+    port: int, data: pathlib.Path, store_url: str | None = None
+) -> subprocess.Popen:
     proc = subprocess.Popen(
         [
             BIN / "modernart-server",
+            *(["--store", store_url] if store_url else []),
             "--port",
             str(port),
             "--data",
@@ -119,14 +123,14 @@ def expected_money(deck: list[str]) -> list[int]:
     return list(game.money)
 
 
-async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_path):
+async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_path, store_url):
     deck = list(FULL_DECK)
     random.Random(7).shuffle(deck)
     deck.remove("krypto.open")
     deck.insert(0, "krypto.open")
     data, port = tmp_path / "data", free_port()
     url = f"ws://127.0.0.1:{port}/"
-    proc = await start_process(port, data)
+    proc = await start_process(port, data, store_url)
     try:
         clients = [await Client.hello(url, n) for n in ("A", "B", "C")]
         options = {"deck": deck, "first_auctioneer": 0, "shout_window_ms": 60000}
@@ -147,7 +151,7 @@ async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_p
             with contextlib.suppress(ConnectionClosed):
                 await c.close()
 
-        proc = await start_process(port, data)
+        proc = await start_process(port, data, store_url)
         back = [await Client.hello(url, n, c.token) for n, c in zip("ABC", clients, strict=True)]
         for client, old in zip(back, before, strict=True):
             resync = await client.next_update()
@@ -175,8 +179,9 @@ async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_p
 
     # The finished game comes out as a record that `modernart replay` reads.
     out = tmp_path / "records"
+    where = ["--data", str(data)] + (["--store", store_url] if store_url else [])
     done = subprocess.run(
-        [BIN / "modernart-server", "export", "--all", "--data", str(data), "--out", str(out)],
+        [BIN / "modernart-server", "export", "--all", *where, "--out", str(out)],
         capture_output=True,
         text=True,
         check=True,
@@ -190,8 +195,8 @@ async def test_kill_9_mid_auction_restart_reconnect_and_finish_identically(tmp_p
     assert result["ok"] and result["finished"] and result["money"] == money
 
 
-async def test_graceful_stop_and_restart_keeps_waiting_and_playing_rooms(tmp_path):
-    server = Server(tmp_path, port=0, dev=True)
+async def test_graceful_stop_and_restart_keeps_waiting_and_playing_rooms(tmp_path, store_url):
+    server = Server(tmp_path, port=0, dev=True, store_url=store_url)
     await server.start()
     url = f"ws://127.0.0.1:{server.port}/"
     ann = await Client.hello(url, "Ann")
@@ -211,7 +216,7 @@ async def test_graceful_stop_and_restart_keeps_waiting_and_playing_rooms(tmp_pat
     except ConnectionClosed as exc:
         assert exc.rcvd is not None and exc.rcvd.code == 1001
 
-    server = Server(tmp_path, port=0, dev=True)
+    server = Server(tmp_path, port=0, dev=True, store_url=store_url)
     await server.start()
     try:
         url = f"ws://127.0.0.1:{server.port}/"

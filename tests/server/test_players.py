@@ -334,16 +334,17 @@ async def test_a_finished_room_stays_listed_a_while_then_goes(quick_ends):
     await ann.close()
 
 
-async def test_the_operator_lists_a_games_ratings(tmp_path, capsys):
+async def test_the_operator_lists_a_games_ratings(tmp_path, capsys, store_url):
     from modernart.server.cli import main
     from modernart.server.playerstore import Rating
-    from modernart.server.store import Store
+    from modernart.server.storeport import open_store
 
-    store = Store(tmp_path)
+    store = open_store(tmp_path, store_url)
     store.save_results("r1", "serengeti", "finished", [], [Rating("u1", "Ann", 30.0, 2.0, 3, True)])
     store.close()
-    assert main(["ratings", "--game", "serengeti", "--data", str(tmp_path)]) == 0
+    where = ["--data", str(tmp_path)] + (["--store", store_url] if store_url else [])
+    assert main(["ratings", "--game", "serengeti", *where]) == 0
     assert capsys.readouterr().out == f"1\t{shown(30.0, 2.0)}\t3\tAnn\n"
-    assert main(["ratings", "--game", "modernart", "--data", str(tmp_path)]) == 0
+    assert main(["ratings", "--game", "modernart", *where]) == 0
     assert "nobody is rated" in capsys.readouterr().err
     assert main(["ratings", "--data", str(tmp_path / "none")]) == 2

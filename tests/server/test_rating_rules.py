@@ -17,7 +17,7 @@ from modernart.server.app import Server
 from modernart.server.limits import Limits
 from modernart.server.playerstore import Rating, SeatResult
 from modernart.server.ratings import shown
-from modernart.server.store import Store
+from modernart.server.storeport import open_store
 
 from .test_players import game_places, request
 from .waiting import eventually
@@ -215,8 +215,8 @@ async def test_in_an_abandoned_game_the_first_human_to_go_loses_most(quick_ends)
     assert [r[9] for r in rows[:2]] == [shown(t[0].mu, t[0].sigma) for t in new[:2]]
 
 
-def test_a_store_from_before_provisional_ratings_is_given_who_is_established(tmp_path):
-    store = Store(tmp_path)
+def test_a_store_from_before_provisional_ratings_is_given_who_is_established(tmp_path, store_url):
+    store = open_store(tmp_path, store_url)
     seen = ("bot:normal", "bot:hard", "u9")  # u9 rated too, so an opponent
     for i in range(10):
         rival = seen[i % 3]
@@ -234,7 +234,7 @@ def test_a_store_from_before_provisional_ratings_is_given_who_is_established(tmp
     store.save_results("old", "modernart", "finished", [], old)
     store.db.execute("ALTER TABLE ratings DROP COLUMN established")  # as before issue 33
     store.close()
-    store = Store(tmp_path)
+    store = open_store(tmp_path, store_url)
     try:
         got = store.ratings("modernart", ["u1", "u2", "bot:normal"])
         assert {p: r.established for p, r in got.items()} == {

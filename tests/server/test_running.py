@@ -12,7 +12,7 @@ from modernart.server.room import FINISHED, PLAYING, Room
 from modernart.server.roomends import ABANDONED
 from modernart.server.roomports import ports_of
 from modernart.server.session import Identity
-from modernart.server.store import Store
+from modernart.server.storeport import open_store
 
 
 def scanned(hub: Hub, identity: Identity, address: str) -> tuple[int, int]:
@@ -42,9 +42,9 @@ def new_room(hub: Hub, room_id: str, identity: Identity, address: str) -> Room:
 
 
 async def test_running_games_are_counted_from_start_to_end_and_after_a_restart(
-    tmp_path: pathlib.Path,
+    tmp_path: pathlib.Path, store_url: str | None
 ):
-    store = Store(tmp_path)
+    store = open_store(tmp_path, store_url)
     hub = Hub(store)
     hub.load()
     ann = hub.people.get("ann-id", "Ann")
@@ -68,7 +68,7 @@ async def test_running_games_are_counted_from_start_to_end_and_after_a_restart(
 
     # After a restart the stored running game counts for its players again (its
     # starting address is not stored: it counts against none, as before).
-    store = Store(tmp_path)
+    store = open_store(tmp_path, store_url)
     hub = Hub(store)
     hub.load()
     ann = hub.identities["ann-id"]
