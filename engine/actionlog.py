@@ -8,17 +8,25 @@ with each action's end in an array) it costs its bytes, about 25. Reading gives
 fresh dicts equal to the ones appended (msgpack keeps a map's order; a tuple
 comes back a list, as from a record's JSON). Searches' copies of a game use a
 plain list instead (the worlds' `actions = []`): appending there is cheaper.
+
+Packing is lazy (issue 31): an appended action waits in a short list and is
+packed, with the others waiting, when the log is read or when `PENDING` wait:
+packing each action as it came cost live games and random play dearly. The log
+keeps the dict `Game.apply` made (its own copy of the action), so what waits
+is what was appended.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from itertools import accumulate, islice
 from typing import Any, overload
 
 import msgpack
 
 _PACK = msgpack.Packer(use_bin_type=True).pack
+PENDING = 32  # actions appended and not yet packed, at most (a few KB a game)
 
 
 def _unpack(data: bytes | bytearray | memoryview) -> Any:
@@ -28,20 +36,33 @@ def _unpack(data: bytes | bytearray | memoryview) -> Any:
 class ActionLog:
     """A list-like, append-only sequence of actions (dicts), stored packed."""
 
-    __slots__ = ("_data", "_ends")
+    __slots__ = ("_data", "_ends", "_pending")
 
     def __init__(self, actions: Iterable[dict[str, Any]] = ()) -> None:
         self._data = bytearray()
         self._ends = array("I")
-        for action in actions:
-            self.append(action)
+        self._pending: list[dict[str, Any]] = []
+        self._pending.extend(actions)
+        self._pack()  # packed now: the caller's dicts are not kept
 
     def append(self, action: dict[str, Any]) -> None:
-        self._data += _PACK(action)
-        self._ends.append(len(self._data))
+        pending = self._pending
+        pending.append(action)
+        if len(pending) >= PENDING:
+            self._pack()
+
+    def _pack(self) -> None:
+        """Pack the actions waiting, all at once."""
+        pending = self._pending
+        if pending:
+            packed = list(map(_PACK, pending))
+            data = self._data
+            self._ends.extend(islice(accumulate(map(len, packed), initial=len(data)), 1, None))
+            data += b"".join(packed)
+            pending.clear()
 
     def __len__(self) -> int:
-        return len(self._ends)
+        return len(self._ends) + len(self._pending)
 
     def _item(self, index: int) -> dict[str, Any]:
         start = self._ends[index - 1] if index else 0
@@ -54,6 +75,7 @@ class ActionLog:
     def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
 
     def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        self._pack()  # a read is a fresh dict, as unpacked
         if isinstance(index, slice):
             return [self._item(i) for i in range(*index.indices(len(self)))]
         if index < 0:
@@ -63,12 +85,15 @@ class ActionLog:
         return self._item(index)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
+        self._pack()
         unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
         unpacker.feed(bytes(self._data))
         return iter(unpacker)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ActionLog):
+            self._pack()
+            other._pack()
             return self._data == other._data and self._ends == other._ends
         if isinstance(other, list):
             return list(self) == other
