@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 # R1: board order; it breaks ranking ties (R21).
 ARTISTS: tuple[str, ...] = ("lite_metal", "yoko", "christin_p", "karl_gitter", "krypto")
 ARTIST_NAMES: dict[str, str] = {
@@ -58,12 +60,12 @@ def is_card(code: object) -> bool:
 
 
 def is_deck(deck: object) -> bool:
-    """True when `deck` is a permutation of the 70 cards of R3."""
+    """True when `deck` is a permutation of the 70 cards of R3 (counted in C: every
+    replay of a record checks its deck)."""
     if not isinstance(deck, list | tuple) or len(deck) != DECK_SIZE:
         return False
-    seen: dict[str, int] = {}
-    for code in deck:
-        if not is_card(code):
-            return False
-        seen[code] = seen.get(code, 0) + 1
-    return seen == COPIES
+    try:
+        seen = Counter(deck)
+    except TypeError:  # an unhashable entry is no card
+        return False
+    return dict(seen) == COPIES and all(isinstance(code, str) for code in seen)
