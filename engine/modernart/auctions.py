@@ -14,7 +14,7 @@ from ..errors import Illegal, InsufficientFunds, NotYourTurn, TooLow
 from ..games import Event
 from .cards import ARTIST_OF, CARD_CODES, TYPE_OF
 from .phases import BUY, OFFER, ONCE_AROUND, OPEN, PLAY, PRICE, SEALED
-from .rounds import begin_turn, clear_auction, end_round, ends_round, next_with_cards
+from .rounds import begin_turn, end_round, ends_round, next_with_cards
 
 if TYPE_CHECKING:
     from .game import Game
@@ -202,19 +202,19 @@ def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     n = g.n
     if len(bids_in) < n:
         return
-    bids = [bids_in[s] for s in g.all_seats]
+    bids = list(map(bids_in.__getitem__, g.all_seats))
     events.append({"type": "reveal", "bids": bids})
     best = max(bids)
     if best == 0:
         give_free(g, events)
         return
-    # The auctioneer first, then clockwise from their left.
-    seller = g.seller
-    for i in range(n):
-        s = (seller + i) % n
-        if bids[s] == best:
-            sell(g, s, best, events)
-            return
+    # The auctioneer first, then clockwise from their left: the first best bid from
+    # the auctioneer's seat on, else the first from seat 0.
+    try:
+        winner = bids.index(best, g.seller)
+    except ValueError:
+        winner = bids.index(best)
+    sell(g, winner, best, events)
 
 
 def price(g: Game, seat: int, amount: int, events: list[Event]) -> None:
@@ -254,22 +254,24 @@ def sell(g: Game, winner: int, amount: int, events: list[Event]) -> None:
     seller, original = g.seller, g.original
     money = g.money
     money[winner] -= amount
-    if original is not None and g.variant.double_payment == "split":
-        shares: tuple[tuple[int, int], ...] = (
-            (original, amount // 2),
-            (seller, amount - amount // 2),
-        )
-    else:
-        shares = ((seller, amount),)
-    payments = []
-    for to, share in shares:
-        if share == 0:
-            continue
-        if to == winner:
-            payments.append({"from": winner, "to": None, "amount": share})
+    if original is None or g.variant.double_payment != "split":  # one seller paid
+        if amount == 0:
+            payments = []
+        elif seller == winner:
+            payments = [{"from": winner, "to": None, "amount": amount}]
         else:
-            money[to] += share
-            payments.append({"from": winner, "to": to, "amount": share})
+            money[seller] += amount
+            payments = [{"from": winner, "to": seller, "amount": amount}]
+    else:
+        payments = []
+        for to, share in ((original, amount // 2), (seller, amount - amount // 2)):
+            if share == 0:
+                continue
+            if to == winner:
+                payments.append({"from": winner, "to": None, "amount": share})
+            else:
+                money[to] += share
+                payments.append({"from": winner, "to": to, "amount": share})
     events.append(
         {
             "type": "sold",
@@ -304,5 +306,5 @@ def take_lot(g: Game, seat: int, events: list[Event]) -> None:
         played.remove(card)
     g.purchased[seat].extend(lot)
     seller = g.seller
-    clear_auction(g)
+    g.lot, g.lot_type, g.seller, g.original = [], "", -1, None  # rounds.clear_auction
     begin_turn(g, next_with_cards(g, seller), events)

@@ -27,9 +27,13 @@ _COPIES: dict[str, tuple[int, int, int, int, int]] = {
 }
 
 CARD_CODES: tuple[str, ...] = tuple(f"{a}.{t}" for a in ARTISTS for t in AUCTION_TYPES)
-COPIES: dict[str, int] = {
-    f"{a}.{t}": n for a in ARTISTS for t, n in zip(AUCTION_TYPES, _COPIES[a], strict=True)
-}
+COPIES: dict[str, int] = dict(
+    zip(CARD_CODES, (n for a in ARTISTS for n in _COPIES[a]), strict=True)
+)
+# Each card code to its one string object, which every table here holds: a game's
+# cards are these objects, so comparing them in hands is an identity check, not a
+# comparison of characters (a record's cards arrive as strings of their own).
+CARD: dict[str, str] = {code: code for code in CARD_CODES}
 # The 70 cards in a canonical order (a deck before shuffling).
 FULL_DECK: tuple[str, ...] = tuple(code for code in CARD_CODES for _ in range(COPIES[code]))
 DECK_SIZE = 70

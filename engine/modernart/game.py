@@ -19,7 +19,7 @@ from ..actionlog import ActionLog
 from ..errors import Illegal
 from ..games import Action, Event, first_seat, seat_players, shuffled_deck
 from . import auctions
-from .cards import ARTISTS, COPIES, DEAL, FULL_DECK, ROUNDS, STARTING_MONEY, TOKENS, is_deck
+from .cards import ARTISTS, CARD, DEAL, FULL_DECK, ROUNDS, STARTING_MONEY, TOKENS, is_deck
 from .phases import BUY, CLOCKWISE, OFFER, ONCE_AROUND, OPEN, OVER, PLAY, PRICE, SEALED
 from .rounds import begin_turn, deal, ranking
 from .variant import Variant, parse_variant
@@ -84,9 +84,12 @@ class Game:
         # from_left[s]: every player clockwise from s's left, s last (R13, R15, R16).
         self.from_left = CLOCKWISE[n]
         self.variant: Variant = parse_variant(variant, n)
-        rng = random.Random(seed)
+        # A record's replay gives the deck and the first auctioneer: then no generator is
+        # seeded (from the OS when `seed` is None, a twentieth of a replay's time).
+        rng = random.Random(seed) if deck is None or first_auctioneer is None else None
         why = "the deck must be a permutation of the 70 cards of R3"
-        self.deck = shuffled_deck(deck, FULL_DECK, is_deck, rng, why)
+        # The deck's cards as the game's own strings (cards.CARD), whoever gave them.
+        self.deck = tuple(map(CARD.__getitem__, shuffled_deck(deck, FULL_DECK, is_deck, rng, why)))
         first_auctioneer = first_seat(first_auctioneer, n, rng, "first_auctioneer")
         self.first_auctioneer = first_auctioneer
         # With the virtual player there is one more hand, dealt as for n+1 (R29).
@@ -272,18 +275,28 @@ class Game:
             handler(self, -1, None, events)
             self.actions.append({"type": "close"})
             return events
-        seat = action.get("seat")
+        try:  # subscripts, not `get`: this runs for every action of every replay
+            seat = action["seat"]
+        except KeyError:
+            seat = None
         if type(seat) is not int or not 0 <= seat < self.n:
             raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
-        argument = None
-        if field is not None:
-            argument = action.get(field)
+        if field is None:
+            handler(self, seat, None, events)
+        else:
+            try:
+                argument = action[field]
+            except KeyError:
+                argument = None
             if field == "amount":
                 if type(argument) is not int:
                     raise Illegal(f"{kind} needs an integer amount")
-            elif not (isinstance(argument, str) and argument in COPIES):  # is_card, inlined
-                raise Illegal(f"{argument!r} is not a card code (R3)")
-        handler(self, seat, argument, events)
+            else:
+                try:
+                    argument = CARD[argument]  # a card code (R3), as the game's own string
+                except (KeyError, TypeError):  # not one, or not even hashable
+                    raise Illegal(f"{argument!r} is not a card code (R3)") from None
+            handler(self, seat, argument, events)
         self.actions.append(dict(action))
         return events
 
