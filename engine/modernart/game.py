@@ -24,9 +24,6 @@ from .phases import BUY, CLOCKWISE, OFFER, ONCE_AROUND, OPEN, OVER, PLAY, PRICE,
 from .rounds import begin_turn, deal, ranking
 from .variant import Variant, parse_variant
 
-# SEATS[n]: the seats of a game of n players.
-SEATS: dict[int, frozenset[int]] = {n: frozenset(range(n)) for n in DEAL}
-
 
 class Game:
     """One game of Modern Art, from the deal to R25's end."""
@@ -141,13 +138,14 @@ class Game:
         """Seats whose decision the game is waiting for now."""
         # Phases are tested most frequent first: this runs before every action.
         phase = self.phase
-        # Set differences sorted, not comprehensions: a comprehension is a function call.
-        if phase == OPEN:  # all but the high bidder and those who passed
-            return sorted(SEATS[self.n].difference(self.passed, (self.high_seat,)))
+        if phase == OPEN:
+            high_seat, passed = self.high_seat, self.passed
+            return [s for s in self.all_seats if s != high_seat and s not in passed]
         if phase == PLAY:
             return [self.auctioneer]
-        if phase == SEALED:  # all who have not sealed a bid yet
-            return sorted(SEATS[self.n].difference(self.sealed))
+        if phase == SEALED:
+            sealed = self.sealed
+            return [s for s in self.all_seats if s not in sealed]
         if phase == PRICE:
             return [self.seller]
         if phase == OVER:
