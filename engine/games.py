@@ -169,11 +169,12 @@ def shuffled_deck(
     deck: Sequence[str] | None,
     full: Sequence[str],
     check: Callable[[object], bool],
-    rng: random.Random,
+    rng: random.Random | None,
     why: str,
 ) -> tuple[str, ...]:
-    """`deck` if given (it must pass `check`), else `full` shuffled by `rng`."""
+    """`deck` if given (it must pass `check`), else `full` shuffled by `rng` (then given)."""
     if deck is None:
+        assert rng is not None
         shuffled = list(full)
         rng.shuffle(shuffled)
         return tuple(shuffled)
@@ -182,9 +183,11 @@ def shuffled_deck(
     return tuple(deck)
 
 
-def first_seat(first: int | None, n: int, rng: random.Random, name: str) -> int:
-    """`first` if it is a seat, a random seat if None; SetupError naming `name` otherwise."""
+def first_seat(first: int | None, n: int, rng: random.Random | None, name: str) -> int:
+    """`first` if it is a seat, a random seat if None (`rng` then given); SetupError
+    naming `name` otherwise."""
     if first is None:
+        assert rng is not None
         return rng.randrange(n)
     if type(first) is not int or not 0 <= first < n:
         raise SetupError(f"{name} must be a seat from 0 to {n - 1}")

@@ -89,6 +89,12 @@ def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list | tuple) else value
 
 
+def _own_copy(log: Any) -> list[Any]:
+    """The actions of a game's log as dicts of their own: a packed log's reads are fresh
+    dicts already (copying them again was waste, issue 31); a list's are copied."""
+    return list(log) if isinstance(log, ActionLog) else [dict(a) for a in log]
+
+
 def record_of(game: GameState, **extra: Any) -> Record:
     """The record of a game so far (its deal and every applied action), any game."""
     info = game_of(game)
@@ -98,7 +104,7 @@ def record_of(game: GameState, **extra: Any) -> Record:
         variant=header["variant"],
         deck=_copy(header["deck"]),
         first_auctioneer=header["first_auctioneer"],
-        actions=[dict(a) for a in game.actions],
+        actions=_own_copy(game.actions),
         extra=extra,
         game=info.name,
     )

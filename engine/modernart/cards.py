@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 # R1: board order; it breaks ranking ties (R21).
 ARTISTS: tuple[str, ...] = ("lite_metal", "yoko", "christin_p", "karl_gitter", "krypto")
 ARTIST_NAMES: dict[str, str] = {
@@ -25,9 +27,13 @@ _COPIES: dict[str, tuple[int, int, int, int, int]] = {
 }
 
 CARD_CODES: tuple[str, ...] = tuple(f"{a}.{t}" for a in ARTISTS for t in AUCTION_TYPES)
-COPIES: dict[str, int] = {
-    f"{a}.{t}": n for a in ARTISTS for t, n in zip(AUCTION_TYPES, _COPIES[a], strict=True)
-}
+COPIES: dict[str, int] = dict(
+    zip(CARD_CODES, (n for a in ARTISTS for n in _COPIES[a]), strict=True)
+)
+# Each card code to its one string object, which every table here holds: a game's
+# cards are these objects, so comparing them in hands is an identity check, not a
+# comparison of characters (a record's cards arrive as strings of their own).
+CARD: dict[str, str] = {code: code for code in CARD_CODES}
 # The 70 cards in a canonical order (a deck before shuffling).
 FULL_DECK: tuple[str, ...] = tuple(code for code in CARD_CODES for _ in range(COPIES[code]))
 DECK_SIZE = 70
@@ -58,12 +64,12 @@ def is_card(code: object) -> bool:
 
 
 def is_deck(deck: object) -> bool:
-    """True when `deck` is a permutation of the 70 cards of R3."""
+    """True when `deck` is a permutation of the 70 cards of R3 (counted in C: every
+    replay of a record checks its deck)."""
     if not isinstance(deck, list | tuple) or len(deck) != DECK_SIZE:
         return False
-    seen: dict[str, int] = {}
-    for code in deck:
-        if not is_card(code):
-            return False
-        seen[code] = seen.get(code, 0) + 1
-    return seen == COPIES
+    try:
+        seen = Counter(deck)
+    except TypeError:  # an unhashable entry is no card
+        return False
+    return dict(seen) == COPIES and all(isinstance(code, str) for code in seen)

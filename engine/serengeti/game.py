@@ -78,7 +78,8 @@ class SerengetiGame:
         self.players = seat_players(players, PLAYERS, "a game needs 3 to 5 players (S2)")
         self.n = n = len(players)
         self.variant: dict[str, str] = parse_variant(variant, n)
-        rng = random.Random(seed)
+        # No generator seeded when both are given (a record's replay): as in Modern Art.
+        rng = random.Random(seed) if deck is None or first_auctioneer is None else None
         why = "the deck must be a permutation of the 30 cards of S1"
         self.deck = shuffled_deck(deck, FULL_DECK, is_deck, rng, why)  # S4
         first_auctioneer = first_seat(first_auctioneer, n, rng, "the first start player")

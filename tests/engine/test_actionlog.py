@@ -43,3 +43,21 @@ def test_an_action_log_reads_back_the_plain_list(actions, start, stop):
     if actions:
         log[0]["type"] = "changed"  # a read is a fresh dict
     assert strict(list(log)) == strict(actions)
+
+
+@given(st.lists(action, max_size=80), st.sets(st.integers(0, 80), max_size=6))
+@settings(max_examples=100, deadline=None)
+def test_a_log_read_between_appends_and_past_its_waiting_list_reads_back_the_list(actions, reads):
+    """Packing is lazy (issue 31): actions wait and are packed in chunks, when read or
+    when `PENDING` wait; every read, across any chunks, is what a list holds."""
+    log = ActionLog()
+    for i, a in enumerate(actions):
+        if i in reads:
+            assert strict(log[-1] if i else list(log)) == strict(actions[i - 1] if i else [])
+        log.append(dict(a))
+    assert len(log) == len(actions)
+    assert strict(list(log)) == strict(actions)
+    for i in range(len(actions)):
+        assert strict(log[i]) == strict(actions[i])
+    assert strict(log[3:-3]) == strict(actions[3:-3])
+    assert log == ActionLog(actions)

@@ -20,7 +20,8 @@ from typing import Any
 
 from ...search import DEFAULT_BUDGET_S, GAME, SearchBot, Searcher, margin, unique
 from ..cards import ARTIST_OF
-from ..game import OPEN, Game
+from ..game import Game
+from ..phases import OPEN
 from .heuristic import HeuristicBot, painting_values
 from .worlds import PublicMemory, clone, sample_world
 

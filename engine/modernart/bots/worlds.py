@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..cards import CARD_ORDER, COPIES, DECK_SIZE, STARTING_MONEY
-from ..game import BUY, CLOCKWISE, OFFER, ONCE_AROUND, SEALED, Game
+from ..game import Game
+from ..phases import BUY, CLOCKWISE, OFFER, ONCE_AROUND, SEALED
 from ..variant import parse_variant
 
 
