@@ -28,10 +28,15 @@ ADDABLE_TO: dict[str, frozenset[str]] = {
 }
 
 
+def require(g: Game, phase: str, why: str) -> None:
+    """Refuse an action outside its phase: `why` says what is not happening now."""
+    if g.phase != phase:
+        raise Illegal(why)
+
+
 def play(g: Game, seat: int, card: str, events: list[Event]) -> None:
     """R8: the auctioneer plays a card; R18 may end the round at once."""
-    if g.phase != PLAY:
-        raise Illegal("no card can be played now")
+    require(g, PLAY, "no card can be played now")
     if seat != g.auctioneer:
         raise NotYourTurn(f"it is {g.players[g.auctioneer]}'s turn to play")
     hand = g.hands[seat]
@@ -89,8 +94,7 @@ def decline(g: Game, seat: int, _: None, events: list[Event]) -> None:
 
 
 def check_offer(g: Game, seat: int) -> None:
-    if g.phase != OFFER:
-        raise Illegal("no double is on offer")
+    require(g, OFFER, "no double is on offer")
     if seat != g.order[g.turn]:
         raise NotYourTurn(f"the double is offered to {g.players[g.order[g.turn]]}")
 
@@ -180,15 +184,13 @@ def next_bidder(g: Game, events: list[Event]) -> None:
 
 def close(g: Game, _seat: int, _: None, events: list[Event]) -> None:
     """R12: the hammer falls on an open auction."""
-    if g.phase != OPEN:
-        raise Illegal("no open auction to close")
+    require(g, OPEN, "no open auction to close")
     hammer(g, events)
 
 
 def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
-    if g.phase != SEALED:
-        raise Illegal("no sealed auction is running")
+    require(g, SEALED, "no sealed auction is running")
     bids_in = g.sealed
     if seat in bids_in:
         raise Illegal("you have already sealed a bid (R14)")
@@ -219,8 +221,7 @@ def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
 
 def price(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     """R15: the auctioneer names a price in [min(1, money), money]."""
-    if g.phase != PRICE:
-        raise Illegal("no fixed price is being set")
+    require(g, PRICE, "no fixed price is being set")
     if seat != g.seller:
         raise NotYourTurn(f"{g.players[g.seller]} sets the price")
     money = g.money[seat]
@@ -237,8 +238,7 @@ def price(g: Game, seat: int, amount: int, events: list[Event]) -> None:
 
 def buy(g: Game, seat: int, _: None, events: list[Event]) -> None:
     """R15: the player being asked buys at the fixed price."""
-    if g.phase != BUY:
-        raise Illegal("nothing is for sale at a fixed price")
+    require(g, BUY, "nothing is for sale at a fixed price")
     if seat != g.order[g.turn]:
         raise NotYourTurn(f"it is {g.players[g.order[g.turn]]}'s turn")
     if g.money[seat] < g.price:
