@@ -182,6 +182,10 @@ class BotPool:
         self.stats = PoolStats()
         self._executor: ProcessPoolExecutor | None = None
         self._reviewer: ProcessPoolExecutor | None = None  # the review worker, once started
+        # How the review worker starts: at the lowest priority. The tests of reviews on a
+        # busy machine set None (normal priority): an idle-class worker there waits for a
+        # core no other test wants, for minutes (docs/decisions/29-vtime.md).
+        self.review_initializer: Callable[[], None] | None = lower_priority
 
     def warm(self, game: str) -> None:
         """Start a worker and import the game there before the first search needs it
@@ -215,7 +219,9 @@ class BotPool:
         executor = self._reviewer
         if executor is None:
             context = spawn_context()
-            executor = ProcessPoolExecutor(1, mp_context=context, initializer=lower_priority)
+            executor = ProcessPoolExecutor(
+                1, mp_context=context, initializer=self.review_initializer
+            )
             self._reviewer = executor
         try:
             done = executor.submit(fn, *args)

@@ -6,8 +6,13 @@ import pathlib
 from collections.abc import AsyncIterator
 
 import pytest
+from longfirst import long_first
 
 from modernart.server.app import Server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    long_first(items)
 
 
 @pytest.fixture

@@ -187,6 +187,7 @@ def modernart_json() -> dict:
     return json.loads(proc.stdout)
 
 
+@pytest.mark.xdist_group("modernart_json")  # one worker: the module fixture runs once
 def test_cli_json_has_one_entry_per_decision_in_order(modernart_json):
     result = modernart_json
     record = planted("modernart")
@@ -207,6 +208,7 @@ def test_cli_json_has_one_entry_per_decision_in_order(modernart_json):
     assert planted_step["mark"] == "blunder" and planted_step["better"]["type"] == "play"
 
 
+@pytest.mark.xdist_group("modernart_json")  # one worker: the module fixture runs once
 def test_text_names_the_blunder_and_the_better_card(modernart_json):
     lines = review_text(modernart_json, "Modern Art").splitlines()
     assert all(len(line) <= 80 for line in lines)

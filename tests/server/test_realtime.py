@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from .conftest import deck_with
+from .vclock import ManualClock
 from .wsclient import Client
 
 OPEN_FIRST = deck_with(["krypto.open", "krypto.open", "yoko.open"])
@@ -88,11 +89,13 @@ async def test_r12_concurrent_shouts_are_seen_in_the_same_order_by_all(player):
         assert all(e["code"] == "too_low" for e in errors)
 
 
-async def test_r12_hammer_going_once_twice_then_sold(player):
-    # A window long enough for the bid to come before "going once" on a loaded machine.
+async def test_r12_hammer_going_once_twice_then_sold(player, server):
+    server.hub.clock = clock = ManualClock()
     clients = await table(player, 3, shout_window_ms=3000)
     await open_auction(clients)
     await clients[1].act(type="bid", amount=4)
+    await clients[2].until(lambda u: u["view"]["high"] is not None)
+    clock.advance(3)
     final = await clients[2].until(lambda u: any(e["type"] == "sold" for e in u["events"]))
     sold = next(e for e in final["events"] if e["type"] == "sold")
     assert sold["winner"] == 1 and sold["price"] == 4
@@ -106,13 +109,18 @@ async def test_r12_hammer_going_once_twice_then_sold(player):
     assert goings[0]["deadline_ms"] >= goings[1]["deadline_ms"]
 
 
-async def test_r12_a_new_bid_restarts_the_hammer(player):
-    # The second bid must come after "going once" and before the hammer: 2 s apart.
+async def test_r12_a_new_bid_restarts_the_hammer(player, server):
+    # The second bid comes after "going once" and before the hammer.
+    server.hub.clock = clock = ManualClock()
     clients = await table(player, 3, shout_window_ms=3000)
     await open_auction(clients)
     await clients[1].act(type="bid", amount=4)
+    await clients[2].until(lambda u: u["view"]["high"] is not None)
+    assert clock.next() == 1  # going once, a third of the window after the bid
     await clients[2].until(lambda u: any(e["type"] == "going" for e in u["events"]))
     await clients[2].act(type="bid", amount=6)
+    await clients[0].until(lambda u: u["view"]["high"] == {"amount": 6, "seat": 2})
+    clock.advance(3)
     await clients[0].until(lambda u: any(e["type"] == "sold" for e in u["events"]))
     kinds = [
         (e["type"], e.get("stage")) for _, e in events_of(clients[0], {"bid", "going", "sold"})
@@ -123,9 +131,11 @@ async def test_r12_a_new_bid_restarts_the_hammer(player):
     assert sold["winner"] == 2 and sold["payments"] == [{"from": 2, "to": 0, "amount": 6}]
 
 
-async def test_r12_nobody_bidding_gives_the_lot_to_the_auctioneer_at_the_hammer(player):
+async def test_r12_nobody_bidding_gives_the_lot_to_the_auctioneer_at_the_hammer(player, server):
+    server.hub.clock = clock = ManualClock()
     clients = await table(player, 3, shout_window_ms=120)
     await open_auction(clients)
+    clock.advance(0.12)
     final = await clients[0].until(lambda u: any(e["type"] == "free" for e in u["events"]))
     free = next(e for e in final["events"] if e["type"] == "free")
     assert free == {"type": "free", "seat": 0, "cards": ["krypto.open"]}
@@ -174,8 +184,9 @@ async def test_reconnection_mid_auction_restores_seat_and_full_view(player, url)
     await back.close()
 
 
-async def test_turn_timeout_takes_the_safe_default(player):
+async def test_turn_timeout_takes_the_safe_default(player, server):
     """Issue: turn timeouts — a sealed bid (R14) nobody sends becomes 0."""
+    server.hub.clock = clock = ManualClock()
     deck = deck_with(["krypto.sealed"])
     clients = [await player(f"P{i}") for i in range(3)]
     await clients[0].send(
@@ -193,20 +204,24 @@ async def test_turn_timeout_takes_the_safe_default(player):
     await clients[0].act(type="play", card="krypto.sealed")
     await clients[1].until(lambda u: u["view"]["phase"] == "sealed")
     await clients[1].act(type="sealed", amount=5)
+    await clients[1].until(lambda u: {"type": "sealed_in", "seat": 1} in u["events"])
+    clock.advance(2)
     final = await clients[1].until(lambda u: any(e["type"] == "reveal" for e in u["events"]))
     reveal = next(e for e in final["events"] if e["type"] == "reveal")
     assert reveal["bids"] == [0, 5, 0]
 
 
-async def test_an_absent_players_seat_is_played_by_a_bot_until_they_return(player, url):
+async def test_an_absent_players_seat_is_played_by_a_bot_until_they_return(player, url, server):
+    server.hub.clock = clock = ManualClock()
     clients = await table(player, 3, takeover_s=1, shout_window_ms=60000)
     token = clients[0].token
     await clients[0].close()  # seat 0 must play the first card
-    update = await clients[1].until(
-        lambda u: {"type": "autopilot", "seat": 0} in u["events"], timeout=5
-    )
+    await clients[1].until(lambda u: {"type": "disconnected", "seat": 0} in u["events"])
+    clock.advance(1)
+    update = await clients[1].until(lambda u: {"type": "autopilot", "seat": 0} in u["events"])
     assert update["view"]["seats"][0]["bot"] is True
     assert update["view"]["seats"][0]["autopilot"] is True
+    clock.advance(3)  # the bot's pause (bot_delay_ms 1500, jittered ±50 %)
     played = await clients[1].until(lambda u: any(e["type"] == "played" for e in u["events"]))
     assert next(e for e in played["events"] if e["type"] == "played")["seat"] == 0
     back = await Client.hello(url, "P0", token)
@@ -246,18 +261,21 @@ async def test_r14_another_players_sealed_bid_leaves_your_clock_running(player, 
     assert room.deadline() is not None and room.deadline() >= sealed_deadline + 1
 
 
-async def test_r15_a_dropped_auctioneers_timed_out_price_does_not_give_the_painting_away(player):
+async def test_r15_a_dropped_auctioneers_timed_out_price_does_not_give_the_painting_away(
+    player, server
+):
     """Issue 28 (play-test #5): the auctioneer of a fixed-price card loses the
     connection; when the turn clock runs out the server names the heuristic's price
     for them, not 1 (at which the next player could take the painting)."""
+    server.hub.clock = clock = ManualClock()
     deck = deck_with(["karl_gitter.fixed_price"])
     clients = await table(player, 3, deck=deck, turn_timeout_s=1)
     await clients[0].act(type="play", card="karl_gitter.fixed_price")
     await clients[1].until(lambda u: u["view"]["phase"] == "price")
     await clients[0].close()
-    named = await clients[1].until(
-        lambda u: any(e["type"] == "price" for e in u["events"]), timeout=10
-    )
+    await clients[1].until(lambda u: {"type": "disconnected", "seat": 0} in u["events"])
+    clock.advance(1)
+    named = await clients[1].until(lambda u: any(e["type"] == "price" for e in u["events"]))
     assert named["events"][0] == {"type": "timeout", "seat": 0}
     price = next(e for e in named["events"] if e["type"] == "price")
     assert price["seat"] == 0 and price["amount"] > 1

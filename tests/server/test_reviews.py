@@ -31,12 +31,21 @@ WORLDS = 1  # a review of a random game at one world a decision: a few seconds
 
 
 @pytest.fixture
-async def reviewing(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
+async def lowest(tmp_path: pathlib.Path) -> AsyncIterator[Server]:
     """A --dev server whose reviews search `WORLDS` worlds a decision (--review-worlds)."""
     server = Server(tmp_path / "data", port=0, dev=True, review_worlds=WORLDS)
     await server.start()
     yield server
     await server.stop()
+
+
+@pytest.fixture
+def reviewing(lowest: Server) -> Server:
+    """`lowest`, its review worker at normal priority: beside the other tests of a busy
+    suite, an idle-class worker waits minutes for a core (the priority has its own test)."""
+    assert lowest.hub is not None
+    lowest.hub.bots.review_initializer = None
+    return lowest
 
 
 def url_of(server: Server) -> str:
@@ -233,8 +242,8 @@ async def test_a_crashed_review_worker_fails_that_review_and_the_next_one_works(
         assert (await answers(games.ann, rid))[1]["t"] == "review"
 
 
-async def test_the_review_worker_runs_at_the_lowest_priority(reviewing):
-    pool = reviewing.hub.bots
+async def test_the_review_worker_runs_at_the_lowest_priority(lowest):
+    pool = lowest.hub.bots
     niceness = await pool.submit_review(os.getpriority, os.PRIO_PROCESS, 0)
     assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 19)
     # Linux: the idle class, on CPU only when nothing else wants it.

@@ -30,6 +30,7 @@ async def test_review_from_past_games_shows_progress_then_the_viewer(server, url
     reviewer = server.hub.reviews
     reviewer.worlds = 1
     reviewer.work = functools.partial(held_part, str(fifo))  # the first part waits for us
+    server.hub.bots.review_initializer = None  # normal priority beside a busy suite's tests
     app = make_app(url, tmp_path)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
