@@ -134,7 +134,7 @@ def review_object(record: Record, worlds: int, decisions: list[Decision]) -> dic
 
 def review_head(record: Record, worlds: int) -> dict[str, Any]:
     """The review's JSON object but its `decisions` (the server adds those it computed
-    a few at a time: server/reviews.py)."""
+    a few at a time: server/rooms/reviews.py)."""
     terms = terms_of(record.info)
     return {
         "game": record.info.name,

@@ -217,8 +217,8 @@ def stats(samples: list[tuple[float, float]], start: float, stop: float) -> str:
 def seed_identities(data: pathlib.Path, count: int) -> None:
     """`count` identities that never took a seat, two days old, stored before the server
     starts (item 21.9: its first sweep forgets them all)."""
-    from modernart.server.store import Store
-    from modernart.server.storeerror import token_hash
+    from modernart.server.store.errors import token_hash
+    from modernart.server.store.sqlite import Store
 
     store = Store(data)
     old = time.time() - 48 * 3600

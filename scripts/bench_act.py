@@ -41,14 +41,17 @@ CHILD = "--child"
 
 def fresh_store(data: pathlib.Path, url: str) -> tuple[Any, Callable[[], None]]:
     """The store to measure, and what drops its database after (nothing: SQLite)."""
-    from modernart.server.store import Store
+    try:
+        from modernart.server.store.sqlite import Store
+    except ImportError:  # a baseline from before server/ had folders (issue 29)
+        from modernart.server.store import Store  # type: ignore[no-redef]
 
     if not url:
         return Store(data), lambda: None
     import psycopg
     from psycopg.conninfo import make_conninfo
 
-    from modernart.server.pgstore import PgStore
+    from modernart.server.store.postgresql import PgStore
 
     name = f"bench_act_{os.getpid()}"
     with psycopg.connect(url, autocommit=True) as conn:
@@ -71,7 +74,11 @@ def child(rooms: int, acts: int, seed: int, per_turn: int, url: str) -> dict[str
     from modernart.engine.modernart.bots import make_bot
     from modernart.server.hub import Hub
     from modernart.server.limits import Limits
-    from modernart.server.session import Conn
+
+    try:
+        from modernart.server.wire.session import Conn
+    except ImportError:  # a baseline from before server/ had folders (issue 29)
+        from modernart.server.session import Conn  # type: ignore[no-redef]
 
     class Transport:
         def __init__(self) -> None:

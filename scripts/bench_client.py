@@ -34,12 +34,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from modernart.engine.modernart.bots import make_bot  # noqa: E402
-from modernart.server.app import Server  # noqa: E402
+from modernart.server.wire.app import Server  # noqa: E402
 
 MB = 1024 * 1024
 CLIENT = """
 import sys, signal
-from modernart.server.terminal.worker import SessionTokens
+from modernart.server.doors.terminal.worker import SessionTokens
 from modernart.tui.app import ClientApp
 url, name, room, trace = sys.argv[1], sys.argv[2], sys.argv[3] or None, sys.argv[4] == "1"
 if trace:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Cost of reading one client act off the socket: `GuardedConnection.data_received`
-with its fast path for whole binary frames (server/app.py, issue 21) against
+with its fast path for whole binary frames (server/wire/app.py, issue 21) against
 websockets' own parser (the same connection class, its fast path bypassed), run
 interleaved in one process on the same frames. A frame is an `act` as a websockets
 client masks it, one per `data_received` (as they arrive under load), handed to a
@@ -22,9 +22,9 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from modernart.server.app import GuardedConnection
 from modernart.server.cli import new_loop
-from modernart.server.codec import MAX_FRAME
+from modernart.server.wire.app import GuardedConnection
+from modernart.server.wire.codec import MAX_FRAME
 
 
 class Sink(asyncio.Transport):

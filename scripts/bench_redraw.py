@@ -36,13 +36,16 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from bench_client import pty_client  # noqa: E402
 from bench_sessions import baseline_tree  # noqa: E402
 
-from modernart.server.app import Server  # noqa: E402
+from modernart.server.wire.app import Server  # noqa: E402
 
 CLIENT = r"""
 import asyncio, cProfile, json, sys, time
 import modernart.tui
 from modernart.engine.games import get_game
-from modernart.server.terminal.worker import SessionTokens
+try:
+    from modernart.server.doors.terminal.worker import SessionTokens
+except ImportError:  # a baseline from before server/ had folders (issue 29)
+    from modernart.server.terminal.worker import SessionTokens
 from modernart.tui.app import ClientApp
 from modernart.tui.gametable import GameTable
 

@@ -36,9 +36,9 @@ from websockets.asyncio.client import connect
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from modernart.server.app import Server  # noqa: E402
-from modernart.server.terminal.screen import ScreenRelay, pieces  # noqa: E402
-from modernart.server.terminal.worker import SessionTokens  # noqa: E402
+from modernart.server.doors.terminal.screen import ScreenRelay, pieces  # noqa: E402
+from modernart.server.doors.terminal.worker import SessionTokens  # noqa: E402
+from modernart.server.wire.app import Server  # noqa: E402
 from modernart.tui.app import ClientApp  # noqa: E402
 from modernart.tui.textual_internals import CompositorUpdate  # noqa: E402
 from scripts.bench_client import expect, play, send  # noqa: E402
@@ -91,7 +91,8 @@ def old_modules(rev: str) -> Any:
     archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
     package = types.ModuleType("oldterm")
-    package.__path__ = [str(tree / "server" / "terminal")]
+    terminal = tree / "server" / "doors" / "terminal"  # server/terminal before issue 29's folders
+    package.__path__ = [str(terminal if terminal.is_dir() else tree / "server" / "terminal")]
     sys.modules["oldterm"] = package
     return importlib.import_module("oldterm.screen"), importlib.import_module("oldterm.output")
 

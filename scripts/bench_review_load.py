@@ -5,7 +5,7 @@ The load of scripts/loadtest.py (rooms of four websocket random-bot clients agai
 `modernart-server --dev`; act→update latency as it measures it; the server's own CPU per
 act, start-up left out) is run several times in one run, alternating: without reviews,
 and while `--reviews K` clients keep asking, over the real wire `review` message, for
-reviews of finished games, so the server's review worker (server/reviews.py: one
+reviews of finished games, so the server's review worker (server/rooms/reviews.py: one
 process of its own at niceness +19) is busy the whole time. `--repeat 2` runs without,
 with, with, without (old/new style, so a drift of the machine shows).
 
@@ -48,8 +48,8 @@ import msgpack
 from websockets.asyncio.client import connect
 
 from modernart.engine.modernart.bots import make_bot
-from modernart.server.botpool import REVIEW_NICE
-from modernart.server.store import Store
+from modernart.server.rooms.botpool import REVIEW_NICE
+from modernart.server.store.sqlite import Store
 
 GAME_OPTIONS = {"shout_window_ms": 100, "takeover_s": 0, "bot_delay_ms": 0}
 
@@ -288,7 +288,7 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=50, help="rooms started per second")
     parser.add_argument("--procs", type=int, default=1, help="client processes for the rooms")
     args = parser.parse_args()
-    if not 1 <= args.reviews <= 8:  # the server queues 8 (server/reviews.py REVIEW_QUEUE)
+    if not 1 <= args.reviews <= 8:  # the server queues 8 (server/rooms/reviews.py REVIEW_QUEUE)
         parser.error("--reviews: 1 to 8")
     args.bots, args.bot_delay_ms = None, 0  # loadtest's rooms of four clients
 

@@ -141,7 +141,10 @@ class Result:
 # updates a second, far from the pace of people playing.
 WITH_BOT_DELAY = """
 import runpy, sys
-from modernart.server import options
+try:
+    from modernart.server.rooms import options
+except ImportError:  # a baseline from before server/ had folders (issue 29)
+    from modernart.server import options
 delay, real = int(sys.argv.pop(1)), options.parse_options
 def parse_options(raw, seats, **kw):
     chosen = real(raw, seats, **kw)
@@ -566,7 +569,7 @@ async def run_design(
         if kills:
             result.failed += f" ({len(kills)} workers killed by the watchdog)"
             print(f"{design}: {len(kills)} workers killed: {kills[0]}", file=sys.stderr)
-        # ... or, only waiting for a core, spared (server/terminal/pool.py `stuck`).
+        # ... or, only waiting for a core, spared (server/doors/terminal/pool.py `stuck`).
         spared = [line for line in lines if "waiting for CPU" in line]
         if spared:
             print(f"{design}: {len(spared)} starved workers spared: {spared[0]}", file=sys.stderr)

@@ -31,9 +31,9 @@ import psutil
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from modernart.server import options
-from modernart.server.app import Server
-from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.rooms import options
+from modernart.server.wire.app import Server
 from tests.server.sshterm import KeyboardPlayer, Terminal, open_terminal, ssh_connect
 from tests.server.wsclient import Client
 

@@ -2,7 +2,7 @@
 """Cost of building one update's frames for every member of a room, for each game.
 
 For whole random-bot games of each game, every update's frames (one per seat and
-one for the spectators) are built the server's way (`server/updates.py`: the
+one for the spectators) are built the server's way (`server/wire/updates.py`: the
 shared public part packed once, then each seat's `GameInfo.seat_keys` entries)
 and, as the baseline in the same run, the fallback way (each seat's `view(seat)`
 packed whole). Prints microseconds per update and the ratio baseline / server.
@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from modernart.engine.games import GAME_NAMES, get_game
-from modernart.server.updates import UpdateFrames
+from modernart.server.wire.updates import UpdateFrames
 
 ROOM_FIELDS = {"room": "r1", "status": "playing", "deadline_ms": 1234}
 

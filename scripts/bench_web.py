@@ -32,11 +32,11 @@ import asyncssh
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from modernart.server.app import Server
-from modernart.server.ssh.server import SshGate, SshSettings
-from modernart.server.terminal import Limits
-from modernart.server.terminal.terminals import pss_mb
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.doors.terminal import Limits
+from modernart.server.doors.terminal.terminals import pss_mb
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.wire.app import Server
 from tests.server.browser import available
 from tests.server.pageclient import PageClient
 from tests.server.sshterm import KeyboardPlayer, open_terminal, ssh_connect

@@ -334,7 +334,7 @@ def start_server(
 
 def report_bots(log: pathlib.Path) -> None:
     """The server's log lines, with the share of expert decisions with a full budget
-    and how many frames a socket write and rows a commit carried (server/outbox.py)."""
+    and how many frames a socket write and rows a commit carried (server/wire/outbox.py)."""
     for line in log.read_text(errors="replace").splitlines():
         print("server:", line, file=sys.stderr)
         if "bot decisions:" in line:

@@ -20,26 +20,32 @@ from collections import Counter
 GROUPS: list[tuple[str, tuple[str, ...]]] = [
     ("waiting (`epoll`; the checkpointer's sleep)", ("EpollSelector.select", "Condition.wait")),
     ("socket writes (`transport.write`)", ("_SelectorSocketTransport.write ", "write_queued")),
-    ("SQLite (inserts, commits; checkpoints in their thread)", ("server/store.py",)),
-    ("packing frames (msgpack)", ("packb", "server/codec.py", "server/updates.py")),
+    ("SQLite (inserts, commits; checkpoints in their thread)", ("server/store/sqlite.py",)),
+    ("packing frames (msgpack)", ("packb", "server/wire/codec.py", "server/wire/updates.py")),
     ("WebSocket framing and the send queue", ("Conn.send_framed", "Conn.send_raw", "outbox.py")),
     ("views (`Game.view`, `seat_view`, the room's fields)", ("view", "_ranking", "values (")),
     ("rules engine (`apply`, `legal`, `to_act`)", ("engine/",)),
-    ("history", ("server/history.py",)),
+    ("history", ("server/rooms/history.py",)),
     ("clocks and timers", ("hammer", "_turn_clock", "call_later", "call_at", "TimerHandle")),
     (
         "reading: `recv`, WebSocket parsing, decoding",
         ("_read_ready", "websockets/", "codec.py:", "decode (", "FastReadConnection.data_received"),
     ),
-    ("pacing and rates (`Inbox`, buckets)", ("server/pacing.py", "server/limits.py")),
+    ("pacing and rates (`Inbox`, buckets)", ("server/wire/pacing.py", "server/limits.py")),
     (
         "lobby (lists, hello, create/join/leave)",
-        ("listing.py", "on_hello", "on_create", "on_join", "on_leave", "enter (", "on_rooms"),
+        ("lobby/pages.py", "on_hello", "on_create", "on_join", "on_leave", "enter (", "on_rooms"),
     ),
     ("bots' scheduling (`_schedule_bots`)", ("_schedule_bots", "brain (")),
     (
         "handling messages: the hub's and rooms' own code",
-        ("server/hub.py", "server/room.py", "server/app.py", "server/session.py", "actions.py"),
+        (
+            "server/hub.py",
+            "server/rooms/room.py",
+            "server/wire/app.py",
+            "server/wire/session.py",
+            "actions.py",
+        ),
     ),
     # uvloop's loop is C: a sample with no Python frame below `Runner.run` is in it
     # (polling, reading sockets, running callbacks, its own timers).

@@ -15,16 +15,15 @@ import platformdirs
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 from modernart.engine.review import DEFAULT_WORLDS, MAX_WORLDS
-
-from .app import DEFAULT_MAX_PER_ADDRESS, Server
-from .botpool import DEFAULT_BUDGET_S, default_workers
-from .export import export_command
-from .limits import Limits
-from .ssh.cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
-from .ssh.server import SshGate, SshSettings
-from .storeport import has_database, open_store
-from .web.cli import add_web_arguments, web_settings
-from .web.gate import WebGate, WebSettings
+from modernart.server.doors.ssh.cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.doors.web.cli import add_web_arguments, web_settings
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.limits import Limits
+from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, default_workers
+from modernart.server.store.export import export_command
+from modernart.server.store.port import has_database, open_store
+from modernart.server.wire.app import DEFAULT_MAX_PER_ADDRESS, Server
 
 
 def default_data_dir() -> pathlib.Path:
@@ -223,7 +222,7 @@ async def serve_until_signalled(
 
 def ratings_command(data: pathlib.Path, url: str | None, args: argparse.Namespace) -> int:
     """`modernart-server ratings --game G`: rank, shown rating, games, name (tab-separated)."""
-    from .ratings import shown
+    from modernart.server.people.ratings import shown
 
     if not has_database(data, url):
         print(f"modernart-server ratings: no database in {data}", file=sys.stderr)

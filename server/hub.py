@@ -5,12 +5,12 @@ handlers share (rooms, connections, identities, limits, the store and the bots).
 and acted on in one step, so the handlers of different clients cannot
 interleave and a bad frame can only ever earn its sender an `error`.
 
-The handlers live by concern: `hello` in server/hello.py, the room list in
-server/lobby.py, rooms from the lobby's side in server/roomdesk.py, the game in
-server/play.py, names and records in server/players.py, devices in
-server/devices.py, chat and rematches in server/chat.py and server/rematch.py, reviews
-in server/reviews.py.
-Identities in memory are server/people.py's `People`, which the doors ask.
+The handlers live by concern, in the folders of server/: `hello` in people/hello.py,
+the room list in lobby/roomlist.py, rooms from the lobby's side in lobby/desk.py, the
+game in rooms/play.py, names and records in people/players.py, devices in
+people/devices.py, chat and rematches in rooms/chat.py and rooms/rematch.py, reviews in
+rooms/reviews.py. Identities in memory are people/identities.py's `People`, which the
+doors ask.
 """
 
 from __future__ import annotations
@@ -22,42 +22,42 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from . import messages as m
-from .botpool import BotPool
-from .chat import on_chat
-from .codec import BadMessage
-from .devices import DeviceDesk
-from .doors import Doors
-from .edge import BadFrame, decode_message
-from .handoff import HandoffCodes
-from .hello import on_hello, on_hello_again
-from .limits import NEW_IDENTITIES_BURST, ROOM_CHAT_BURST, Buckets, Limits
-from .lobby import Lobby
-from .logthrottle import LogThrottle
-from .outbox import Lost, Outbox
-from .pacing import LoopStalls
-from .passwords import Passwords
-from .people import People
-from .play import on_act, on_history, on_sync
-from .players import PlayerDesk
-from .refusal import Refused, error
-from .rematch import on_rematch
-from .reviews import Reviewer
-from .room import PLAYING, Room
-from .roomdesk import RoomDesk
-from .roomends import RoomEnds
-from .roomports import Clock
-from .running import RunningGames
-from .session import Conn, Identity
-from .storeerror import StoreError
-from .storeport import StorePort
+from modernart.server.doors.registry import Doors
+from modernart.server.limits import NEW_IDENTITIES_BURST, ROOM_CHAT_BURST, Buckets, Limits
+from modernart.server.lobby.desk import RoomDesk
+from modernart.server.lobby.roomlist import Lobby
+from modernart.server.lobby.running import RunningGames
+from modernart.server.people.devices import DeviceDesk
+from modernart.server.people.handoff import HandoffCodes
+from modernart.server.people.hello import on_hello, on_hello_again
+from modernart.server.people.identities import People
+from modernart.server.people.passwords import Passwords
+from modernart.server.people.players import PlayerDesk
+from modernart.server.rooms.botpool import BotPool
+from modernart.server.rooms.chat import on_chat
+from modernart.server.rooms.ends import RoomEnds
+from modernart.server.rooms.play import on_act, on_history, on_sync
+from modernart.server.rooms.ports import Clock
+from modernart.server.rooms.rematch import on_rematch
+from modernart.server.rooms.reviews import Reviewer
+from modernart.server.rooms.room import PLAYING, Room
+from modernart.server.store.errors import StoreError
+from modernart.server.store.port import StorePort
+from modernart.server.wire import messages as m
+from modernart.server.wire.codec import BadMessage
+from modernart.server.wire.edge import BadFrame, decode_message
+from modernart.server.wire.logthrottle import LogThrottle
+from modernart.server.wire.outbox import Lost, Outbox
+from modernart.server.wire.pacing import LoopStalls
+from modernart.server.wire.refusal import Refused, error
+from modernart.server.wire.session import Conn, Identity
 
 log = logging.getLogger("modernart.server")
 
 SWEEP_EVERY = 60.0
 COULD_NOT_SAVE = "the server could not save this change, so nothing changed; try again later"
 
-# A handler takes its own message type (server/messages.py), hence Any here.
+# A handler takes its own message type (server/wire/messages.py), hence Any here.
 Handler = Callable[[Conn, Any, int | None], None]
 
 
@@ -73,15 +73,17 @@ class Hub:
     ) -> None:
         self.store = store
         self.dev = dev
-        # Every frame waits for the turn's end, and its commit (server/outbox.py).
+        # Every frame waits for the turn's end, and its commit (server/wire/outbox.py).
         self.outbox = Outbox(store.commit_batch, self.rewind_rooms)
         store.batch_opened = self.outbox.batch_begun
         self.bots = bots or BotPool()  # searching bots' worker processes, started on demand
-        # Finished games' reviews, in the pool's review worker (server/reviews.py).
+        # Finished games' reviews, in the pool's review worker (server/rooms/reviews.py).
         self.reviews = Reviewer(store, self.bots)
         if review_worlds is not None:
             self.reviews.worlds = review_worlds
-        self.quiet = LogThrottle(log)  # errors a client's message causes (server/logthrottle.py)
+        self.quiet = LogThrottle(
+            log
+        )  # errors a client's message causes (server/wire/logthrottle.py)
         self.limits = limits or (Limits.for_dev() if dev else Limits())
         self.rooms: dict[str, Room] = {}
         self.clock: Clock | None = None  # the rooms' timers: None, the running loop
@@ -93,10 +95,12 @@ class Hub:
             NEW_IDENTITIES_BURST, self.limits.new_identities_per_hour / 3600
         )
         self.passwords = Passwords(self.limits.password_tries_per_minute, self.note)
-        # "Play this identity elsewhere" codes (server/handoff.py): wrong codes
+        # "Play this identity elsewhere" codes (server/people/handoff.py): wrong codes
         # are limited per address like wrong passwords.
         self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
-        self.doors = Doors()  # the SSH and browser doors' terminal sessions (server/doors.py)
+        self.doors = (
+            Doors()
+        )  # the SSH and browser doors' terminal sessions (server/doors/registry.py)
         self.room_chats = Buckets(ROOM_CHAT_BURST, self.limits.room_chats_per_s or float("inf"))
         self.noted: Counter[str] = Counter()  # abuses since the last sweep
         self.stalls = LoopStalls()  # the loop's own hold-ups (rates by arrival)
@@ -104,7 +108,7 @@ class Hub:
         self._sweep: asyncio.TimerHandle | None = None
         self.players = PlayerDesk(store, lambda: self.conns)
         self.ends = RoomEnds(self)
-        # An identity's devices (server/devices.py).
+        # An identity's devices (server/people/devices.py).
         self.devices = DeviceDesk(store, self.handoffs, self.doors)
         self.desk = RoomDesk(self)
         desk = self.desk
@@ -263,7 +267,7 @@ class Hub:
 
     def arrive(self, conn: Conn) -> bool:
         """Whether a message arriving now is within the connection's rate, rated as it
-        comes off the socket (server/pacing.py): a stall of the server's own since
+        comes off the socket (server/wire/pacing.py): a stall of the server's own since
         the last refusal is credited first, so the messages that piled up while the
         loop was held up never count as the client's burst."""
         bucket = conn.messages
@@ -284,7 +288,7 @@ class Hub:
         rid: int | None = None
         close_reason = "the first message must be a valid hello"
         try:
-            msg = decode_message(frame)  # typed once, here (server/edge.py)
+            msg = decode_message(frame)  # typed once, here (server/wire/edge.py)
             rid = msg.rid
             if not within_rate:  # refused with its `re`, as PROTOCOL.md asks of every error
                 raise Refused("rate_limited", "too many messages; slow down", abuse=True)

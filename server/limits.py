@@ -34,7 +34,7 @@ class TokenBucket:
 
     def credit(self, seconds: float) -> None:
         """`seconds` worth of tokens more, even beyond the capacity (a stall of the
-        server's during which the client's messages waited, server/pacing.py)."""
+        server's during which the client's messages waited, server/wire/pacing.py)."""
         self._refill()
         self.tokens += seconds * self.rate
 

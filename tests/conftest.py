@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from longfirst import long_first
 
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

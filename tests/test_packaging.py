@@ -27,7 +27,8 @@ def test_built_wheel_holds_the_namespace_and_imports(tmp_path: Path) -> None:
     assert "modernart/tui/__init__.py" in names
     assert "modernart/tui/artsociety/artsociety.tcss" in names
     for asset in ("index.html", "page.js", "page.css", "xterm.js", "xterm.css", "addon-fit.js"):
-        assert f"modernart/server/web/static/{asset}" in names  # the browser page, served by us
+        # the browser page, served by us
+        assert f"modernart/server/doors/web/static/{asset}" in names
     # No bare top-level `engine`, `server` or `tui` packages.
     tops = {n.split("/")[0] for n in names if not n.startswith("modernart-")}
     assert tops == {"modernart"}
@@ -35,7 +36,7 @@ def test_built_wheel_holds_the_namespace_and_imports(tmp_path: Path) -> None:
     zipfile.ZipFile(wheel).extractall(site)
     code = (
         "import modernart.engine, modernart.server, modernart.tui, modernart.cli;"
-        "import modernart.server.web.page;"
+        "import modernart.server.doors.web.page;"
         "from modernart.tui.games import CLIENT_GAMES;"
         "[(g.table(), g.rules_text()) for g in CLIENT_GAMES.values()];"
         "print(modernart.engine.__file__)"

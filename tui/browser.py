@@ -1,4 +1,4 @@
-"""The client in the browser door's page (server/web/): what differs from a terminal.
+"""The client in the browser door's page (server/doors/web/): what differs from a terminal.
 
 A browser keeps some keys for itself, and a page cannot take them back: Firefox on Linux
 quits itself on Ctrl+Q (Chrome, Edge and Safari pass it to the page, where it quits the

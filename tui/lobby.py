@@ -338,7 +338,7 @@ CLAIM_NOTES = {
         "identity you play now stays on the server, but nothing leads to it any more."
     ),
 }
-CODE_LETTERS = 8  # a code's letters and digits, dashes and spaces aside (server/handoff.py)
+CODE_LETTERS = 8  # a code's letters and digits, dashes and spaces aside (server/people/handoff.py)
 
 
 def code_letters(code: str) -> str:

@@ -18,8 +18,8 @@ from textual.widgets import Static
 
 from modernart.engine import Record
 from modernart.engine.games import get_game
-from modernart.server.export import record_of_room
-from modernart.server.store import DB_NAME
+from modernart.server.store.export import record_of_room
+from modernart.server.store.sqlite import DB_NAME
 
 from .dialog import Dialog
 
@@ -52,8 +52,8 @@ class LocalGame:
 
     async def start(self) -> str:
         """Start the server on a free loopback port; its URL."""
-        from modernart.server.app import Server
         from modernart.server.limits import Limits
+        from modernart.server.wire.app import Server
 
         if self.data_dir is None:
             # A game against bots is not worth keeping: a fresh data directory each time.

@@ -31,8 +31,8 @@ def home_path(path: Path) -> str:
         return path.as_posix()
 
 
-# How the server's refusals of a `hello`'s name begin (server/players.py `check`,
-# server/fields.py `get_name`): "`name`: a name may not …", "`name` may not be blank".
+# How the server's refusals of a `hello`'s name begin (server/people/players.py `check`,
+# server/rooms/fields.py `get_name`): "`name`: a name may not …", "`name` may not be blank".
 NAME_REFUSAL = "`name`"
 
 

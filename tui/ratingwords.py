@@ -14,7 +14,7 @@ def _change(change: dict[str, Any]) -> str:
     return f"{after}{mark} ({delta:+d})"
 
 
-# Why nobody was rated (`rated.unrated`, docs/protocol.md): server/ratingrules.py.
+# Why nobody was rated (`rated.unrated`, docs/protocol.md): server/people/ratingrules.py.
 UNRATED_WHY = {
     "weak_bots": "random and easy bots are not rated; normal bots or stronger are",
     "pair_limit": "two players here have played today's rated games together (a pair "

@@ -16,7 +16,8 @@ from textual.widgets import Static
 
 from .dialog import Dialog
 
-RUN = "run on your machine: "  # how the SSH door's hint gives its command (server/ssh/records.py)
+# how the SSH door's hint gives its command (server/doors/ssh/records.py)
+RUN = "run on your machine: "
 SENTENCE = "To keep this game's record, "
 
 

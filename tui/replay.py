@@ -80,7 +80,7 @@ class Replay:
         return runs
 
     def _dress(self, game: Any) -> dict[str, Any]:
-        """`view(None)` plus what the server adds (server/room.py `view_for`)."""
+        """`view(None)` plus what the server adds (server/rooms/room.py `view_for`)."""
         view = game.view(None)
         view["room"] = self.record.extra.get("room") or "replay"
         view["status"] = "finished" if game.finished else "playing"

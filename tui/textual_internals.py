@@ -3,7 +3,7 @@
 Textual is pinned to the minor version these were written against (pyproject.toml);
 tests/test_library_contracts.py fails when an upgrade takes away or changes what this
 module relies on. Nothing else imports a private Textual name. The package is shared by
-the client and the server's terminal workers (server/terminal/), which use most of it.
+the client and the server's terminal workers (server/doors/terminal/), which use most of it.
 
 What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `textual._compositor`: the screen updates `LayoutUpdate` (rows of strips from a
@@ -21,7 +21,7 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `App._capture_stdout` / `_capture_stderr` (`capture_output`): Textual redirects the
   process's stdout while an app runs; a worker runs several apps in one process.
 - `textual._context.active_app`: the context variable naming the running app; a
-  worker charges each callback's CPU to it (server/terminal/fairness.py) and the
+  worker charges each callback's CPU to it (server/doors/terminal/fairness.py) and the
   cell cache finds the console through it (tui/quiet.py).
 - `Static`'s name-mangled `__content` / `__visual` (`show_content`): what
   `Static.update` sets, without the full repaint it asks for (tui/quiet.py: only the
@@ -40,7 +40,7 @@ contract test checks each exists): `DataTable._update_dimensions` / `_clear_cach
 (tui/fitted.py), `RichLog._line_cache` / `_size_known` / `_scroll_update`
 (tui/eventlog.py), `App._bindings` / `_exit` (tui/app.py), `Footer._bindings_ready`
 and `Screen._dirty_widgets` (tui/footer.py), `Select._type_to_search`
-(tui/createroom.py), and a `Driver`'s `_app` / `_loop` (server/terminal/driver.py).
+(tui/createroom.py), and a `Driver`'s `_app` / `_loop` (server/doors/terminal/driver.py).
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ import asyncssh
 import pytest
 
 from modernart.engine.modernart.cards import FULL_DECK
-from modernart.server.app import Server
 from modernart.server.cli import new_loop
 from modernart.server.limits import Limits
+from modernart.server.wire.app import Server
 
 from .pgcluster import pg_cluster, store_url  # noqa: F401 (fixtures: both stores)
 from .sshgate import MakeGate, gates

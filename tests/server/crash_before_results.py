@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from modernart.server.cli import main
-from modernart.server.playerstore import PlayerTables
+from modernart.server.store.players import PlayerTables
 
 _save = PlayerTables.save_results
 

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from modernart.server.store import Store
+from modernart.server.store.sqlite import Store
 
 READS = ("SELECT", "PRAGMA")
 

@@ -10,7 +10,7 @@ import os
 import pathlib
 from typing import Any
 
-from modernart.server.reviewwork import review_part
+from modernart.server.rooms.reviewwork import review_part
 
 
 def held_part(fifo: str, *args: Any) -> list[dict[str, Any]]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import asyncssh
 
-from modernart.server.app import Server
-from modernart.server.session import Identity
-from modernart.server.ssh.server import SshGate, SshSettings
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.wire.app import Server
+from modernart.server.wire.session import Identity
 
 from .sshterm import Terminal, open_terminal, ssh_connect
 

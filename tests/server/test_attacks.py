@@ -20,9 +20,12 @@ import msgpack
 from websockets.asyncio.client import connect
 from websockets.sync.client import connect as connect_sync
 
-from modernart.server import hub, listing, people, play
-from modernart.server.app import Server
-from modernart.server.storeerror import token_hash
+from modernart.server import hub
+from modernart.server.lobby import pages
+from modernart.server.people import identities
+from modernart.server.rooms import play
+from modernart.server.store.errors import token_hash
+from modernart.server.wire.app import Server
 
 from .test_hardening import start_with_bots
 from .waiting import eventually
@@ -111,7 +114,7 @@ async def test_5_what_a_non_reader_has_in_flight_is_bounded_with_the_kernels_sha
     """740 connections asked for lists without reading: ~2.1 MB each sat in the
     kernel, past the unread limit. The server's send buffer is bounded (SO_SNDBUF),
     so the kernel's share plus the server's own stays small."""
-    for i in range(listing.PAGE_SIZE):
+    for i in range(pages.PAGE_SIZE):
         host = await player(f"H{i}")
         await host.send("create", seats=5, name="x" * 40)
         await host.expect("joined")
@@ -261,7 +264,7 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
     """200,000 never-seated identities froze the server for 9 s in one sweep: they
     now go EXPIRY_BATCH at a time, and clients are served between the batches."""
     store = server.store
-    count = 3 * people.EXPIRY_BATCH + 7
+    count = 3 * identities.EXPIRY_BATCH + 7
     store.db.executemany(
         "INSERT INTO identities (id, name, token_hash, created, seated) VALUES (?, ?, ?, ?, 0)",
         [(f"old{i}", "Old", token_hash(f"t{i}"), 1000.0 + i) for i in range(count)],
@@ -272,7 +275,7 @@ async def test_9_identities_expire_in_small_batches_with_the_loop_free_between(s
 
     server.hub.limits.identity_ttl_hours = 1.0
     server.hub.people.expire()
-    assert left() == count - people.EXPIRY_BATCH  # one batch, then the loop is free
+    assert left() == count - identities.EXPIRY_BATCH  # one batch, then the loop is free
     newcomer = await Client.hello(url, "New")  # served while the expiry goes on
     assert left() > 0
     await eventually(lambda: left() == 1)  # the newcomer, connected, is kept

@@ -15,8 +15,8 @@ import pytest
 from modernart.engine.games import get_game
 from modernart.engine.modernart import Game
 from modernart.engine.modernart.bots.timing import MIN_REACTION_MS
-from modernart.server.app import Server
-from modernart.server.botpool import GRACE_S, MIN_BUDGET_S, BotPool, decide, search_budget
+from modernart.server.rooms.botpool import GRACE_S, MIN_BUDGET_S, BotPool, decide, search_budget
+from modernart.server.wire.app import Server
 
 from .conftest import deck_with
 from .vclock import ManualClock

@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from modernart.server.devices import NATIVE
-from modernart.server.devicestore import FIRST_DEVICE
-from modernart.server.storeport import open_store
+from modernart.server.people.devices import NATIVE
+from modernart.server.store.devices import FIRST_DEVICE
+from modernart.server.store.port import open_store
 
 from .sshgate import identity_of, lobby
 from .wsclient import Client

@@ -13,8 +13,8 @@ import asyncssh
 import pytest
 from textual._context import active_app
 
-from modernart.server.terminal import fairness
-from modernart.server.terminal.session import RESIZE_GAP
+from modernart.server.doors.terminal import fairness
+from modernart.server.doors.terminal.session import RESIZE_GAP
 
 from .counting_app import COST
 from .sshgate import lobby

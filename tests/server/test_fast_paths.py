@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.frames import Frame, Opcode
 
-from modernart.server.codec import array_header, encode, ws_frame
-from modernart.server.history import PRESENCE, SKIPPED, History
-from modernart.server.store import _dumps
+from modernart.server.rooms.history import PRESENCE, SKIPPED, History
+from modernart.server.store.sqlite import _dumps
+from modernart.server.wire.codec import array_header, encode, ws_frame
 
 
 @given(st.integers(0, 70_000))

@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from modernart.engine.games import GAME_NAMES, get_game
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 TYPES = [
     "hello",

@@ -6,7 +6,7 @@ import json
 
 from modernart.engine import load_record, replay
 from modernart.engine.modernart.cards import FULL_DECK
-from modernart.server.export import record_of_room
+from modernart.server.store.export import record_of_room
 
 from .conftest import deck_with
 from .wsclient import autoplay

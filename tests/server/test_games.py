@@ -14,9 +14,9 @@ from websockets.exceptions import ConnectionClosed
 from modernart.engine import load_record, replay
 from modernart.engine.actionlog import ActionLog
 from modernart.engine.games import GAME_NAMES, get_game
-from modernart.server.app import Server
-from modernart.server.export import export_command
-from modernart.server.storeport import open_store
+from modernart.server.store.export import export_command
+from modernart.server.store.port import open_store
+from modernart.server.wire.app import Server
 
 from .test_secrecy import walk
 from .wsclient import Client

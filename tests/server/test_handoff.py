@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from modernart.server.handoff import VALID_S, HandoffCodes, normal
+from modernart.server.people.handoff import VALID_S, HandoffCodes, normal
 
 from .wsclient import Client
 

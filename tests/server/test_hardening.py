@@ -24,9 +24,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
 
-from modernart.server import listing
 from modernart.server.limits import NEW_IDENTITIES_BURST, PASSWORD_TRIES, Limits
-from modernart.server.room import Room
+from modernart.server.lobby import pages
+from modernart.server.rooms.room import Room
 
 from .waiting import eventually
 from .wsclient import Client
@@ -49,7 +49,7 @@ async def start_with_bots(host: Client, **options: Any) -> str:
 async def test_1_room_list_is_paged_newest_first_and_built_once_per_change(
     server, player, monkeypatch
 ):
-    page = listing.PAGE_SIZE
+    page = pages.PAGE_SIZE
     ids = []
     for i in range(page + 5):
         host = await player(f"H{i}")
@@ -72,7 +72,7 @@ async def test_1_room_list_is_paged_newest_first_and_built_once_per_change(
     assert (await ann.expect("rooms", re=rid))["rooms"] == []
 
     # With no change, asking again and again never builds the list again.
-    monkeypatch.setattr(listing, "MAX_AGE", 3600.0)
+    monkeypatch.setattr(pages, "MAX_AGE", 3600.0)
     built = 0
     summary = Room.summary
 
@@ -92,7 +92,7 @@ async def test_1_room_list_is_paged_newest_first_and_built_once_per_change(
 async def test_1_a_client_that_does_not_read_gets_no_more_room_lists(server, player):
     """Its unread output stays bounded (lists stop once an eighth of the unread limit
     waits), instead of a copy of the list per request piling up in the server."""
-    for i in range(listing.PAGE_SIZE):
+    for i in range(pages.PAGE_SIZE):
         host = await player(f"H{i}")
         await host.send("create", seats=5, name="x" * 40)
         await host.expect("joined")

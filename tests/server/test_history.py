@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 from .test_secrecy import PASSWORD, check_client, walk
 from .wsclient import Client, autoplay

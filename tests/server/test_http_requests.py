@@ -14,8 +14,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from modernart.server.app import Server
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.wire.app import Server
 
 from .sshgate import gates
 

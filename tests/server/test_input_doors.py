@@ -20,18 +20,18 @@ from typing import Any
 import psutil
 import pytest
 
-from modernart.server.app import Server
-from modernart.server.ssh.server import SshGate, SshSettings
-from modernart.server.terminal import TerminalSession
-from modernart.server.terminal import session as session_module
-from modernart.server.terminal.keyboard import (
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.doors.terminal import TerminalSession
+from modernart.server.doors.terminal import session as session_module
+from modernart.server.doors.terminal.keyboard import (
     PASTE_END,
     PASTE_START,
     STEP,
     InputLimits,
     Keyboard,
 )
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.wire.app import Server
 
 from .pageclient import PageClient
 from .sshterm import ScreenWaits, Terminal, open_terminal, ssh_connect

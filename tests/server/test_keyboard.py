@@ -1,4 +1,4 @@
-"""A session's input on its way to the PTY (server/terminal/keyboard.py, issue 33): pastes
+"""A session's input on its way to the PTY (server/doors/terminal/keyboard.py, issue 33): pastes
 cut at a bound whatever the reads, a rate, and back-pressure instead of dropped bytes."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import tty
 from hypothesis import given
 from hypothesis import strategies as st
 
-from modernart.server.terminal.keyboard import (
+from modernart.server.doors.terminal.keyboard import (
     PASTE_END,
     PASTE_START,
     STEP,

@@ -1,5 +1,5 @@
 """The layout keeps the architecture (issue 15): the server's modules import each other
-without a cycle (a room reports to its hub through its ports, server/roomports.py;
+without a cycle (a room reports to its hub through its ports, server/rooms/ports.py;
 docs/decisions/layout.md), and only a game's own packages, `engine/<game>/` and `tui/<game>/`,
 import that game's internals: the server and the client's shared part speak
 `GameInfo` (engine/games.py)."""
@@ -19,7 +19,8 @@ INSTALLED = {"engine": "modernart.engine", "server": "modernart.server", "tui": 
 
 
 def module_name(path: pathlib.Path) -> str:
-    """`server/ssh/keys.py` → `modernart.server.ssh.keys` (a package's `__init__`: itself)."""
+    """`server/doors/ssh/keys.py` → `modernart.server.doors.ssh.keys` (a package's
+    `__init__`: itself)."""
     folder, *rest = path.relative_to(TOP).with_suffix("").parts
     parts = [INSTALLED[folder], *rest]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -62,10 +63,17 @@ def game_internals(names: set[str]) -> set[str]:
 def test_server_modules_import_each_other_without_a_cycle():
     modules = {module_name(p): p for p in python_files("server")}
     graph = {name: imports(path) & modules.keys() for name, path in modules.items()}
-    assert {"modernart.server.room", "modernart.server.session"} <= graph["modernart.server.hub"]
-    assert "modernart.server.ssh.keys" in graph["modernart.server.ssh.server"]  # the package too
+    assert {"modernart.server.rooms.room", "modernart.server.wire.session"} <= graph[
+        "modernart.server.hub"
+    ]
+    assert (
+        "modernart.server.doors.ssh.keys" in graph["modernart.server.doors.ssh.server"]
+    )  # the package too
     graphlib.TopologicalSorter(graph).prepare()  # raises CycleError on a cycle
-    assert not {"modernart.server.hub", "modernart.server.session"} & graph["modernart.server.room"]
+    assert (
+        not {"modernart.server.hub", "modernart.server.wire.session"}
+        & graph["modernart.server.rooms.room"]
+    )
 
 
 @pytest.mark.parametrize("path", python_files("server"), ids=lambda p: str(p.relative_to(TOP)))
@@ -74,7 +82,7 @@ def test_the_server_imports_no_game_internals(path: pathlib.Path):
 
 
 def test_the_import_check_sees_a_game_import():
-    """The check above would fail on the import issue 15 removed from server/room.py."""
+    """The check above would fail on the import issue 15 removed from server/rooms/room.py."""
     assert game_internals({"modernart.engine.modernart.bots.timing"}) == {
         "modernart.engine.modernart.bots.timing"
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from modernart.engine.modernart.bots import BOT_LEVELS
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 from .wsclient import Client
 
@@ -208,9 +208,9 @@ async def test_create_echoes_variant_and_public_options_but_not_the_deck(player)
 
 async def test_sweeper_drops_deserted_waiting_rooms(server, player, monkeypatch):
     """(Running games nobody attends end by a timer: tests/server/test_players.py.)"""
-    from modernart.server import roomdesk
+    from modernart.server.lobby import desk
 
-    monkeypatch.setattr(roomdesk, "IDLE_SWEEPS", 2)
+    monkeypatch.setattr(desk, "IDLE_SWEEPS", 2)
     ann = await player("Ann")
     await ann.send("create", seats=3)
     waiting = (await ann.expect("joined"))["room"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from modernart.server.logthrottle import LogThrottle
+from modernart.server.wire.logthrottle import LogThrottle
 
 
 def test_each_kind_logs_once_per_interval_and_then_how_many_more(caplog):

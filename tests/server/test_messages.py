@@ -12,10 +12,10 @@ import msgspec
 import pytest
 
 from modernart.engine.games import GAME_NAMES, get_game
-from modernart.server.actions import action_types, parse_action
-from modernart.server.codec import BadMessage
-from modernart.server.edge import BadFrame, decode_message
-from modernart.server.messages import ClientMessage
+from modernart.server.rooms.actions import action_types, parse_action
+from modernart.server.wire.codec import BadMessage
+from modernart.server.wire.edge import BadFrame, decode_message
+from modernart.server.wire.messages import ClientMessage
 
 CARDS = {"modernart": "lite_metal.open", "serengeti": "blue.3"}  # one of each game's codes
 PROTOCOL = Path(__file__).parents[2] / "docs" / "protocol.md"

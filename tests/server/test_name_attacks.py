@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from modernart.server import names, playerstore
-from modernart.server.app import Server
-from modernart.server.players import NAME_KEPT_HOURS, NAMES_KEPT
-from modernart.server.storeerror import token_hash
+from modernart.server.people import names
+from modernart.server.people.players import NAME_KEPT_HOURS, NAMES_KEPT
+from modernart.server.store import players as playerstore
+from modernart.server.store.errors import token_hash
+from modernart.server.wire.app import Server
 
 from .sshgate import identity_of
 from .sshterm import open_terminal, ssh_connect

@@ -1,4 +1,4 @@
-"""The turn's end (server/outbox.py): each connection gets exactly the frames the plain
+"""The turn's end (server/wire/outbox.py): each connection gets exactly the frames the plain
 way (one write per frame, at once) gives, in the same order, in at most one write a
 turn; an act is committed before anyone hears of it; the acts of one turn are one
 commit; a failed commit sends none of the lost updates and brings their rooms back
@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from websockets.protocol import State
 
-from modernart.server.app import Server
-from modernart.server.codec import ws_frame
 from modernart.server.limits import Limits
-from modernart.server.outbox import Lost, Outbox
-from modernart.server.session import Conn
+from modernart.server.wire.app import Server
+from modernart.server.wire.codec import ws_frame
+from modernart.server.wire.outbox import Lost, Outbox
+from modernart.server.wire.session import Conn
 
 from .conftest import deck_with
 from .disk import full_disk

@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed
 
 from modernart.engine.modernart import Game
 from modernart.engine.modernart.cards import FULL_DECK
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 from .wsclient import Client
 
@@ -238,7 +238,7 @@ async def test_graceful_stop_and_restart_keeps_waiting_and_playing_rooms(tmp_pat
 
 def test_data_dir_holds_one_sqlite_database(tmp_path):
     assert not os.path.exists(tmp_path / "modernart.sqlite3")
-    from modernart.server.store import Store
+    from modernart.server.store.sqlite import Store
 
     store = Store(tmp_path)
     store.close()

@@ -14,9 +14,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from modernart.engine.records import parse_record, replay
-from modernart.server.app import Server
 from modernart.server.limits import Limits
-from modernart.server.ratings import shown
+from modernart.server.people.ratings import shown
+from modernart.server.wire.app import Server
 
 from .test_lobby import disconnected
 from .wsclient import Client, autoplay
@@ -166,7 +166,7 @@ async def test_a_finished_game_is_rated_as_openskill_says_and_listed(server, pla
     scores = [s["money"] for s in money]
     places = game_places(finals[0])
     # Newcomers are provisional, and only established opponents (every rated bot level)
-    # move a rating (server/ratingrules.py): each human is rated against the bot alone,
+    # move a rating (server/people/ratingrules.py): each human is rated against the bot alone,
     # and the bot against nobody.
     model = PlackettLuce()
     expected = []
@@ -336,8 +336,8 @@ async def test_a_finished_room_stays_listed_a_while_then_goes(quick_ends):
 
 async def test_the_operator_lists_a_games_ratings(tmp_path, capsys, store_url):
     from modernart.server.cli import main
-    from modernart.server.playerstore import Rating
-    from modernart.server.storeport import open_store
+    from modernart.server.store.players import Rating
+    from modernart.server.store.port import open_store
 
     store = open_store(tmp_path, store_url)
     store.save_results("r1", "serengeti", "finished", [], [Rating("u1", "Ann", 30.0, 2.0, 3, True)])

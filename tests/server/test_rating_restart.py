@@ -16,9 +16,9 @@ from openskill.models import PlackettLuce
 from websockets.exceptions import ConnectionClosed
 
 from modernart.engine.records import replay
-from modernart.server.app import Server
-from modernart.server.export import record_of_room
-from modernart.server.ratings import shown
+from modernart.server.people.ratings import shown
+from modernart.server.store.export import record_of_room
+from modernart.server.wire.app import Server
 
 from .test_persistence import free_port
 from .test_rating_rules import table
@@ -89,7 +89,7 @@ async def test_a_game_whose_results_a_crash_lost_is_rated_at_the_restart(tmp_pat
                 + sum(1 for j in (0, 1, 2) if j not in winners and money[j] > money[i])
                 for i in range(3)
             ]
-            # Newcomers, each rated against the bot alone (server/ratingrules.py).
+            # Newcomers, each rated against the bot alone (server/people/ratingrules.py).
             model = PlackettLuce()
             expected = []
             for seat in (0, 1):

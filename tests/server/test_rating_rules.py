@@ -1,4 +1,4 @@
-"""Ratings a farmer cannot game (issue 33, server/ratingrules.py), over real sockets:
+"""Ratings a farmer cannot game (issue 33, server/people/ratingrules.py), over real sockets:
 the weakest bots are unrated, two accounts trading wins count 3 games a day, leaving
 is losing, provisional players stay off the leaderboard and move no established
 rating. Expected ratings come from openskill called directly."""
@@ -12,12 +12,12 @@ from collections.abc import AsyncIterator
 import pytest
 from openskill.models import PlackettLuce
 
-from modernart.server import ratingrules
-from modernart.server.app import Server
 from modernart.server.limits import Limits
-from modernart.server.playerstore import Rating, SeatResult
-from modernart.server.ratings import shown
-from modernart.server.storeport import open_store
+from modernart.server.people import ratingrules
+from modernart.server.people.ratings import shown
+from modernart.server.store.players import Rating, SeatResult
+from modernart.server.store.port import open_store
+from modernart.server.wire.app import Server
 
 from .test_players import game_places, request
 from .waiting import eventually

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from modernart.server.app import Server
 from modernart.server.limits import Limits
-from modernart.server.room import RECENT_CHAT
+from modernart.server.rooms.room import RECENT_CHAT
+from modernart.server.wire.app import Server
 
 from .wsclient import Client
 

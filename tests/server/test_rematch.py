@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from modernart.server.app import Server
-from modernart.server.names import ROOM_NAME_MAX
-from modernart.server.rematch import rematch_name
+from modernart.server.people.names import ROOM_NAME_MAX
+from modernart.server.rooms.rematch import rematch_name
+from modernart.server.wire.app import Server
 
 from .wsclient import Client, autoplay
 

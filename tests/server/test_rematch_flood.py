@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from modernart.server.app import Server
 from modernart.server.limits import REMATCH_BURST, Limits
+from modernart.server.wire.app import Server
 
 from .test_players import two_humans_and_a_bot
 from .wsclient import Client, autoplay

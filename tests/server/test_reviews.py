@@ -16,10 +16,10 @@ import pytest
 
 from modernart.engine import Record
 from modernart.engine.review import DEFAULT_WORLDS, review
-from modernart.server.app import Server
 from modernart.server.cli import build_parser
-from modernart.server.reviews import BUSY
-from modernart.server.reviewwork import review_part
+from modernart.server.rooms.reviews import BUSY
+from modernart.server.rooms.reviewwork import review_part
+from modernart.server.wire.app import Server
 
 from .finishedgames import played
 from .reviewhold import crashing_part, held_part, release, unblock

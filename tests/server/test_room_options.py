@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modernart.server.options import PUBLIC_TURN_TIMEOUT_S
+from modernart.server.rooms.options import PUBLIC_TURN_TIMEOUT_S
 
 
 async def created_options(client, **create) -> dict:

@@ -18,11 +18,11 @@ import pytest
 
 from modernart.engine.modernart import parse_variant
 from modernart.engine.modernart.bots import make_bot
-from modernart.server.botpool import PoolStats
-from modernart.server.options import RoomOptions, RoomSettings
-from modernart.server.room import FINISHED, PLAYING, Room
-from modernart.server.roomports import RoomPorts
-from modernart.server.storeerror import StoreError
+from modernart.server.rooms.botpool import PoolStats
+from modernart.server.rooms.options import RoomOptions, RoomSettings
+from modernart.server.rooms.ports import RoomPorts
+from modernart.server.rooms.room import FINISHED, PLAYING, Room
+from modernart.server.store.errors import StoreError
 
 from .test_layout import TOP, imports, module_name
 
@@ -241,8 +241,11 @@ def test_an_action_the_store_refuses_does_not_stand_and_the_clock_backs_off(tabl
 # The modules a Room is made of (its parts, found from its classes, and what they
 # share), and its ports.
 ROOM_MODULES = sorted(
-    {TOP / "server" / f"{c.__module__.rsplit('.', 1)[1]}.py" for c in Room.__mro__[:-1]}
-    | {TOP / "server" / "roombase.py", TOP / "server" / "roomports.py"}
+    {
+        TOP.joinpath("server", *c.__module__.split(".")[2:]).with_suffix(".py")
+        for c in Room.__mro__[:-1]
+    }
+    | {TOP / "server" / "rooms" / "base.py", TOP / "server" / "rooms" / "ports.py"}
 )
 
 
@@ -250,10 +253,11 @@ ROOM_MODULES = sorted(
 def test_a_rooms_modules_import_nothing_of_the_hubs(path: pathlib.Path):
     """Only the ports: not the hub, nor what the hub holds (connections, the store,
     players, the lobby's listing); and no `.hub` attribute is reached for."""
-    held = {"hub", "session", "store", "players", "listing", "rematch", "roomends", "app"}
+    held = {"hub", "wire.session", "store.sqlite", "people.players", "lobby", "rooms.rematch"}
+    held |= {"rooms.ends", "wire.app"}
     names = imports(path)
     packages = {f"modernart.server.{m}" for m in held}
     assert not {n for n in names for p in packages if n == p or n.startswith(p + ".")}
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "hub"]
-    assert module_name(path).startswith("modernart.server.room")
+    assert module_name(path).startswith("modernart.server.rooms.")

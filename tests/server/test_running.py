@@ -7,12 +7,12 @@ import pathlib
 
 from modernart.engine.modernart import parse_variant
 from modernart.server.hub import Hub
-from modernart.server.options import RoomOptions, RoomSettings
-from modernart.server.room import FINISHED, PLAYING, Room
-from modernart.server.roomends import ABANDONED
-from modernart.server.roomports import ports_of
-from modernart.server.session import Identity
-from modernart.server.storeport import open_store
+from modernart.server.rooms.ends import ABANDONED
+from modernart.server.rooms.options import RoomOptions, RoomSettings
+from modernart.server.rooms.ports import ports_of
+from modernart.server.rooms.room import FINISHED, PLAYING, Room
+from modernart.server.store.port import open_store
+from modernart.server.wire.session import Identity
 
 
 def scanned(hub: Hub, identity: Identity, address: str) -> tuple[int, int]:

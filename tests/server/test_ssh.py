@@ -12,11 +12,11 @@ import asyncssh
 import psutil
 import pytest
 
-from modernart.server.session import Identity
-from modernart.server.ssh.keys import HOST_KEY_FILE
-from modernart.server.ssh.server import SshGate, SshSettings
-from modernart.server.ssh.startups import StartupLimits
-from modernart.server.terminal import Limits
+from modernart.server.doors.ssh.keys import HOST_KEY_FILE
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.doors.ssh.startups import StartupLimits
+from modernart.server.doors.terminal import Limits
+from modernart.server.wire.session import Identity
 
 from .sshgate import identity_of, lobby, seat_of
 from .sshterm import WAIT, KeyboardPlayer, open_terminal, ssh_connect

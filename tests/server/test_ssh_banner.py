@@ -12,7 +12,7 @@ import shutil
 import asyncssh
 import pytest
 
-from modernart.server.ssh.banner import KeySignIns
+from modernart.server.doors.ssh.banner import KeySignIns
 
 from .sshterm import ssh_connect
 from .test_ssh_records import openssh_args

@@ -10,8 +10,8 @@ import os
 import asyncssh
 import pytest
 
-from modernart.server.ssh.startups import StartupLimits
-from modernart.server.terminal import Limits
+from modernart.server.doors.ssh.startups import StartupLimits
+from modernart.server.doors.terminal import Limits
 
 from .sshgate import lobby
 from .sshterm import WAIT, Terminal, open_terminal, ssh_connect
@@ -78,7 +78,7 @@ async def test_beyond_start_new_connections_are_dropped_early_and_at_full_all(ss
 
 
 async def test_refusals_are_logged_once_a_minute_as_a_summary(ssh, caplog):
-    caplog.set_level(logging.INFO, logger="modernart.server.ssh")
+    caplog.set_level(logging.INFO, logger="modernart.server.doors.ssh")
     gate = await ssh(startup_limits=StartupLimits(per_address=1, silent_timeout=0))
     held = await silent(gate.port, "127.0.0.2")
     refused = []

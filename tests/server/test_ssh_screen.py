@@ -20,7 +20,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input, Static
 
-from modernart.server.terminal.screen import ScreenRelay, pieces
+from modernart.server.doors.terminal.screen import ScreenRelay, pieces
 
 ALT_ON = b"\x1b[?1049h"
 HIDE = b"\x1b[?25l"

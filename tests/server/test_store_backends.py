@@ -1,6 +1,6 @@
 """The store's contract on both databases (issue 30): every test here runs on SQLite
 in the data directory and on a real PostgreSQL (tests/server/pgcluster.py), through
-the calls the server makes (server/storeport.py), and again after the store is
+the calls the server makes (server/store/port.py), and again after the store is
 closed and opened anew."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from modernart.server.app import Server
-from modernart.server.names import name_keys
-from modernart.server.playerstore import Rating, SeatResult
-from modernart.server.storeerror import StoreError
-from modernart.server.storeport import StorePort, open_store
+from modernart.server.people.names import name_keys
+from modernart.server.store.errors import StoreError
+from modernart.server.store.players import Rating, SeatResult
+from modernart.server.store.port import StorePort, open_store
+from modernart.server.wire.app import Server
 
 from .conftest import deck_with
 from .wsclient import Client

@@ -10,7 +10,7 @@ import logging
 import pytest
 
 from modernart.engine.actionlog import ActionLog
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 
 from .conftest import deck_with
 from .disk import full_disk

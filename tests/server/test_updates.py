@@ -14,11 +14,11 @@ from modernart.engine.games import GameInfo, get_game
 from modernart.engine.modernart import Game, parse_variant
 from modernart.engine.modernart.bots import make_bot
 from modernart.server.hub import Hub
-from modernart.server.options import RoomOptions, RoomSettings
-from modernart.server.room import Room
-from modernart.server.roomports import ports_of
-from modernart.server.store import Store
-from modernart.server.updates import UpdateFrames
+from modernart.server.rooms.options import RoomOptions, RoomSettings
+from modernart.server.rooms.ports import ports_of
+from modernart.server.rooms.room import Room
+from modernart.server.store.sqlite import Store
+from modernart.server.wire.updates import UpdateFrames
 
 ROOM_FIELDS = {"room": "r1", "status": "playing", "deadline_ms": 1234}
 

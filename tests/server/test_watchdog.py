@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from modernart.server.terminal.pool import (
+from modernart.server.doors.terminal.pool import (
     STARVED_FACTOR,
     WorkerPool,
     WorkerProcess,

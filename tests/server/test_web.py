@@ -26,8 +26,8 @@ from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
 from websockets.http11 import Response
 
-from modernart.server.web.gate import WebGate, WebSettings
-from modernart.server.web.identity import COOKIE
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.doors.web.identity import COOKIE
 
 from .browser import WAIT, Browser, Page, available
 from .sshgate import gates
@@ -290,7 +290,7 @@ async def test_a_page_from_another_origin_cannot_open_a_session(web, browser, ca
     async with serve(lambda ws: None, "127.0.0.1", 0, process_request=answer) as other:
         port = other.sockets[0].getsockname()[1]
         page = await browser()
-        with caplog.at_level(logging.INFO, logger="modernart.server.web"):
+        with caplog.at_level(logging.INFO, logger="modernart.server.doors.web"):
             await page.open(f"http://127.0.0.1:{port}/")
             async with asyncio.timeout(WAIT):
                 while (title := await page.run("return document.title")) == "elsewhere":

@@ -12,8 +12,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from modernart.server.terminal import Limits, TerminalSettings
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.terminal import Limits, TerminalSettings
+from modernart.server.doors.web.gate import WebGate, WebSettings
 
 from .browser import WAIT, Browser, Page, available
 from .pageclient import PageClient

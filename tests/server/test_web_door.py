@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from modernart.server.app import Server
-from modernart.server.ssh.server import SshGate, SshSettings
-from modernart.server.terminal import FULL, Limits
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.ssh.server import SshGate, SshSettings
+from modernart.server.doors.terminal import FULL, Limits
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.wire.app import Server
 
 from .pageclient import PageClient
 from .sshterm import open_terminal, ssh_connect

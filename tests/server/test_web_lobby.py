@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from modernart.server.web.gate import WebGate, WebSettings
+from modernart.server.doors.web.gate import WebGate, WebSettings
 
 from .browser import Browser, Page, available
 from .sshgate import gates

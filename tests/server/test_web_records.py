@@ -16,8 +16,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from modernart.engine.records import load_record, replay
-from modernart.server.web.gate import WebGate, WebSettings
-from modernart.server.web.identity import COOKIE
+from modernart.server.doors.web.gate import WebGate, WebSettings
+from modernart.server.doors.web.identity import COOKIE
 
 from .finishedgames import played
 from .pageclient import PageClient

@@ -1,4 +1,4 @@
-"""What server/wsinternals.py relies on in websockets' internals, checked against the
+"""What server/wire/wsinternals.py relies on in websockets' internals, checked against the
 installed websockets: an upgrade that breaks one of them fails here (with the test
 naming it) rather than slowing or breaking the server silently.
 tests/server/test_ws_reading.py compares the fast reader with websockets' parser."""
@@ -22,8 +22,8 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from modernart.server import wsinternals
-from modernart.server.wsinternals import (
+from modernart.server.wire import wsinternals
+from modernart.server.wire.wsinternals import (
     FastReadConnection,
     apply_mask,
     parser_at_a_frame_start,
@@ -153,7 +153,7 @@ async def test_over_a_socket_the_fast_path_is_taken_and_the_hooks_run():
     serving = serve(
         handler, "127.0.0.1", 0, create_connection=Probe, max_size=2**16, compression=None
     )
-    async with serving as server:  # without compression, as the server (server/app.py)
+    async with serving as server:  # without compression, as the server (server/wire/app.py)
         port = server.sockets[0].getsockname()[1]
         try:
             await exchange(port, connected, probes)

@@ -24,8 +24,8 @@ from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 from websockets.utils import apply_mask
 
-from modernart.server.app import GuardedConnection
-from modernart.server.codec import MAX_FRAME
+from modernart.server.wire.app import GuardedConnection
+from modernart.server.wire.codec import MAX_FRAME
 
 
 class Wire(asyncio.Transport):

@@ -1,5 +1,5 @@
 """Virtual time for the rooms (issue 29): a clock the test moves, given to the server as
-`Hub.clock` (server/roomports.py's `Clock`). A hammer, a turn clock or a bot's pause
+`Hub.clock` (server/rooms/ports.py's `Clock`). A hammer, a turn clock or a bot's pause
 runs out when the test moves the clock past it, at once and whatever the machine's load:
 no test waits on a real clock for them, and none races one."""
 

@@ -13,7 +13,7 @@ from tui_keys import shown, text_of
 from tui_keys import until as until_within
 from websockets.asyncio.client import connect
 
-from modernart.server.handoff import normal
+from modernart.server.people.handoff import normal
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import ClaimDialog, HandoffDialog
 from modernart.tui.tokens import TokenStore

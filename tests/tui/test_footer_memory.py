@@ -12,7 +12,7 @@ from textual.widgets._footer import FooterKey
 from websockets.asyncio.client import ClientConnection, connect
 
 from modernart.engine.modernart.bots import make_bot
-from modernart.server.terminal.worker import SessionTokens
+from modernart.server.doors.terminal.worker import SessionTokens
 from modernart.tui.app import ClientApp
 
 

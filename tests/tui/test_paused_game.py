@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from tui_keys import log_text, text_of, until
 from websockets.asyncio.client import connect
 
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 from modernart.tui.app import ClientApp
 from modernart.tui.confirm import Confirm
 from modernart.tui.tokens import TokenStore

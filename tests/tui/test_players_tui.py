@@ -15,9 +15,9 @@ from tui_keys import shown, text_of, until
 
 from modernart.engine.games import DEFAULT_GAME
 from modernart.engine.records import load_record, replay
-from modernart.server import ratings
-from modernart.server.playerstore import Rating, SeatResult
-from modernart.server.ssh.records import download_hint
+from modernart.server.doors.ssh.records import download_hint
+from modernart.server.people import ratings
+from modernart.server.store.players import Rating, SeatResult
 from modernart.tui.app import ClientApp
 from modernart.tui.lobby import NameDialog
 from modernart.tui.people import LeaderboardScreen, OnlineScreen, PastGamesScreen, another_game

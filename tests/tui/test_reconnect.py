@@ -7,7 +7,7 @@ import pathlib
 from textual.message import Message
 from tui_keys import text_of, until
 
-from modernart.server.app import Server
+from modernart.server.wire.app import Server
 from modernart.tui.app import ClientApp
 from modernart.tui.messages import ConnectionChanged
 from modernart.tui.tokens import TokenStore

@@ -19,7 +19,7 @@ from tui_keys import log_text, shown, text_of, until
 from tui_offline import OfflineApp
 
 from modernart.engine.games import get_game
-from modernart.server.botpool import BotPool
+from modernart.server.rooms.botpool import BotPool
 from modernart.tui.people import PastGamesScreen
 from modernart.tui.reviewing import ReviewWait, review_summary
 

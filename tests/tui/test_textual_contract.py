@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import DataTable, Footer, RichLog, Select, Static
 
-from modernart.server.terminal.screen import pieces
+from modernart.server.doors.terminal.screen import pieces
 from modernart.tui.textual_internals import (
     ChopsUpdate,
     CompositorUpdate,

@@ -1,0 +1,1 @@
+"""The lobby: the room list, rooms made and entered, running games per person."""

@@ -1,0 +1,1 @@
+"""People: identities, names, devices, handoffs, passwords and ratings."""

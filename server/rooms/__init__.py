@@ -1,0 +1,1 @@
+"""Rooms: seats, the game, clocks, bots, history, rematches and reviews."""

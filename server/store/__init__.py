@@ -1,0 +1,1 @@
+"""The store: what the server keeps on disk (SQLite, or PostgreSQL)."""

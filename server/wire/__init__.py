@@ -1,0 +1,1 @@
+"""The wire: connections, frames, typed messages and what is written each turn."""
