@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
+
+# The buckets' clock: seconds, only ever compared. A test replaces it to pace its
+# messages on virtual time (tests/server/test_protocol.py).
+clock: Callable[[], float] = time.monotonic
 
 
 class TokenBucket:
@@ -20,13 +24,13 @@ class TokenBucket:
         self.capacity = capacity
         self.rate = rate
         self.tokens = capacity
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def _refill(self) -> None:
         if self.rate == float("inf"):
             self.tokens = self.capacity = float("inf")
             return
-        now = time.monotonic()
+        now = clock()
         # Tokens credited beyond the capacity (`credit`) stay until spent.
         refilled = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.tokens = max(self.tokens, refilled)
