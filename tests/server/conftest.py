@@ -52,6 +52,18 @@ def deck_with(*hands: list[str]) -> list[str]:
     return front + rest
 
 
+async def start_three(ann: Client, bob: Client, cy: Client, deck: list[str]) -> str:
+    """Ann hosts a 3-seat room with `deck`, Ann first; Bob and Cy join; Ann starts it.
+    Returns the room's id (each client's first update still to be read)."""
+    await ann.send("create", seats=3, options={"deck": deck, "first_auctioneer": 0})
+    room = (await ann.expect("joined"))["room"]
+    for client in (bob, cy):
+        await client.send("join", room=room)
+        await client.expect("joined")
+    await ann.send("start")
+    return room
+
+
 @pytest.fixture
 async def ssh(tmp_path: pathlib.Path) -> AsyncIterator[MakeGate]:
     """`await ssh(**settings)`: a dev server on free ports with SSH on; all stopped after."""

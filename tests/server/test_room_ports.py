@@ -5,8 +5,6 @@ socket and no event loop; and its modules import nothing of the hub's."""
 from __future__ import annotations
 
 import ast
-import heapq
-import itertools
 import logging
 import pathlib
 from collections.abc import Callable
@@ -25,55 +23,7 @@ from modernart.server.rooms.room import FINISHED, PLAYING, Room
 from modernart.server.store.errors import StoreError
 
 from .test_layout import TOP, imports, module_name
-
-
-class ManualClock:
-    """Virtual time: timers run only when the test moves the clock on."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self._timers: list[tuple[float, int, ManualTimer]] = []
-        self._order = itertools.count()
-
-    def time(self) -> float:
-        return self.now
-
-    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> ManualTimer:
-        timer = ManualTimer(callback, args)
-        heapq.heappush(self._timers, (when, next(self._order), timer))
-        return timer
-
-    def call_later(self, delay: float, callback: Callable[..., Any], *args: Any) -> ManualTimer:
-        return self.call_at(self.now + delay, callback, *args)
-
-    def next_timer(self) -> float | None:
-        while self._timers and self._timers[0][2].cancelled:
-            heapq.heappop(self._timers)
-        return self._timers[0][0] if self._timers else None
-
-    def run_next(self) -> None:
-        """Move on to the next timer and run it."""
-        assert self.next_timer() is not None, "nothing is planned"
-        when, _, timer = heapq.heappop(self._timers)
-        self.now = max(self.now, when)
-        timer.callback(*timer.args)
-
-    def advance(self, seconds: float) -> None:
-        """Move on `seconds`, running every timer due by then in order."""
-        until = self.now + seconds
-        while (when := self.next_timer()) is not None and when <= until:
-            self.run_next()
-        self.now = until
-
-
-@dataclass
-class ManualTimer:
-    callback: Callable[..., Any]
-    args: tuple[Any, ...]
-    cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
+from .vclock import ManualClock
 
 
 class MemoryStore:
@@ -204,7 +154,7 @@ def test_a_room_plays_a_game_through_its_ports_alone(table):
                 continue
             room.act(seat, me.choose(room.game.view(seat)))
         else:
-            clock.run_next()  # a bot's move, the hammer (the human bids in no auction)
+            clock.next()  # a bot's move, the hammer (the human bids in no auction)
     assert timed_out
     game = room.game
     assert [(i, a) for i, a, _ in store.actions] == list(enumerate(game.actions))
@@ -224,7 +174,7 @@ def test_an_action_the_store_refuses_does_not_stand_and_the_clock_backs_off(tabl
     room, seat, member, store, _, clock = table
     room.start()
     while seat not in room.game.to_act() or room.game.realtime():
-        clock.run_next()
+        clock.next()
     clock.advance(0)  # what else is due now (bots' sealed bids)
     actions, sent = len(room.game.actions), len(member.updates())
     store.refuse = True

@@ -18,7 +18,7 @@ from modernart.server.store.players import Rating, SeatResult
 from modernart.server.store.port import StorePort, open_store
 from modernart.server.wire.app import Server
 
-from .conftest import deck_with
+from .conftest import deck_with, start_three
 from .wsclient import Client
 
 BIN = pathlib.Path(sys.executable).parent
@@ -316,12 +316,7 @@ async def test_a_game_on_postgresql_goes_on_after_the_database_drops_the_server(
         ws = f"ws://127.0.0.1:{server.port}/"
         ann, bob, cy = [await Client.hello(ws, n) for n in ("Ann", "Bob", "Cy")]
         deck = deck_with(["krypto.open", "yoko.sealed"])
-        await ann.send("create", seats=3, options={"deck": deck, "first_auctioneer": 0})
-        room = (await ann.expect("joined"))["room"]
-        for client in (bob, cy):
-            await client.send("join", room=room)
-            await client.expect("joined")
-        await ann.send("start")
+        room = await start_three(ann, bob, cy, deck)
         for client in (ann, bob, cy):
             await client.next_update()
         with psycopg.connect(url, autocommit=True) as admin:

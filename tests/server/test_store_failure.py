@@ -12,7 +12,7 @@ import pytest
 from modernart.engine.actionlog import ActionLog
 from modernart.server.wire.app import Server
 
-from .conftest import deck_with
+from .conftest import deck_with, start_three
 from .disk import full_disk
 from .wsclient import Client
 
@@ -24,12 +24,7 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:
 async def test_a_failed_store_write_undoes_the_action_and_play_goes_on(server, player):
     ann, bob, cy = await player("Ann"), await player("Bob"), await player("Cy")
     deck = deck_with(["krypto.open", "yoko.sealed"])
-    await ann.send("create", seats=3, options={"deck": deck, "first_auctioneer": 0})
-    room = (await ann.expect("joined"))["room"]
-    for client in (bob, cy):
-        await client.send("join", room=room)
-        await client.expect("joined")
-    await ann.send("start")
+    room = await start_three(ann, bob, cy, deck)
     started = await ann.next_update()
     before = started["view"]
     for client in (bob, cy):
