@@ -16,12 +16,13 @@ import os
 import pathlib
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 
 import pytest
+
+from .wsclient import free_port
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -45,12 +46,6 @@ def missing() -> str | None:
         except KeyError:
             return "runs as root and finds no `postgres` user to run PostgreSQL as"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Cluster:

@@ -10,7 +10,6 @@ import os
 import pathlib
 import random
 import signal
-import socket
 import subprocess
 import sys
 from typing import Any
@@ -21,15 +20,9 @@ from modernart.engine.modernart import Game
 from modernart.engine.modernart.cards import FULL_DECK
 from modernart.server.wire.app import Server
 
-from .wsclient import Client
+from .wsclient import Client, free_port
 
 BIN = pathlib.Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def start_process(

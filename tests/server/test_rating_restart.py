@@ -20,9 +20,8 @@ from modernart.server.people.ratings import shown
 from modernart.server.store.export import record_of_room
 from modernart.server.wire.app import Server
 
-from .test_persistence import free_port
 from .test_rating_rules import table
-from .wsclient import Client, autoplay
+from .wsclient import Client, autoplay, free_port
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

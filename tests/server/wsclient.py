@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import socket
 from typing import Any
 
 import msgpack
@@ -16,6 +17,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from modernart.engine.modernart.bots import make_bot
 
 TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Client:
