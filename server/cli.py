@@ -262,16 +262,16 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("websockets").setLevel(logging.WARNING)
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
     try:
+        if args.command in ("export", "ratings", "backup"):
+            # the command's own --data and --store, else those given before it
+            data = getattr(args, f"{args.command}_data") or args.data or default_data_dir()
+            url = getattr(args, f"{args.command}_store") or args.store
         if args.command == "export":
-            data = args.export_data or args.data or default_data_dir()
-            url = args.export_store or args.store
             return export_command(data, args.rooms, args.all, args.out, url)
         if args.command == "ratings":
-            data = args.ratings_data or args.data or default_data_dir()
-            return ratings_command(data, args.ratings_store or args.store, args)
+            return ratings_command(data, url, args)
         if args.command == "backup":
-            data = args.backup_data or args.data or default_data_dir()
-            store = open_store(data, args.backup_store or args.store)
+            store = open_store(data, url)
             try:
                 store.backup(args.file)
             finally:
