@@ -110,9 +110,11 @@ async def test_an_exception_in_one_app_leaves_its_neighbour_answering_and_return
     assert not faulty.closed.is_set() and not neighbour.closed.is_set()
 
 
-@pytest.mark.parametrize("fault", [F10, F11], ids=["block", "spin"])
+@pytest.mark.parametrize(
+    ("fault", "why"), [(F10, "blocked"), (F11, "computing without yielding")], ids=["block", "spin"]
+)
 async def test_a_stuck_worker_leaves_the_other_workers_answering_and_its_sessions_return(
-    ssh, fault
+    ssh, fault, why, caplog
 ):
     gate = await ssh(app=FAULTY, sessions_per_worker=2, hang_timeout=4.0)
     sessions, (stuck, other) = await four_in_two_workers(gate)
@@ -134,6 +136,8 @@ async def test_a_stuck_worker_leaves_the_other_workers_answering_and_its_session
         await term.wait(lambda t=term: "You host" in t.text(), "the seat again")
         assert seat_of(gate, sessions[name][0]) == seats[name]
         assert not term.closed.is_set()
+    # Killed as stuck, not after the six timeouts a loop starved of CPU is given.
+    assert f"worker {stuck_pid}: {why}" in caplog.text
     await asyncio.gather(*(answers(sessions[name][1]) for name in other))
 
 

@@ -19,6 +19,7 @@ from modernart.server.doors.terminal.pool import (
     WorkerPool,
     WorkerProcess,
     main_thread,
+    process_cpu,
     stuck,
 )
 
@@ -37,14 +38,18 @@ def test_a_loop_asleep_without_computing_is_blocked() -> None:
     assert stuck(T, T, ("S", 10.01), 10.0) == "blocked"
     assert stuck(T, T, ("D", 10.0), 10.0) == "blocked"
     assert stuck(T, T, ("T", 10.0), 10.0) == "blocked"  # stopped (SIGSTOP)
+    # A key's work, then a blocking call: CPU since the beat, none since the last look.
+    assert stuck(T, T, ("S", 10.3), 10.0, lately=0.0) == "blocked"
 
 
 def test_a_loop_waiting_for_a_core_is_not_killed_until_long_after() -> None:
     # Runnable, with a little CPU now and then: the machine is busy, not the worker.
     assert stuck(T, T, ("R", 10.3), 10.0) is None
     assert stuck(T * STARVED_FACTOR - 0.1, T, ("R", 10.0), 10.0) is None
-    # Asleep after some work (waiting for the GIL an app's thread holds): not blocked.
+    # Asleep after some work (waiting for the GIL an app's thread holds, which computes
+    # meanwhile): not blocked.
     assert stuck(T, T, ("S", 10.3), 10.0) is None
+    assert stuck(T, T, ("S", 10.3), 10.0, lately=0.4) is None
     assert stuck(T * STARVED_FACTOR, T, ("R", 10.3), 10.0) == "no heartbeat"
 
 
@@ -110,6 +115,22 @@ async def test_beats_waiting_in_the_socket_count_before_the_watchdog_judges(chil
     assert proc.poll() is None and time.monotonic() - worker.last_beat < T
     # Silent as well: a loop asleep that did not beat is blocked, and killed.
     worker.last_beat = time.monotonic() - 2 * T
+    worker._watch()
+    assert proc.wait(10) == -9
+    await let_go(worker, theirs)
+
+
+async def test_a_loop_that_worked_then_blocked_is_killed_at_the_next_look(child) -> None:
+    """F10's case in test_terminal_faults: the app handled a key (CPU since its beat),
+    then blocked. Its process used no CPU since the watchdog's previous look: blocked,
+    killed then, not left for the starved loop's six timeouts."""
+    proc = child("x = sum(range(10**7)); import time; time.sleep(600)")
+    await until(lambda: (main_thread(proc.pid) or ("",))[0] == "S", "the sleep")
+    worker, theirs = watched(proc.pid)
+    cpu = (main_thread(proc.pid) or ("", 0.0))[1]
+    worker.beat_cpu = cpu - 0.3  # it worked since its beat
+    worker.last_beat = time.monotonic() - T
+    assert worker.looked_cpu == process_cpu(proc.pid)
     worker._watch()
     assert proc.wait(10) == -9
     await let_go(worker, theirs)

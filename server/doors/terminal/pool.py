@@ -34,39 +34,58 @@ KILLED = -signal.SIGKILL  # the exit code a session is given when its worker die
 # A loop that has computed for this share of `hang_timeout` without beating runs away:
 # no app's legitimate step (a frame, a screen's compose) takes a second of CPU.
 RUNAWAY_SHARE = 0.25
-# A loop asleep (not runnable) that used less CPU than this since its beat is blocked.
+# A loop asleep (not runnable) is blocked if it used less CPU than this since its beat,
+# or if its whole process used less since the watchdog's previous look (a second before,
+# with the default timeout): a key's work before a blocking call does not hide the block.
 BLOCKED_CPU_S = 0.05
 # A loop starved of CPU is killed after this many `hang_timeout`s all the same.
 STARVED_FACTOR = 6
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def main_thread(pid: int) -> tuple[str, float] | None:
-    """The state letter (R runnable, S asleep, D in I/O, T stopped, ...) and the CPU
-    seconds of a process's main thread (the one its event loop runs in; an app's
-    other threads are not counted), or None where /proc cannot tell."""
+def _stat(path: str) -> tuple[str, float] | None:
+    """The state letter and CPU seconds in a /proc stat file, or None if unreadable."""
     try:
-        stat = pathlib.Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+        stat = pathlib.Path(path).read_text()
     except OSError:
         return None
     fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) "
     return fields[0], (int(fields[11]) + int(fields[12])) / _TICK
 
 
+def main_thread(pid: int) -> tuple[str, float] | None:
+    """The state letter (R runnable, S asleep, D in I/O, T stopped, ...) and the CPU
+    seconds of a process's main thread (the one its event loop runs in; an app's
+    other threads are not counted), or None where /proc cannot tell."""
+    return _stat(f"/proc/{pid}/task/{pid}/stat")
+
+
+def process_cpu(pid: int) -> float | None:
+    """The CPU seconds of a whole process (every thread), or None."""
+    stat = _stat(f"/proc/{pid}/stat")
+    return stat[1] if stat is not None else None
+
+
 def stuck(
-    quiet: float, timeout: float, now: tuple[str, float] | None, at_beat: float | None
+    quiet: float,
+    timeout: float,
+    now: tuple[str, float] | None,
+    at_beat: float | None,
+    lately: float | None = None,
 ) -> str | None:
     """Why a worker whose loop has not beaten for `quiet` ≥ `timeout` seconds is killed,
     or None while it is only starved of CPU. `now`: its main thread's state and CPU
-    seconds (`main_thread`); `at_beat`: that CPU at its last beat. Without them (no
-    /proc), the wall clock alone decides, as it did before."""
+    seconds (`main_thread`); `at_beat`: that CPU at its last beat; `lately`: the CPU its
+    whole process used since the watchdog's previous look (None: unknown). Without
+    `now` and `at_beat` (no /proc), the wall clock alone decides, as it did before."""
     if now is None or at_beat is None:
         return "no heartbeat"
     state, cpu = now
     used = cpu - at_beat
     if used >= timeout * RUNAWAY_SHARE:
         return f"computing without yielding ({used:.1f} s of CPU)"
-    if state != "R" and used < BLOCKED_CPU_S:
+    idle = used < BLOCKED_CPU_S or (lately is not None and lately < BLOCKED_CPU_S)
+    if state != "R" and idle:
         return "blocked"
     if quiet >= timeout * STARVED_FACTOR:
         return "no heartbeat"
@@ -93,6 +112,7 @@ class WorkerProcess:
         self.sessions: dict[int, Placed] = {}
         self.last_beat = time.monotonic()
         self.beat_cpu = self._cpu()  # its main thread's CPU seconds at the last beat
+        self.looked_cpu = process_cpu(pid)  # its process's CPU at the watchdog's last look
         self.starved = False  # a quiet spell already logged as starvation
         self.measured_mb = 0.0  # its PSS when last read (Terminals.measure); 0: not yet
         self.retiring = False
@@ -205,8 +225,10 @@ class WorkerProcess:
             return
         quiet = time.monotonic() - self.last_beat
         timeout = self.pool.hang_timeout
+        looked, self.looked_cpu = self.looked_cpu, process_cpu(self.pid)
+        lately = None if looked is None or self.looked_cpu is None else self.looked_cpu - looked
         if quiet >= timeout:
-            why = stuck(quiet, timeout, main_thread(self.pid), self.beat_cpu)
+            why = stuck(quiet, timeout, main_thread(self.pid), self.beat_cpu, lately)
             if why is not None:
                 names = ", ".join(s.name for s in self.sessions.values())
                 log.warning(
