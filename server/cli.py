@@ -88,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--store", default=None, metavar="URL", help=STORE_HELP)
     parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="join the cluster of servers on this Redis, redis://host:6379/0 "
+        "(needs --store: they share it; docs/operations.md)",
+    )
+    parser.add_argument(
         "--dev",
         action="store_true",
         help="development mode: fixed decks (options.deck, first_auctioneer), "
@@ -281,6 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # StoreError: the database cannot be used
         print(f"modernart-server {args.command}: {exc}", file=sys.stderr)
         return 1
+    if args.redis and not args.store:
+        print(
+            "modernart-server: --redis needs --store postgresql://…: the servers of a"
+            " cluster share one store",
+            file=sys.stderr,
+        )
+        return 1
     server = Server(
         args.data or default_data_dir(),
         host=args.host,
@@ -294,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         bot_worlds=args.bot_worlds,
         review_worlds=args.review_worlds,
         store_url=args.store,
+        redis_url=args.redis,
     )
     try:
         with asyncio.Runner(loop_factory=new_loop) as runner:

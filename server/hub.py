@@ -20,7 +20,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modernart.server.doors.registry import Doors
 from modernart.server.limits import NEW_IDENTITIES_BURST, ROOM_CHAT_BURST, Buckets, Limits
@@ -51,6 +51,9 @@ from modernart.server.wire.outbox import Lost, Outbox
 from modernart.server.wire.pacing import LoopStalls
 from modernart.server.wire.refusal import Refused, error
 from modernart.server.wire.session import Conn, Identity
+
+if TYPE_CHECKING:
+    from modernart.server.cluster.relay import Cluster
 
 log = logging.getLogger("modernart.server")
 
@@ -90,7 +93,9 @@ class Hub:
         self.conns: set[Conn] = set()
         self.running = RunningGames()  # running games per address and identity
         self.people = People(store, self.limits, self.rooms)
-        self.lobby = Lobby(self.rooms.values, lambda: self.conns)
+        # With --redis, this process in a cluster of them (server/cluster/); None: alone.
+        self.cluster: Cluster | None = None
+        self.lobby = Lobby(self.listed_rooms, lambda: self.conns)
         self.new_identities = Buckets(
             NEW_IDENTITIES_BURST, self.limits.new_identities_per_hour / 3600
         )
@@ -146,10 +151,13 @@ class Hub:
 
     # ------------------------------------------------------------ lifecycle
 
-    def load(self) -> None:
-        """Replay every unfinished room from the store (the record is the truth)."""
+    def load(self, only: set[str] | None = None) -> None:
+        """Replay every unfinished room from the store (the record is the truth); in a
+        cluster `only` those this process claimed."""
         self.players.start()
         for stored in self.store.unfinished_rooms():
+            if only is not None and stored.id not in only:
+                continue
             try:
                 self.desk.restore(stored)
             except Exception:
@@ -218,6 +226,8 @@ class Hub:
 
     def disconnected(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        if self.cluster is not None:
+            self.cluster.released(conn)
         if conn.dropped:
             self.note("clients dropped for not reading their messages")
         try:
@@ -229,6 +239,14 @@ class Hub:
 
     def rooms_changed(self) -> None:
         self.lobby.changed()
+        if self.cluster is not None:
+            self.cluster.nodes.soon()
+
+    def listed_rooms(self) -> list[Any]:
+        """The lobby's rooms: this process's, and in a cluster every other's too."""
+        if self.cluster is None:
+            return list(self.rooms.values())
+        return [*self.rooms.values(), *self.cluster.nodes.remote_rooms()]
 
     def new_room_id(self) -> str:
         while True:
@@ -296,6 +314,10 @@ class Hub:
                 if not isinstance(msg, m.Hello):
                     raise BadMessage("the first message must be hello")
                 on_hello(self, conn, msg, rid)
+                if self.cluster is not None:
+                    self.cluster.welcomed(conn)
+                return
+            if self.cluster is not None and self.cluster.takes(conn, msg, frame):
                 return
             self.handlers[type(msg)](conn, msg, rid)
         except BadMessage as exc:

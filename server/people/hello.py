@@ -63,8 +63,11 @@ def on_hello(hub: HelloHost, conn: Conn, msg: Hello, rid: int | None) -> None:
             and players.acceptable(name)
             and not players.taken(name, identity.id)
         ):
-            players.claim(identity.id, name)
-            identity.name = name
+            try:
+                players.claim(identity.id, name)
+                identity.name = name
+            except Refused:  # taken meanwhile, in another process: the stored name stays
+                pass
         name = identity.name
     if identity is None:  # new, or a token this server never issued (or expired)
         players.check_new(name, door=conn.ticket is not None)

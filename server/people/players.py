@@ -116,12 +116,25 @@ class PlayerDesk:
         )
 
     def claim(self, identity_id: str, name: str) -> None:
-        """The identity's new name; its earlier one stays its own a while."""
+        """The identity's new name; its earlier one stays its own a while. `name_taken`
+        if another identity took it since `taken` said it was free (another process of
+        a cluster, issue 30: the store's keys are unique)."""
         keys = names.name_keys(name)
-        self.store.claim_name(identity_id, name, keys, NAME_KEPT_HOURS * 3600, NAMES_KEPT)
+        try:
+            self.store.claim_name(identity_id, name, keys, NAME_KEPT_HOURS * 3600, NAMES_KEPT)
+        except StoreError:
+            if self.taken(name, identity_id):
+                raise self.refuse_taken(name) from None
+            raise
 
     def add_identity(self, identity_id: str, name: str, token: str) -> None:
-        self.store.add_identity_named(identity_id, name, token, names.name_keys(name))
+        """A new identity named `name`; `name_taken` as for `claim`."""
+        try:
+            self.store.add_identity_named(identity_id, name, token, names.name_keys(name))
+        except StoreError:
+            if self.taken(name, None):
+                raise self.refuse_taken(name) from None
+            raise
 
     # ------------------------------------------------------------- requests
 

@@ -112,9 +112,12 @@ class Server:
         bot_worlds: int | None = None,
         review_worlds: int | None = None,
         store_url: str | None = None,
+        redis_url: str | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.store_url = store_url  # --store: a PostgreSQL database; None: SQLite in data_dir
+        # --redis: one of several processes sharing the store and a Redis (server/cluster/)
+        self.redis_url = redis_url
         self.host = host
         self.port = port
         self.dev = dev
@@ -155,7 +158,19 @@ class Server:
             bots=bots,
             review_worlds=self.review_worlds,
         )
-        self.hub.load()
+        if self.redis_url is None:
+            self.hub.load()
+        else:
+            from modernart.server.cluster.relay import Cluster, ClusterError
+
+            cluster = self.hub.cluster = Cluster(self.redis_url, self.hub)
+            try:
+                claimed = await cluster.start()
+            except ClusterError as exc:
+                self.store.close()
+                raise OSError(str(exc)) from None
+            self.hub.load(set(claimed))
+            cluster.beat()
         self._ws = await serve(
             self._handler,
             self.host,
@@ -191,6 +206,8 @@ class Server:
         self._ws.close(close_connections=True)  # 1001 going away
         await self._ws.wait_closed()
         self._ws = None
+        if self.hub.cluster is not None:
+            await self.hub.cluster.stop()  # the others take its rooms
         self.store.close()
         self.quiet.flush()  # the counts of lines not logged yet
         self.hub.quiet.flush()

@@ -80,10 +80,23 @@ class Conn:
         self.bye = False  # the client said `bye`: it quits on purpose
         self.ticket: str | None = None  # its Authorization header (a terminal session's)
         self.closing: asyncio.Task | None = None
+        # In a cluster (server/cluster/): the process holding the room this client is in,
+        # when it is another's, the room and the seat; its key there; the processes it
+        # spoke to.
+        self.remote: str | None = None
+        self.remote_room: str | None = None
+        self.remote_seat: int | None = None
+        self.cluster_key: str | None = None
+        self.links: set[str] = set()
 
     @property
     def in_lobby(self) -> bool:
-        return self.identity is not None and self.room is None and not self.closed
+        return (
+            self.identity is not None
+            and self.room is None
+            and self.remote is None
+            and not self.closed
+        )
 
     @property
     def backlogged(self) -> bool:

@@ -26,12 +26,14 @@ BIN = pathlib.Path(sys.executable).parent
 
 
 async def start_process(
-    port: int, data: pathlib.Path, store_url: str | None = None
+    port: int, data: pathlib.Path, store_url: str | None = None, *extra: str
 ) -> subprocess.Popen:
+    """A dev `modernart-server` on `port` (`extra`: more flags), once it answers."""
     proc = subprocess.Popen(
         [
             BIN / "modernart-server",
             *(["--store", store_url] if store_url else []),
+            *extra,
             "--port",
             str(port),
             "--data",

@@ -1,0 +1,202 @@
+"""What a process knows of the others: who is alive, the rooms each holds (for the one
+lobby) and the players seated there (to send a returning player to its seat).
+
+Every process publishes a *beat* on the lobby channel once a second, and soon after
+its rooms change: its id, its listed rooms' summaries and its seated players. A
+process not heard for `DEAD_S` is dead: its rooms are claimed by the living (an
+atomic compare-and-set on the room's owner key) and restored from the shared store.
+
+A room's owner key (`modernart:owner:<room>`) holds the process that holds the room;
+it lasts `OWNER_TTL_MS` and its owner renews it every beat, so a room whose process
+vanished without a trace (and whose beat nobody heard) is free again after that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from modernart.engine.games import get_game
+from modernart.server.cluster.bus import LOBBY, PREFIX, Bus
+
+log = logging.getLogger("modernart.server")
+
+BEAT_S = 1.0  # a beat a second …
+SOON_S = 0.05  # … and one this soon after a change of rooms
+DEAD_S = 3.5  # a process not heard for this long is dead
+OWNER_TTL_MS = 15_000
+
+# Take a room whose owner is `ARGV[1]` (a dead process) or nobody, for `ARGV[2]`.
+CLAIM = """
+local owner = redis.call('GET', KEYS[1])
+if owner == false or owner == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
+
+def owner_key(room_id: str) -> str:
+    return f"{PREFIX}owner:{room_id}"
+
+
+class RemoteRoom:
+    """A room of another process as the lobby lists it (RoomList reads these three)."""
+
+    __slots__ = ("_summary", "id", "info", "status")
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        self.id: str = summary["id"]
+        self.status: str = summary["status"]
+        self.info = get_game(summary["game"])
+        self._summary = summary
+
+    def summary(self) -> dict[str, Any]:
+        return self._summary
+
+
+@dataclass
+class Node:
+    heard: float
+    rooms: list[RemoteRoom] = field(default_factory=list)
+    seats: dict[str, str] = field(default_factory=dict)  # identity → room id
+
+
+class Nodes:
+    def __init__(
+        self,
+        bus: Bus,
+        rooms: Callable[[], Iterable[Any]],
+        changed: Callable[[], None],
+    ) -> None:
+        """`rooms`: this process's rooms (the hub's); `changed`: the lobby's list changed."""
+        self.bus = bus
+        self.node = bus.node
+        self._rooms = rooms
+        self._changed = changed
+        self.others: dict[str, Node] = {}
+        self._owner: dict[str, str] = {}  # room id → the process listing it
+        self._beat: asyncio.TimerHandle | None = None
+        self._soon = False
+        self._renewing: asyncio.Task | None = None
+        self.on_dead: Callable[[str, Node], None] = lambda node, last: None
+        self.on_rooms: Callable[[str, Node], None] = lambda node, heard: None
+        self._claim = bus.redis.register_script(CLAIM)
+
+    # ------------------------------------------------------------- this one
+
+    def start(self) -> None:
+        self._beat = asyncio.get_running_loop().call_soon(self.beat)
+
+    def stop(self) -> None:
+        if self._renewing is not None:
+            self._renewing.cancel()
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
+        self.bus.publish(LOBBY, {"k": "bye", "n": self.node})
+
+    def soon(self) -> None:
+        """Rooms changed here: a beat soon (at most one per SOON_S)."""
+        if self._beat is not None and not self._soon:
+            self._soon = True
+            self._beat.cancel()
+            self._beat = asyncio.get_running_loop().call_later(SOON_S, self.beat)
+
+    def beat(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._soon = False
+        self._beat = loop.call_later(BEAT_S, self.beat)
+        try:
+            rooms, seats = [], {}
+            for room in self._rooms():
+                if not getattr(room, "unlisted", False):
+                    rooms.append(room.summary())
+                for i in room.humans() if room.status in ("waiting", "playing") else ():
+                    seats[room.seats[i].identity.id] = room.id
+            self.bus.publish(LOBBY, {"k": "beat", "n": self.node, "r": rooms, "s": seats})
+            held = [r["id"] for r in rooms if r["status"] != "finished"]
+            if self._renewing is None or self._renewing.done():  # else the last one is late
+                self._renewing = loop.create_task(self._renew(held))
+            self._sweep(loop.time())
+        except Exception:
+            log.exception("cluster: a beat failed")
+
+    async def _renew(self, room_ids: list[str]) -> None:
+        if not room_ids:
+            return
+        pipe = self.bus.redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.set(owner_key(room_id), self.node, px=OWNER_TTL_MS)
+        try:
+            await pipe.execute()
+        except Exception:
+            log.exception("cluster: renewing %d rooms' ownership failed", len(room_ids))
+
+    async def claim(self, room_ids: list[str], dead: str = "") -> list[str]:
+        """The rooms of `room_ids` this process now owns (those nobody owned, or `dead`)."""
+        won = []
+        for room_id in room_ids:
+            args = [dead, self.node, OWNER_TTL_MS]
+            if await self._claim(keys=[owner_key(room_id)], args=args):
+                won.append(room_id)
+        return won
+
+    # ------------------------------------------------------------- the others
+
+    def heard(self, payload: dict[str, Any]) -> None:
+        node = payload.get("n")
+        if node == self.node or not isinstance(node, str):
+            return
+        if payload["k"] == "bye":
+            self._gone(node)
+            return
+        now = asyncio.get_running_loop().time()
+        known = self.others.get(node)
+        rooms = [RemoteRoom(s) for s in payload["r"]]
+        fresh = Node(now, rooms, payload["s"])
+        self.others[node] = fresh
+        if known is not None:
+            for room in known.rooms:
+                if self._owner.get(room.id) == node:
+                    del self._owner[room.id]
+        for room in rooms:
+            self._owner[room.id] = node
+        if known is None or [r.summary() for r in known.rooms] != payload["r"]:
+            self._changed()
+        self.on_rooms(node, fresh)
+
+    def _sweep(self, now: float) -> None:
+        for node, known in list(self.others.items()):
+            if now - known.heard > DEAD_S:
+                log.warning("cluster: process %s is silent; taking its rooms", node)
+                self._gone(node)
+
+    def _gone(self, node: str) -> None:
+        known = self.others.pop(node, None)
+        if known is None:
+            return
+        for room in known.rooms:
+            if self._owner.get(room.id) == node:
+                del self._owner[room.id]
+        self._changed()
+        self.on_dead(node, known)
+
+    def owner_of(self, room_id: str) -> str | None:
+        """The process holding `room_id`, if another one lists it."""
+        return self._owner.get(room_id)
+
+    def seat_of(self, identity_id: str) -> tuple[str, str] | None:
+        """(process, room) where `identity_id` is seated in another process's room."""
+        for node, known in self.others.items():
+            room_id = known.seats.get(identity_id)
+            if room_id is not None:
+                return node, room_id
+        return None
+
+    def remote_rooms(self) -> list[RemoteRoom]:
+        return [room for known in self.others.values() for room in known.rooms]

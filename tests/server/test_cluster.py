@@ -1,0 +1,230 @@
+"""Several servers as one (issue 30): processes sharing a PostgreSQL store and a Redis.
+
+Real everything: each server a real `Server` on its own loopback port (in this test's
+loop) or a real `modernart-server` process, a real PostgreSQL (tests/server/pgcluster.py)
+and a real redis-server (tests/server/rediscluster.py), real WebSocket clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import pathlib
+import random
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from modernart.engine.modernart.cards import FULL_DECK
+from modernart.server.people import names
+from modernart.server.wire.app import Server
+
+from .pgcluster import Cluster
+from .rediscluster import redis_url  # noqa: F401 (a fixture)
+from .test_persistence import comparable, expected_money, play_out, start_process
+from .wsclient import Client, autoplay, free_port
+
+MakeServer = Callable[[str], Awaitable[Server]]
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    return pg_cluster.database()
+
+
+@pytest.fixture
+async def servers(
+    tmp_path: pathlib.Path,
+    pg_url: str,
+    redis_url: str,  # noqa: F811 (the fixture)
+) -> AsyncIterator[MakeServer]:
+    """`await servers("a")`: a dev server of the cluster on a free port; all stopped after."""
+    started: list[Server] = []
+
+    async def make(name: str) -> Server:
+        server = Server(tmp_path / name, port=0, dev=True, store_url=pg_url, redis_url=redis_url)
+        await server.start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        await server.stop()
+
+
+def url(server: Server) -> str:
+    return f"ws://127.0.0.1:{server.port}/"
+
+
+async def listed(client: Client, room: str) -> dict[str, Any]:
+    """The room's entry in the client's lobby list, waiting for the pushes until it shows."""
+    await client.send("rooms")
+    while True:
+        msg = await client.expect("rooms")
+        entry = next((r for r in msg["rooms"] if r["id"] == room), None)
+        if entry is not None:
+            return entry
+
+
+def shouts(client: Client, seat: int) -> list[dict[str, Any]]:
+    """The bids of `seat` the client was told of."""
+    return [
+        e
+        for msg in client.received
+        if msg["t"] == "update"
+        for e in msg.get("events", [])
+        if e.get("type") == "bid" and e.get("seat") == seat
+    ]
+
+
+async def test_two_players_on_two_processes_play_one_room_to_its_end_with_shouts(servers):
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    bob = await Client.hello(url(b), "Bob")
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        assert room in a.hub.rooms and room not in b.hub.rooms  # the room lives on A
+        assert (await listed(bob, room))["seated"] == ["Ann", None, None]  # one lobby
+        await bob.send("join", room=room)
+        assert (await bob.expect("joined"))["seat"] == 1
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        ends = await asyncio.gather(autoplay(ann, seed=1), autoplay(bob, seed=2))
+    finally:
+        await ann.close()
+        await bob.close()
+    assert ends[0]["view"]["finished"] and ends[1]["view"]["finished"]
+    assert ends[0]["seq"] == ends[1]["seq"]
+    assert ends[0]["view"]["seats"] == ends[1]["view"]["seats"]
+    # Bob's shouts went from B to the room on A and came back to both of them.
+    bobs = shouts(bob, 1)
+    assert bobs and shouts(ann, 1) == bobs
+    # Bob never received Ann's hand or money (seat_keys travel only to their seat).
+    for msg in bob.received:
+        if msg["t"] == "update":
+            assert msg["view"]["you"] == 1
+            assert all("hand" not in s for s in msg["view"]["seats"])
+
+
+async def test_a_process_killed_mid_auction_its_room_resumes_on_another_nothing_lost(
+    tmp_path,
+    servers,
+    pg_url,
+    redis_url,  # noqa: F811 (the fixture)
+):
+    """R12's open auction under way on process A; A gets SIGKILL. Process B takes the
+    room from the store: its players (Bob, Cy on B; Ann back through B with her token)
+    are in their seats again with the same view, and the game ends as the engine alone
+    plays it. Nobody is ever sent another's hand."""
+    deck = list(FULL_DECK)
+    random.Random(7).shuffle(deck)
+    deck.remove("krypto.open")
+    deck.insert(0, "krypto.open")
+    port = free_port()
+    a = await start_process(port, tmp_path / "a", pg_url, "--redis", redis_url)
+    try:
+        b = await servers("b")
+        ann = await Client.hello(f"ws://127.0.0.1:{port}/", "Ann")
+        bob, cy = [await Client.hello(url(b), n) for n in ("Bob", "Cy")]
+        options = {"deck": deck, "first_auctioneer": 0, "shout_window_ms": 60000}
+        await ann.send("create", seats=3, options=options)
+        room = (await ann.expect("joined"))["room"]
+        for client in (bob, cy):
+            await listed(client, room)
+            await client.send("join", room=room)
+            await client.expect("joined")
+        await ann.send("start")
+        await ann.next_update()
+        await ann.act(type="play", card="krypto.open")
+        await bob.until(lambda u: u["view"]["phase"] == "open")
+        await bob.act(type="bid", amount=5)
+        before = [await c.until(lambda u: u["view"]["high"] is not None) for c in (ann, bob, cy)]
+        assert room not in b.hub.rooms
+        a.send_signal(signal.SIGKILL)
+        a.wait(10)
+        with contextlib.suppress(ConnectionClosed):
+            await ann.close()
+
+        ann = await Client.hello(url(b), "Ann", ann.token)
+        back = [ann, bob, cy]
+        for client, old in zip(back, before, strict=True):
+            assert (await client.expect("joined", timeout=30))["seat"] == old["view"]["you"]
+            resync = await client.next_update()
+            assert resync["seq"] >= old["seq"]
+            assert comparable(resync["view"]) == comparable(old["view"])
+        assert room in b.hub.rooms
+        final = await play_out(back)
+    finally:
+        if a.poll() is None:
+            a.kill()
+            a.wait()
+    money = next(e for e in final["events"] if e["type"] == "game_end")["money"]
+    assert money == expected_money(deck)
+    for client in (bob, cy):
+        for msg in client.received:
+            if msg["t"] == "update":
+                assert all("hand" not in s for s in msg["view"]["seats"])
+
+
+async def first_answer(client: Client) -> dict[str, Any]:
+    """The first message a client gets: `welcome` or an `error`."""
+    return await client.recv()
+
+
+async def test_one_name_one_player_across_processes_however_hellos_race(
+    tmp_path,
+    pg_url,
+    redis_url,  # noqa: F811 (the fixture)
+):
+    """Two real processes; each new name said in a hello to both at the same moment:
+    exactly one of the two is welcomed, the other refused `name_taken` (never an
+    internal error), however the two processes' checks and inserts interleave."""
+    ports = [free_port(), free_port()]
+    procs = [
+        await start_process(port, tmp_path / str(port), pg_url, "--redis", redis_url)
+        for port in ports
+    ]
+    try:
+        for i in range(12):
+            name = f"Racer{i}"
+            clients = [await Client.open(f"ws://127.0.0.1:{port}/") for port in ports]
+            await asyncio.gather(*(c.send("hello", v=1, name=name) for c in clients))
+            answers = await asyncio.gather(*(first_answer(c) for c in clients))
+            kinds = sorted(a["t"] if a["t"] == "welcome" else a["code"] for a in answers)
+            assert kinds == ["name_taken", "welcome"], answers
+            for client in clients:
+                with contextlib.suppress(ConnectionClosed):
+                    await client.close()
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+async def test_a_name_taken_in_another_process_after_the_check_is_refused_as_taken(servers):
+    """The race's narrow window made certain: B checks that "Zoe" is free, A's hello
+    for "Zoe" is stored just then, and B's insert then fails on the store's unique
+    key: B answers `name_taken` with a free name like it, not `internal`."""
+    a, b = await servers("a"), await servers("b")
+    check = b.hub.players.taken
+
+    def taken_then_taken_elsewhere(name: str, identity_id: str | None) -> bool:
+        free = not check(name, identity_id)
+        if free and name == "Zoe":
+            a.hub.players.add_identity("u0000000000a", "Zoe", "a-token")  # A's hello lands
+        return not free
+
+    b.hub.players.taken = taken_then_taken_elsewhere  # type: ignore[method-assign]
+    client = await Client.open(url(b))
+    try:
+        await client.send("hello", v=1, name="Zoe")
+        answer = await client.recv()
+    finally:
+        with contextlib.suppress(ConnectionClosed):
+            await client.close()
+    assert answer["t"] == "error" and answer["code"] == "name_taken", answer
+    assert b.hub.store.name_holder(names.name_keys("Zoe"), besides=None) == "u0000000000a"
