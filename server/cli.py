@@ -20,6 +20,7 @@ from modernart.server.doors.ssh.server import SshGate, SshSettings
 from modernart.server.doors.web.cli import add_web_arguments, web_settings
 from modernart.server.doors.web.gate import WebGate, WebSettings
 from modernart.server.limits import Limits
+from modernart.server.readiness import SSH, WEB
 from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, default_workers
 from modernart.server.store.export import export_command
 from modernart.server.store.port import has_database, open_store
@@ -191,6 +192,9 @@ async def serve_until_signalled(
     args: argparse.Namespace | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM; both doors share one set of terminal sessions."""
+    for door, settings in ((SSH, ssh), (WEB, web)):
+        if settings is not None:
+            server.readiness.expect(door)  # not ready (GET /readyz) until it listens
     await server.start()
     gate = page = None
     try:

@@ -1,4 +1,4 @@
-"""`Server`: the WebSocket endpoint, `GET /healthz`, and its lifecycle.
+"""`Server`: the WebSocket endpoint, `GET /healthz` and `/readyz`, and its lifecycle.
 
 It runs inside an existing asyncio loop (the client starts one in-process for
 a local game against bots): `start()` creates no loop, installs no signal
@@ -29,6 +29,7 @@ from websockets.protocol import State
 
 from modernart.server.hub import Hub
 from modernart.server.limits import ADDRESS_BURST_FACTOR, Buckets, Limits
+from modernart.server.readiness import WEBSOCKET, Readiness
 from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, BotPool
 from modernart.server.store.port import StorePort, open_store
 from modernart.server.wire.codec import MAX_FRAME, encode
@@ -145,6 +146,8 @@ class Server:
         # per-address limit counts them there and not on loopback.
         self.forwarded: dict[str, str] = {}
         self.quiet = LogThrottle(log)  # what outsiders can make it log (server/wire/logthrottle.py)
+        # Which doors listen, for `GET /readyz` (server/readiness.py); the doors say theirs.
+        self.readiness = Readiness()
 
     async def start(self) -> None:
         """Open the store, replay unfinished rooms and listen; `port=0` picks a free port."""
@@ -185,6 +188,7 @@ class Server:
             ping_timeout=20,
         )
         self.port = self._ws.sockets[0].getsockname()[1]
+        self.readiness.listening(WEBSOCKET, True)
         log.info("listening on ws://%s:%d/ (data: %s)", self.host, self.port, self.data_dir)
 
     async def stop(self) -> None:
@@ -195,6 +199,7 @@ class Server:
         if self._ws is None:
             return
         assert self.hub is not None and self.store is not None
+        self.readiness.listening(WEBSOCKET, False)
         self.hub.shutdown()
         stats = self.hub.bots.stats.to_json()
         if any(stats.values()):  # scripts/loadtest.py reads this line
@@ -238,12 +243,15 @@ class Server:
 
     def _answer(self, connection: ServerConnection, request: Request) -> Response | None:
         """An HTTP answer, or None to let websockets upgrade (BadRequest: 400)."""
-        if request.path == "/healthz":
+        if request.path in ("/healthz", "/readyz"):
             if request.method not in PAGE_METHODS:
                 response = connection.respond(405, "method not allowed\n")
                 response.headers["Allow"] = ", ".join(PAGE_METHODS)
                 return response
-            return connection.respond(200, "ok\n")
+            if request.path == "/healthz":
+                return connection.respond(200, "ok\n")
+            rooms = self.hub.rooms.values() if self.hub is not None else ()
+            return self.readiness.response(rooms, request.method)
         address = self._address(request.headers, connection.remote_address)  # checks headers
         cap = self.limits.max_connections
         if cap and self.hub is not None and len(self.hub.conns) >= cap:

@@ -41,6 +41,7 @@ from modernart.server.doors.terminal.terminals import (
     HANG_TIMEOUT,
 )
 from modernart.server.doors.terminal.zygote import DEFAULT_APP
+from modernart.server.readiness import SSH
 from modernart.server.wire.app import Server
 from modernart.server.wire.logthrottle import LogThrottle
 
@@ -172,6 +173,7 @@ class SshGate:
             keepalive_count_max=3,
         )
         self.port = self._acceptor.sockets[0].getsockname()[1]
+        self.server.readiness.listening(SSH, True)
         log.info(
             "SSH on %s:%d, host key %s (%s)",
             s.host,
@@ -182,6 +184,7 @@ class SshGate:
 
     async def stop(self) -> None:
         """Stop listening, end every session and its process (before the game server stops)."""
+        self.server.readiness.listening(SSH, False)
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()

@@ -34,6 +34,7 @@ from modernart.server.doors.web.identity import (
 )
 from modernart.server.doors.web.session import PageTerminal, size_of
 from modernart.server.people import names
+from modernart.server.readiness import WEB
 from modernart.server.store.sqlite import StoreError
 from modernart.server.wire.app import Server
 from modernart.server.wire.httpcheck import (
@@ -133,12 +134,14 @@ class WebGate:
             server_header="modernart",
         )
         self.port = self._ws.sockets[0].getsockname()[1]
+        self.server.readiness.listening(WEB, True)
         log.info("browser play on http://%s:%d/", s.host, self.port)
 
     async def stop(self) -> None:
         """Stop listening and end every page's session (before the game server stops)."""
         if self._ws is None:
             return
+        self.server.readiness.listening(WEB, False)
         self.stopping = True  # a session still starting is closed once it has started
         self._ws.close(close_connections=False)
         reason = SHUTDOWN
