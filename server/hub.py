@@ -242,6 +242,11 @@ class Hub:
         if self.cluster is not None:
             self.cluster.nodes.soon()
 
+    def elsewhere(self, kind: str, key: str) -> int:
+        """In a cluster, what the other processes count of `kind` (server/limits.py) for
+        `key`, an address or an identity: added to this process's own for the limits."""
+        return 0 if self.cluster is None else self.cluster.nodes.count(kind, key)
+
     def listed_rooms(self) -> list[Any]:
         """The lobby's rooms: this process's, and in a cluster every other's too."""
         if self.cluster is None:

@@ -11,6 +11,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+# What a cluster's processes count for one another (server/cluster/), so that these
+# limits hold across processes: each process adds the others' counts to its own.
+CONNECTIONS = "ca"  # open connections per address (`max_per_address`)
+WAITING_ROOMS = "wa"  # waiting rooms per address that made them
+GAMES_BY_ADDRESS = "ga"  # running games per address that started them
+GAMES_BY_IDENTITY = "gi"  # running games per identity seated in them
+
 # The buckets' clock: seconds, only ever compared. A test replaces it to pace its
 # messages on virtual time (tests/server/test_protocol.py).
 clock: Callable[[], float] = time.monotonic

@@ -59,11 +59,15 @@ class RemoteRoom:
         return self._summary
 
 
+Counts = dict[str, dict[str, int]]  # a beat's counts (server/limits.py's kinds) per key
+
+
 @dataclass
 class Node:
     heard: float
     rooms: list[RemoteRoom] = field(default_factory=list)
     seats: dict[str, str] = field(default_factory=dict)  # identity → room id
+    counts: Counts = field(default_factory=dict)
 
 
 class Nodes:
@@ -72,11 +76,14 @@ class Nodes:
         bus: Bus,
         rooms: Callable[[], Iterable[Any]],
         changed: Callable[[], None],
+        counts: Callable[[], Counts],
     ) -> None:
-        """`rooms`: this process's rooms (the hub's); `changed`: the lobby's list changed."""
+        """`rooms`: this process's rooms (the hub's); `changed`: the lobby's list changed;
+        `counts`: this process's counts for the limits."""
         self.bus = bus
         self.node = bus.node
         self._rooms = rooms
+        self._counts = counts
         self._changed = changed
         self.others: dict[str, Node] = {}
         self._owner: dict[str, str] = {}  # room id → the process listing it
@@ -118,7 +125,8 @@ class Nodes:
                     rooms.append(room.summary())
                 for i in room.humans() if room.status in ("waiting", "playing") else ():
                     seats[room.seats[i].identity.id] = room.id
-            self.bus.publish(LOBBY, {"k": "beat", "n": self.node, "r": rooms, "s": seats})
+            beat = {"k": "beat", "n": self.node, "r": rooms, "s": seats, "l": self._counts()}
+            self.bus.publish(LOBBY, beat)
             held = [r["id"] for r in rooms if r["status"] != "finished"]
             if self._renewing is None or self._renewing.done():  # else the last one is late
                 self._renewing = loop.create_task(self._renew(held))
@@ -158,7 +166,7 @@ class Nodes:
         now = asyncio.get_running_loop().time()
         known = self.others.get(node)
         rooms = [RemoteRoom(s) for s in payload["r"]]
-        fresh = Node(now, rooms, payload["s"])
+        fresh = Node(now, rooms, payload["s"], payload.get("l") or {})
         self.others[node] = fresh
         if known is not None:
             for room in known.rooms:
@@ -197,6 +205,10 @@ class Nodes:
             if room_id is not None:
                 return node, room_id
         return None
+
+    def count(self, kind: str, key: str) -> int:
+        """What the other processes counted of `kind` for `key` at their last beat."""
+        return sum(known.counts.get(kind, {}).get(key, 0) for known in self.others.values())
 
     def remote_rooms(self) -> list[RemoteRoom]:
         return [room for known in self.others.values() for room in known.rooms]

@@ -25,19 +25,22 @@ import asyncio
 import itertools
 import logging
 import secrets
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 
 from modernart.server.cluster.bus import LOBBY, Bus
-from modernart.server.cluster.nodes import Node, Nodes
+from modernart.server.cluster.nodes import Counts, Node, Nodes
 from modernart.server.cluster.remote import Link, RemoteConn
+from modernart.server.limits import CONNECTIONS, GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS
 from modernart.server.wire import messages as m
 
 if TYPE_CHECKING:
     from modernart.server.limits import Limits
     from modernart.server.lobby.desk import RoomDesk
     from modernart.server.lobby.roomlist import Lobby
+    from modernart.server.lobby.running import RunningGames
     from modernart.server.people.identities import People
     from modernart.server.rooms.room import Room
     from modernart.server.store.port import StorePort
@@ -66,6 +69,8 @@ class ClusterHost(Protocol):
     """What the cluster needs of the hub (server/hub.py's `Hub`)."""
 
     rooms: dict[str, Room]
+    conns: set[Conn]
+    running: RunningGames
     store: StorePort
     people: People
     limits: Limits
@@ -89,7 +94,7 @@ class Cluster(Link):
         self.node = node or secrets.token_hex(4)
         self.hub = hub
         self.bus = Bus(url, self.node)
-        self.nodes = Nodes(self.bus, lambda: hub.rooms.values(), hub.lobby.changed)
+        self.nodes = Nodes(self.bus, lambda: hub.rooms.values(), hub.lobby.changed, self.counts)
         self.nodes.on_dead = self._dead
         self.nodes.on_rooms = self._heard_rooms
         self._keys = itertools.count()
@@ -118,6 +123,18 @@ class Cluster(Link):
         for task in self._tasks:
             task.cancel()
         await self.bus.stop()
+
+    def counts(self) -> Counts:
+        """This process's counts for the limits that hold across processes (each beat)."""
+        hub = self.hub
+        connections = Counter(c.address for c in hub.conns)
+        waiting = Counter(r.address for r in hub.rooms.values() if r.status == "waiting")
+        return {
+            CONNECTIONS: dict(connections),
+            WAITING_ROOMS: {a: n for a, n in waiting.items() if a is not None},
+            GAMES_BY_ADDRESS: hub.running.by_address(),
+            GAMES_BY_IDENTITY: hub.running.by_identity(),
+        }
 
     # ------------------------------------------------------------- edge side
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from modernart.engine import Record
 from modernart.engine.games import DEFAULT_GAME
-from modernart.server.limits import Limits
+from modernart.server.limits import GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS, Limits
 from modernart.server.lobby.running import RunningGames
 from modernart.server.people.passwords import Passwords, lock
 from modernart.server.rooms.options import DevOnly, RoomOptions, RoomSettings, parse_create
@@ -49,6 +49,8 @@ class DeskHost(RoomHost, Protocol):
     stopping: bool
 
     def new_room_id(self) -> str: ...
+
+    def elsewhere(self, kind: str, key: str) -> int: ...
 
 
 class RoomDesk:
@@ -127,6 +129,7 @@ class RoomDesk:
         limits = self.hub.limits
         waiting = [r for r in self.hub.rooms.values() if r.status == WAITING]
         from_here = sum(1 for r in waiting if r.address == conn.address)
+        from_here += self.hub.elsewhere(WAITING_ROOMS, conn.address)
         if limits.waiting_rooms_per_address and from_here >= limits.waiting_rooms_per_address:
             raise Refused(
                 "limit_reached",
@@ -139,11 +142,13 @@ class RoomDesk:
         limits, running = self.hub.limits, self.hub.running
         assert conn.identity is not None
         mine = running.of_identity(conn.identity.id)
+        mine += self.hub.elsewhere(GAMES_BY_IDENTITY, conn.identity.id)
         if limits.games_per_identity and mine >= limits.games_per_identity:
             raise Refused(
                 "limit_reached", f"you already play in {mine} running games; finish one first"
             )
         from_here = running.from_address(conn.address)
+        from_here += self.hub.elsewhere(GAMES_BY_ADDRESS, conn.address)
         if limits.games_per_address and from_here >= limits.games_per_address:
             raise Refused(
                 "limit_reached",

@@ -47,6 +47,13 @@ class RunningGames:
     def of_identity(self, identity_id: str) -> int:
         return self._by_identity[identity_id]
 
+    def by_address(self) -> dict[str, int]:
+        """Running games per address (for the other processes of a cluster)."""
+        return {a: n for a, n in self._by_address.items() if a is not None}
+
+    def by_identity(self) -> dict[str, int]:
+        return dict(self._by_identity)
+
     def __len__(self) -> int:
         return len(self._rooms)
 

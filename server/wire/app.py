@@ -28,7 +28,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from modernart.server.hub import Hub
-from modernart.server.limits import ADDRESS_BURST_FACTOR, Buckets, Limits
+from modernart.server.limits import ADDRESS_BURST_FACTOR, CONNECTIONS, Buckets, Limits
 from modernart.server.readiness import WEBSOCKET, Readiness
 from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, BotPool
 from modernart.server.store.port import StorePort, open_store
@@ -257,8 +257,12 @@ class Server:
         if cap and self.hub is not None and len(self.hub.conns) >= cap:
             self.hub.note("connections refused at --max-connections")
             return connection.respond(503, "the server is full; try again later\n")
-        if self.max_per_address and self._per_address[address] >= self.max_per_address:
-            return connection.respond(429, "too many connections from your address\n")
+        if self.max_per_address:
+            here = self._per_address[address]
+            if self.hub is not None:  # and the other processes' of a cluster
+                here += self.hub.elsewhere(CONNECTIONS, address)
+            if here >= self.max_per_address:
+                return connection.respond(429, "too many connections from your address\n")
         return None
 
     async def _handler(self, ws: ServerConnection) -> None:

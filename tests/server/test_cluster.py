@@ -16,9 +16,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from modernart.engine.modernart.cards import FULL_DECK
+from modernart.server.limits import CONNECTIONS, Limits
 from modernart.server.people import names
 from modernart.server.wire.app import Server
 
@@ -27,7 +28,7 @@ from .rediscluster import redis_url  # noqa: F401 (a fixture)
 from .test_persistence import comparable, expected_money, play_out, start_process
 from .wsclient import Client, autoplay, free_port
 
-MakeServer = Callable[[str], Awaitable[Server]]
+MakeServer = Callable[..., Awaitable[Server]]
 
 
 @pytest.fixture
@@ -44,8 +45,11 @@ async def servers(
     """`await servers("a")`: a dev server of the cluster on a free port; all stopped after."""
     started: list[Server] = []
 
-    async def make(name: str) -> Server:
-        server = Server(tmp_path / name, port=0, dev=True, store_url=pg_url, redis_url=redis_url)
+    async def make(name: str, **settings: Any) -> Server:
+        """`settings`: more of `Server`'s keyword arguments (limits …)."""
+        server = Server(
+            tmp_path / name, port=0, dev=True, store_url=pg_url, redis_url=redis_url, **settings
+        )
         await server.start()
         started.append(server)
         return server
@@ -228,3 +232,34 @@ async def test_a_name_taken_in_another_process_after_the_check_is_refused_as_tak
             await client.close()
     assert answer["t"] == "error" and answer["code"] == "name_taken", answer
     assert b.hub.store.name_holder(names.name_keys("Zoe"), besides=None) == "u0000000000a"
+
+
+async def test_limits_per_address_hold_across_processes(servers):
+    """One address, two processes: its waiting rooms and its connections are counted
+    together (each process adds what the others' beats count)."""
+    limits = Limits.for_dev().replace(waiting_rooms_per_address=1)
+    a = await servers("a", limits=limits, max_per_address=3)
+    b = await servers("b", limits=limits, max_per_address=3)
+    heard = asyncio.Event()
+    a.hub.cluster.nodes.on_rooms = lambda node, beat: heard.set()
+    ann = await Client.hello(url(a), "Ann")
+    bob, cy = [await Client.hello(url(b), n) for n in ("Bob", "Cy")]
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await listed(bob, room)  # B has heard A's beat, which counts Ann's waiting room
+        await bob.send("create", seats=3)
+        refused = await bob.expect("error")
+        assert refused["code"] == "limit_reached" and "waiting" in refused["message"]
+        await cy.send("join", room=room)  # joining is no new waiting room
+        await cy.expect("joined")
+
+        while a.hub.elsewhere(CONNECTIONS, "127.0.0.1") < 2:  # B's beat: Bob and Cy
+            heard.clear()
+            await heard.wait()
+        with pytest.raises(InvalidStatus) as refusal:  # Ann, Bob, Cy: 3 from one address
+            await Client.open(url(a))
+        assert refusal.value.response.status_code == 429
+    finally:
+        for client in (ann, bob, cy):
+            await client.close()
