@@ -42,6 +42,7 @@ async def up(port: int, store: str, redis: str, data: pathlib.Path) -> subproces
         [
             *(BIN / "modernart-server", "--port", str(port), "--data", str(data), "--dev"),
             *("--store", store, "--redis", redis, "--log-level", "warning"),
+            *("--messages-per-s", "0", "--address-messages-per-s", "0"),  # back to back
         ]
     )
     while proc.poll() is None:
@@ -95,20 +96,18 @@ async def bench(requests: int, store: str, redis: str, tmp: pathlib.Path) -> Non
         ann, bob = await hello(ports[0], "Ann"), await hello(ports[1], "Bob")
         await ann.send(msgpack.packb({"t": "create", "seats": 3}))
         room = (await until(ann, "joined"))["room"]
-        while True:  # B lists the room once A's beat reaches it
-            await bob.send(msgpack.packb({"t": "join", "room": room, "id": 1}))
-            answer = msgpack.unpackb(await bob.recv())
-            while answer.get("re") != 1:
-                answer = msgpack.unpackb(await bob.recv())
-            if answer["t"] == "joined":
-                break
-            await until(bob, "rooms")  # the next push: A's room may be in it
+        await bob.send(msgpack.packb({"t": "rooms"}))
+        while not any(r["id"] == room for r in (await until(bob, "rooms"))["rooms"]):
+            pass  # B lists the room once A's beat reaches it (a push follows)
+        await bob.send(msgpack.packb({"t": "join", "room": room}))
+        await until(bob, "joined")
+        load = os.getloadavg()[0]
         local: list[float] = []
         remote: list[float] = []
         for i in range(2, requests + 2):
             local.append(await round_trip(ann, i))
             remote.append(await round_trip(bob, i))
-        print(f"load before: {os.getloadavg()[0]:.2f}; {requests} sync requests each")
+        print(f"load before: {load:.2f}; {requests} sync requests each, alternating")
         print(figures("client on the room's process (A)", local))
         print(figures("client on another process (B, through Redis)", remote))
         added = statistics.median(remote) - statistics.median(local)
