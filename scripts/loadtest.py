@@ -19,6 +19,12 @@ worker, or `hard` at once because every worker was busy); the script prints
 that line and the share that got the full budget. Games still running at the
 deadline are left unfinished in this mode (a game against bots is long).
 
+With `--cluster N` (issue 30) the script starts N server processes as one cluster on a
+PostgreSQL and a Redis (`--store`, `--redis`, or throwaway ones: the tests' helpers); room
+i is made on process i mod N and its seat s plays from process (i + s) mod N, so with N > 1
+three of a room's four players cross to the room's process through Redis. The server's
+CPU and memory are the processes' sum.
+
 The last lines are `rooms_finished_per_s: N`, `p50_ms: N`, `p99_ms: N`, `errors: N`.
 """
 
@@ -215,10 +221,33 @@ class Player:
         self.pending = None
 
 
+async def join(player: Player, room: str) -> int:
+    """The player's seat in `room`; in a cluster the room shows on the player's process
+    with the room's process's next beat (at most 50 ms after it was made)."""
+    for _ in range(200):
+        await player.send({"t": "join", "room": room})
+        answer = await player.receive(10)
+        while answer["t"] not in ("joined", "error"):
+            answer = await player.receive(10)
+        if answer["t"] == "joined":
+            return answer["seat"]
+        if answer.get("code") != "no_such_room":
+            raise RuntimeError(f"join refused: {answer}")
+        await asyncio.sleep(0.02)
+    raise RuntimeError(f"room {room} never showed")
+
+
 async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline: float) -> None:
     clients = 1 if args.bots else SEATS
+    urls = args.urls
     players = [
-        Player(args.url, f"L{index}-{s}", args.think_ms / 1000, stats, index * 10 + s)
+        Player(
+            urls[(index + s) % len(urls)],
+            f"L{index}-{s}",
+            args.think_ms / 1000,
+            stats,
+            index * 10 + s,
+        )
         for s in range(clients)
     ]
     try:
@@ -237,8 +266,7 @@ async def run_room(index: int, args: argparse.Namespace, stats: Stats, deadline:
                 await host.send({"t": "add_bot", "level": args.bots})
                 await host.expect("room")
             for p in players[1:]:
-                await p.send({"t": "join", "room": room})
-                p.seat = (await p.expect("joined"))["seat"]
+                p.seat = await join(p, room)
             for p in players:
                 p.finished.clear()
                 p.view = None
@@ -356,6 +384,25 @@ def report_bots(log: pathlib.Path) -> None:
             )
 
 
+def cluster_flags(args: argparse.Namespace, helpers: list[Any]) -> list[str]:
+    """`--store`/`--redis` for a cluster's processes: those given, else throwaway ones
+    (the tests' helpers; stopped with the run)."""
+    top = pathlib.Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(top))
+    store, redis = args.store, args.redis
+    if store is None:
+        from tests.server.pgcluster import Cluster
+
+        helpers.append(Cluster())
+        store = helpers[-1].database()
+    if redis is None:
+        from tests.server.rediscluster import RedisServer
+
+        helpers.append(RedisServer())
+        redis = helpers[-1].url
+    return ["--store", store, "--redis", redis]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rooms", type=int, default=100, help="concurrent rooms (4 clients each)")
@@ -370,6 +417,9 @@ def main() -> int:
     parser.add_argument("--bot-delay-ms", type=int, default=1500, help="the bots' think pause")
     parser.add_argument("--bot-workers", type=int, help="the server's --bot-workers")
     parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument("--cluster", type=int, default=0, help="N server processes on Redis")
+    parser.add_argument("--store", help="--cluster's PostgreSQL (default: a throwaway one)")
+    parser.add_argument("--redis", help="--cluster's Redis (default: a throwaway one)")
     parser.add_argument(
         "--server-src",
         type=pathlib.Path,
@@ -377,27 +427,35 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    proc = None
-    data = None
+    procs: list[subprocess.Popen] = []
+    datas: list[str] = []
+    helpers: list[Any] = []  # the cluster's throwaway PostgreSQL and Redis
+    extra = ["--bot-workers", str(args.bot_workers)] if args.bot_workers else []
+    if args.cluster:
+        extra += cluster_flags(args, helpers)
     if args.url is None:
-        port = free_port()
-        data = tempfile.mkdtemp(prefix="modernart-load-")
-        extra = ["--bot-workers", str(args.bot_workers)] if args.bot_workers else []
-        proc = start_server(port, data, args.server_src, extra)
-        args.url = f"ws://127.0.0.1:{port}/"
+        args.urls = []
+        for _ in range(max(1, args.cluster)):
+            port = free_port()
+            datas.append(tempfile.mkdtemp(prefix="modernart-load-"))
+            procs.append(start_server(port, datas[-1], args.server_src, extra))
+            args.urls.append(f"ws://127.0.0.1:{port}/")
+    else:
+        args.urls = [args.url]
+    proc = procs[0] if procs else None
     peak = [0]
-    base = rss_kb(proc.pid) if proc else 0
+    base = sum(rss_kb(p.pid) for p in procs)
     sampling = True
 
     def sample() -> None:
-        while sampling and proc is not None and proc.poll() is None:
-            peak[0] = max(peak[0], rss_kb(proc.pid))
+        while sampling and procs and all(p.poll() is None for p in procs):
+            peak[0] = max(peak[0], sum(rss_kb(p.pid) for p in procs))
             time.sleep(0.5)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     began = time.monotonic()
-    cpu_at_start = cpu_seconds(proc.pid) if proc is not None else 0.0  # imports, startup
+    cpu_at_start = sum(cpu_seconds(p.pid) for p in procs)  # imports, startup
     try:
         shares = [
             args.rooms // args.procs + (i < args.rooms % args.procs) for i in range(args.procs)
@@ -413,16 +471,20 @@ def main() -> int:
         elapsed = time.monotonic() - began
         sampling = False
         server_cpu = None
-        if proc is not None:
-            server_cpu = cpu_seconds(proc.pid)
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            if data:
+        if procs:
+            server_cpu = sum(cpu_seconds(p.pid) for p in procs)
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                try:
+                    p.wait(30)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+            for data in datas:
                 report_bots(pathlib.Path(data) / "server.log")
                 shutil.rmtree(data, ignore_errors=True)
+        for helper in helpers:
+            helper.stop()
 
     latencies = sorted(x for r in results for x in r.latencies)
     finished = sum(r.finished for r in results)
@@ -437,6 +499,8 @@ def main() -> int:
 
     clients = 1 if args.bots else SEATS
     print(f"rooms: {args.rooms}  connections: {args.rooms * clients}  procs: {args.procs}")
+    if args.cluster:
+        print(f"server_processes: {args.cluster} (PostgreSQL and Redis)")
     if args.bots:
         print(f"bots: 3 x {args.bots} per room  bot_delay_ms: {args.bot_delay_ms}")
     print(f"think_ms: {args.think_ms}  shout_window_ms: {args.shout_window_ms}")

@@ -263,3 +263,34 @@ async def test_limits_per_address_hold_across_processes(servers):
     finally:
         for client in (ann, bob, cy):
             await client.close()
+
+
+async def test_a_spectator_on_another_process_watches_chats_and_leaves_to_the_one_lobby(
+    servers,
+):
+    """Watch, chat, errors and leave cross processes like a seat's messages: Cy (on B)
+    watches Ann's room (on A), both hear each other's chat, an error for Cy's bad request
+    comes back to Cy, and after `leave` Cy is in B's lobby, whose list holds the room."""
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    cy = await Client.hello(url(b), "Cy")
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await listed(cy, room)
+        await cy.send("watch", room=room)
+        assert (await cy.expect("joined"))["seat"] is None
+        await cy.send("chat", text="good luck")
+        for client in (ann, cy):
+            line = await client.expect("chat")
+            assert line == {"t": "chat", "from": "Cy", "seat": None, "text": "good luck"}
+        await ann.send("chat", text="thanks")
+        assert (await cy.expect("chat"))["text"] == "thanks"
+        await cy.send("start")  # only the host may start: refused by A, answered to Cy
+        assert (await cy.expect("error"))["code"] == "not_allowed"
+        await cy.send("leave")
+        assert (await cy.expect("left"))["room"] == room
+        assert (await listed(cy, room))["spectators"] == 0
+    finally:
+        await ann.close()
+        await cy.close()
