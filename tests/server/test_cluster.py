@@ -294,3 +294,29 @@ async def test_a_spectator_on_another_process_watches_chats_and_leaves_to_the_on
     finally:
         await ann.close()
         await cy.close()
+
+
+async def test_a_process_stopping_gracefully_hands_its_rooms_over_at_once(servers, caplog):
+    """SIGTERM's stop says goodbye: B takes Ann's running game (on A) from the store
+    without waiting for A's silence, and Bob (on B) is seated again and plays on."""
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    bob = await Client.hello(url(b), "Bob")
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await listed(bob, room)
+        await bob.send("join", room=room)
+        await bob.expect("joined")
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        before = await bob.next_update()
+        await a.stop()
+        assert (await bob.expect("joined"))["seat"] == 1
+        assert not [r for r in caplog.records if "is silent" in r.getMessage()]  # A's goodbye
+        resumed = await bob.next_update()
+        assert room in b.hub.rooms
+        assert resumed["view"]["hand"] == before["view"]["hand"]
+        assert resumed["seq"] >= before["seq"]
+    finally:
+        await bob.close()
