@@ -8,7 +8,9 @@ atomic compare-and-set on the room's owner key) and restored from the shared sto
 
 A room's owner key (`modernart:owner:<room>`) holds the process that holds the room;
 it lasts `OWNER_TTL_MS` and its owner renews it every beat, so a room whose process
-vanished without a trace (and whose beat nobody heard) is free again after that.
+vanished without a trace (and whose beat nobody heard) is free again after that. A
+renewal that finds another process's name there (this one was silent too long, a
+loop stalled past `DEAD_S`, and was taken for dead) gives the room up: `on_lost`.
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ SOON_S = 0.05  # … and one this soon after a change of rooms
 DEAD_S = 3.5  # a process not heard for this long is dead
 OWNER_TTL_MS = 15_000
 
-# Take a room whose owner is `ARGV[1]` (a dead process) or nobody, for `ARGV[2]`.
+# Take a room whose owner is `ARGV[1]` (a dead process, or this one to renew it) or
+# nobody, for `ARGV[2]`: 1, else 0 (another process holds it).
 CLAIM = """
 local owner = redis.call('GET', KEYS[1])
-if owner == false or owner == ARGV[1] then
+if owner == false or owner == ARGV[1] or owner == ARGV[2] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end
@@ -92,6 +95,7 @@ class Nodes:
         self._renewing: asyncio.Task | None = None
         self.on_dead: Callable[[str, Node], None] = lambda node, last: None
         self.on_rooms: Callable[[str, Node], None] = lambda node, heard: None
+        self.on_lost: Callable[[list[str]], None] = lambda room_ids: None
         self._claim = bus.redis.register_script(CLAIM)
 
     # ------------------------------------------------------------- this one
@@ -135,15 +139,22 @@ class Nodes:
             log.exception("cluster: a beat failed")
 
     async def _renew(self, room_ids: list[str]) -> None:
+        """This process's rooms' keys renewed; those another process took: `on_lost`."""
         if not room_ids:
             return
         pipe = self.bus.redis.pipeline(transaction=False)
-        for room_id in room_ids:
-            pipe.set(owner_key(room_id), self.node, px=OWNER_TTL_MS)
         try:
-            await pipe.execute()
+            for room_id in room_ids:  # queued in the pipeline (the await sends nothing yet)
+                args = ["", self.node, OWNER_TTL_MS]
+                await self._claim(keys=[owner_key(room_id)], args=args, client=pipe)
+            kept = await pipe.execute()
         except Exception:
             log.exception("cluster: renewing %d rooms' ownership failed", len(room_ids))
+            return
+        lost = [room_id for room_id, ok in zip(room_ids, kept, strict=True) if not ok]
+        if lost:
+            log.error("cluster: rooms %s were taken by another process; given up", lost)
+            self.on_lost(lost)
 
     async def claim(self, room_ids: list[str], dead: str = "") -> list[str]:
         """The rooms of `room_ids` this process now owns (those nobody owned, or `dead`)."""

@@ -97,6 +97,7 @@ class Cluster(Link):
         self.nodes = Nodes(self.bus, lambda: hub.rooms.values(), hub.lobby.changed, self.counts)
         self.nodes.on_dead = self._dead
         self.nodes.on_rooms = self._heard_rooms
+        self.nodes.on_lost = self._lost
         self._keys = itertools.count()
         self.local: dict[str, Conn] = {}  # edge: clients here that spoke to another process
         self.remotes: dict[str, RemoteConn] = {}  # room: stand-ins of other processes' clients
@@ -304,6 +305,21 @@ class Cluster(Link):
                 self._rehome(self.node, dict.fromkeys(seated, room_id))
         if won:
             hub.rooms_changed()
+
+    def _lost(self, room_ids: list[str]) -> None:
+        """Rooms another process took while this one was taken for dead: given up, and
+        their clients' sockets closed (1012): they come back, seated, through the room's
+        new process (a second copy here would diverge)."""
+        hub = self.hub
+        for room_id in room_ids:
+            room = hub.rooms.pop(room_id, None)
+            if room is None:
+                continue
+            room.stop_clocks()
+            hub.running.ended(room)
+            for conn, _ in room.members():
+                conn.close(1012, "this room moved to another server process; connect again")
+        hub.rooms_changed()
 
     def _heard_rooms(self, node: str, heard: Node) -> None:
         for room in heard.rooms:

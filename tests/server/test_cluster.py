@@ -320,3 +320,41 @@ async def test_a_process_stopping_gracefully_hands_its_rooms_over_at_once(server
         assert resumed["seq"] >= before["seq"]
     finally:
         await bob.close()
+
+
+async def test_a_process_taken_for_dead_gives_its_room_up_and_its_players_return(servers):
+    """A's loop stalls past the silence limit: B takes Ann's room (as `kill -9` would
+    have it). A's next renewal finds B's name on the room: A drops its copy (two would
+    diverge) and closes its players' sockets (1012); Ann, back on A, is seated in the
+    room on B."""
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await ann.send("add_bot", level="random")
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        before = await ann.next_update()
+        nodes, heard = b.hub.cluster.nodes, asyncio.Event()
+        on_rooms = nodes.on_rooms
+        nodes.on_rooms = lambda node, beat: (on_rooms(node, beat), heard.set())
+        while nodes.owner_of(room) != a.hub.cluster.node:  # B hears A's beat with the room
+            heard.clear()
+            await heard.wait()
+        nodes._gone(a.hub.cluster.node)  # what A's silence makes B do
+        await asyncio.gather(*b.hub.cluster._tasks)  # B claims and restores the room
+        assert room in b.hub.rooms
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await ann.recv()  # until A's next beat renews, finds B's name, closes
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+        assert room not in a.hub.rooms
+        again = await Client.hello(url(a), "Ann", ann.token)
+        assert (await again.expect("joined"))["seat"] == 0
+        resumed = await again.next_update()
+        assert resumed["view"]["hand"] == before["view"]["hand"]  # only her own plays change it
+        await again.close()
+    finally:
+        with contextlib.suppress(ConnectionClosed):
+            await ann.close()
