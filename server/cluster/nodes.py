@@ -29,6 +29,7 @@ log = logging.getLogger("modernart.server")
 BEAT_S = 1.0  # a beat a second …
 SOON_S = 0.05  # … and one this soon after a change of rooms
 DEAD_S = 3.5  # a process not heard for this long is dead
+LATE_S = 0.5  # a beat this late: this process's own loop stalled, it judges nobody now
 OWNER_TTL_MS = 15_000
 
 # Take a room whose owner is `ARGV[1]` (a dead process, or this one to renew it) or
@@ -93,6 +94,7 @@ class Nodes:
         self._beat: asyncio.TimerHandle | None = None
         self._soon = False
         self._renewing: asyncio.Task | None = None
+        self._due = float("inf")  # when the next beat should come (loop time)
         self.on_dead: Callable[[str, Node], None] = lambda node, last: None
         self.on_rooms: Callable[[str, Node], None] = lambda node, heard: None
         self.on_lost: Callable[[list[str]], None] = lambda room_ids: None
@@ -116,12 +118,19 @@ class Nodes:
         if self._beat is not None and not self._soon:
             self._soon = True
             self._beat.cancel()
-            self._beat = asyncio.get_running_loop().call_later(SOON_S, self.beat)
+            loop = asyncio.get_running_loop()
+            self._beat = loop.call_later(SOON_S, self.beat)
+            self._due = loop.time() + SOON_S
 
     def beat(self) -> None:
         loop = asyncio.get_running_loop()
+        now = loop.time()
+        # Late: this loop was held up (others' beats may wait unread in its socket), so
+        # their silence says nothing this time.
+        stalled = now - self._due > LATE_S
         self._soon = False
         self._beat = loop.call_later(BEAT_S, self.beat)
+        self._due = now + BEAT_S
         try:
             rooms, seats = [], {}
             for room in self._rooms():
@@ -134,7 +143,8 @@ class Nodes:
             held = [r["id"] for r in rooms if r["status"] != "finished"]
             if self._renewing is None or self._renewing.done():  # else the last one is late
                 self._renewing = loop.create_task(self._renew(held))
-            self._sweep(loop.time())
+            if not stalled:
+                self._sweep(now)
         except Exception:
             log.exception("cluster: a beat failed")
 

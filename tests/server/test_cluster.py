@@ -12,6 +12,7 @@ import contextlib
 import pathlib
 import random
 import signal
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from modernart.engine.modernart.cards import FULL_DECK
+from modernart.server.cluster.nodes import DEAD_S
 from modernart.server.limits import CONNECTIONS, Limits
 from modernart.server.people import names
 from modernart.server.wire.app import Server
@@ -358,3 +360,28 @@ async def test_a_process_taken_for_dead_gives_its_room_up_and_its_players_return
     finally:
         with contextlib.suppress(ConnectionClosed):
             await ann.close()
+
+
+async def test_a_stalled_loop_judges_nobody_dead_when_it_wakes(servers, caplog):
+    """Both processes' loop (this test's) held up past the silence limit, as a loaded
+    machine can: when it runs again, B's late beat knows it was asleep itself and does
+    not take A for dead (which would move A's rooms for nothing)."""
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        nodes, heard = b.hub.cluster.nodes, asyncio.Event()
+        on_rooms = nodes.on_rooms
+        nodes.on_rooms = lambda node, beat: (on_rooms(node, beat), heard.set())
+        while nodes.owner_of(room) != a.hub.cluster.node:
+            heard.clear()
+            await heard.wait()
+        time.sleep(DEAD_S + 0.5)  # the stall itself (not a wait): the loop runs nothing
+        for _ in range(3):  # three of A's beats heard by B after the stall
+            heard.clear()
+            await heard.wait()
+        assert nodes.owner_of(room) == a.hub.cluster.node and room not in b.hub.rooms
+        assert not [r for r in caplog.records if "is silent" in r.getMessage()]
+    finally:
+        await ann.close()
