@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from modernart.server.lobby.desk import RoomDesk
     from modernart.server.lobby.roomlist import Lobby
     from modernart.server.lobby.running import RunningGames
+    from modernart.server.people.devices import DeviceDesk
     from modernart.server.people.identities import People
     from modernart.server.rooms.room import Room
     from modernart.server.store.port import StorePort
@@ -76,6 +77,7 @@ class ClusterHost(Protocol):
     limits: Limits
     outbox: Outbox
     desk: RoomDesk
+    devices: DeviceDesk
     lobby: Lobby
 
     def handle(self, conn: Conn, frame: object, within_rate: bool) -> None: ...
@@ -228,8 +230,11 @@ class Cluster(Link):
             conn = RemoteConn(self, key, payload["e"], payload["a"], hub.limits, hub.outbox)
             identity = hub.people.get(payload["i"], payload["n"])
             conn.identity = identity
-            if identity.conn is None:
-                identity.conn = conn
+            old = identity.conn
+            if old is not None and not old.closed:  # as a newer hello replaces it here
+                hub.desk.release(old)
+                hub.devices.replaced(old, conn)
+            identity.conn = conn
             self.remotes[key] = conn
         self.hub.handle(conn, payload["f"], True)
 

@@ -385,3 +385,38 @@ async def test_a_stalled_loop_judges_nobody_dead_when_it_wakes(servers, caplog):
         assert not [r for r in caplog.records if "is silent" in r.getMessage()]
     finally:
         await ann.close()
+
+
+async def test_a_player_reconnecting_through_another_socket_keeps_the_seat_connected(servers):
+    """Bob (on B) in a game on A opens a new connection with his token: B replaces the old
+    one (4000) and sends the new one back to his seat. When the old socket's end reaches
+    A, after the new one took the seat, the seat stays connected."""
+    a, b = await servers("a"), await servers("b")
+    ann = await Client.hello(url(a), "Ann")
+    bob = await Client.hello(url(b), "Bob")
+    gone = asyncio.Event()
+    released = b.hub.cluster.released
+    b.hub.cluster.released = lambda conn: (released(conn), gone.set())
+    try:
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await listed(bob, room)
+        await bob.send("join", room=room)
+        await bob.expect("joined")
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        await bob.next_update()
+        again = await Client.hello(url(b), "Bob", bob.token)
+        assert (await again.expect("joined"))["seat"] == 1
+        await again.next_update()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await bob.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4000
+        await gone.wait()  # B let the old socket go (its "gone" is on its way to A)
+        rid = await again.send("sync")  # after that "gone", in order
+        view = (await again.expect_reply(rid))["view"]
+        assert view["seats"][1]["connected"] is True
+        await again.close()
+    finally:
+        await ann.close()
