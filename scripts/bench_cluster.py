@@ -31,32 +31,15 @@ sys.path.insert(0, str(TOP))
 
 from tests.server.pgcluster import Cluster  # noqa: E402
 from tests.server.rediscluster import RedisServer  # noqa: E402
+from tests.server.test_persistence import start_process  # noqa: E402
 from tests.server.wsclient import free_port  # noqa: E402
-
-BIN = pathlib.Path(sys.executable).parent
 
 
 async def up(port: int, store: str, redis: str, data: pathlib.Path) -> subprocess.Popen:
-    """A server process, once its port answers `/readyz` with 200."""
-    proc = subprocess.Popen(
-        [
-            *(BIN / "modernart-server", "--port", str(port), "--data", str(data), "--dev"),
-            *("--store", store, "--redis", redis, "--log-level", "warning"),
-            *("--messages-per-s", "0", "--address-messages-per-s", "0"),  # back to back
-        ]
-    )
-    while proc.poll() is None:
-        try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
-            await writer.drain()
-            ok = (await reader.readline()).startswith(b"HTTP/1.1 200")
-            writer.close()
-            if ok:
-                return proc
-        except OSError:
-            await asyncio.sleep(0.05)  # not listening yet
-    raise RuntimeError("the server did not start")
+    """A server process of the cluster, once it answers (its messages not rate-limited:
+    the requests go back to back)."""
+    flags = ["--redis", redis, "--messages-per-s", "0", "--address-messages-per-s", "0"]
+    return await start_process(port, data, store, *flags)
 
 
 async def hello(port: int, name: str):

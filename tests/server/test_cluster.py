@@ -75,6 +75,19 @@ async def listed(client: Client, room: str) -> dict[str, Any]:
             return entry
 
 
+async def across(a: Server, b: Server, guest: str, *, watch: bool = False) -> tuple:
+    """Ann (on A) makes a 3-seat room; `guest` (on B) sees it in B's lobby and joins it
+    (or watches it). (ann, the guest, the room's id)."""
+    ann = await Client.hello(url(a), "Ann")
+    other = await Client.hello(url(b), guest)
+    await ann.send("create", seats=3)
+    room = (await ann.expect("joined"))["room"]
+    await listed(other, room)
+    await other.send("watch" if watch else "join", room=room)
+    assert (await other.expect("joined"))["seat"] == (None if watch else 1)
+    return ann, other, room
+
+
 def shouts(client: Client, seat: int) -> list[dict[str, Any]]:
     """The bids of `seat` the client was told of."""
     return [
@@ -273,15 +286,8 @@ async def test_a_spectator_on_another_process_watches_chats_and_leaves_to_the_on
     """Watch, chat, errors and leave cross processes like a seat's messages: Cy (on B)
     watches Ann's room (on A), both hear each other's chat, an error for Cy's bad request
     comes back to Cy, and after `leave` Cy is in B's lobby, whose list holds the room."""
-    a, b = await servers("a"), await servers("b")
-    ann = await Client.hello(url(a), "Ann")
-    cy = await Client.hello(url(b), "Cy")
+    ann, cy, room = await across(await servers("a"), await servers("b"), "Cy", watch=True)
     try:
-        await ann.send("create", seats=3)
-        room = (await ann.expect("joined"))["room"]
-        await listed(cy, room)
-        await cy.send("watch", room=room)
-        assert (await cy.expect("joined"))["seat"] is None
         await cy.send("chat", text="good luck")
         for client in (ann, cy):
             line = await client.expect("chat")
@@ -302,14 +308,8 @@ async def test_a_process_stopping_gracefully_hands_its_rooms_over_at_once(server
     """SIGTERM's stop says goodbye: B takes Ann's running game (on A) from the store
     without waiting for A's silence, and Bob (on B) is seated again and plays on."""
     a, b = await servers("a"), await servers("b")
-    ann = await Client.hello(url(a), "Ann")
-    bob = await Client.hello(url(b), "Bob")
+    ann, bob, room = await across(a, b, "Bob")
     try:
-        await ann.send("create", seats=3)
-        room = (await ann.expect("joined"))["room"]
-        await listed(bob, room)
-        await bob.send("join", room=room)
-        await bob.expect("joined")
         await ann.send("add_bot", level="random")
         await ann.send("start")
         before = await bob.next_update()
@@ -392,17 +392,11 @@ async def test_a_player_reconnecting_through_another_socket_keeps_the_seat_conne
     one (4000) and sends the new one back to his seat. When the old socket's end reaches
     A, after the new one took the seat, the seat stays connected."""
     a, b = await servers("a"), await servers("b")
-    ann = await Client.hello(url(a), "Ann")
-    bob = await Client.hello(url(b), "Bob")
+    ann, bob, _ = await across(a, b, "Bob")
     gone = asyncio.Event()
     released = b.hub.cluster.released
     b.hub.cluster.released = lambda conn: (released(conn), gone.set())
     try:
-        await ann.send("create", seats=3)
-        room = (await ann.expect("joined"))["room"]
-        await listed(bob, room)
-        await bob.send("join", room=room)
-        await bob.expect("joined")
         await ann.send("add_bot", level="random")
         await ann.send("start")
         await bob.next_update()
