@@ -23,6 +23,7 @@ from typing import Any
 
 from modernart.engine.games import get_game
 from modernart.server.cluster.bus import LOBBY, PREFIX, Bus
+from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 
 log = logging.getLogger("modernart.server")
 
@@ -136,11 +137,11 @@ class Nodes:
             for room in self._rooms():
                 if not getattr(room, "unlisted", False):
                     rooms.append(room.summary())
-                for i in room.humans() if room.status in ("waiting", "playing") else ():
+                for i in room.humans() if room.status in (WAITING, PLAYING) else ():
                     seats[room.seats[i].identity.id] = room.id
             beat = {"k": "beat", "n": self.node, "r": rooms, "s": seats, "l": self._counts()}
             self.bus.publish(LOBBY, beat)
-            held = [r["id"] for r in rooms if r["status"] != "finished"]
+            held = [r["id"] for r in rooms if r["status"] != FINISHED]
             if self._renewing is None or self._renewing.done():  # else the last one is late
                 self._renewing = loop.create_task(self._renew(held))
             if not stalled:
@@ -150,14 +151,8 @@ class Nodes:
 
     async def _renew(self, room_ids: list[str]) -> None:
         """This process's rooms' keys renewed; those another process took: `on_lost`."""
-        if not room_ids:
-            return
-        pipe = self.bus.redis.pipeline(transaction=False)
         try:
-            for room_id in room_ids:  # queued in the pipeline (the await sends nothing yet)
-                args = ["", self.node, OWNER_TTL_MS]
-                await self._claim(keys=[owner_key(room_id)], args=args, client=pipe)
-            kept = await pipe.execute()
+            kept = await self._claim_each(room_ids, "")
         except Exception:
             log.exception("cluster: renewing %d rooms' ownership failed", len(room_ids))
             return
@@ -168,12 +163,18 @@ class Nodes:
 
     async def claim(self, room_ids: list[str], dead: str = "") -> list[str]:
         """The rooms of `room_ids` this process now owns (those nobody owned, or `dead`)."""
-        won = []
-        for room_id in room_ids:
+        won = await self._claim_each(room_ids, dead)
+        return [room_id for room_id, ok in zip(room_ids, won, strict=True) if ok]
+
+    async def _claim_each(self, room_ids: list[str], dead: str) -> list[bool]:
+        """`CLAIM` for each room, in one pipelined round trip: whether this process owns it."""
+        if not room_ids:
+            return []
+        pipe = self.bus.redis.pipeline(transaction=False)
+        for room_id in room_ids:  # queued in the pipeline (the await sends nothing yet)
             args = [dead, self.node, OWNER_TTL_MS]
-            if await self._claim(keys=[owner_key(room_id)], args=args):
-                won.append(room_id)
-        return won
+            await self._claim(keys=[owner_key(room_id)], args=args, client=pipe)
+        return [bool(ok) for ok in await pipe.execute()]
 
     # ------------------------------------------------------------- the others
 

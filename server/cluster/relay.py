@@ -34,6 +34,7 @@ from modernart.server.cluster.bus import LOBBY, Bus
 from modernart.server.cluster.nodes import Counts, Node, Nodes
 from modernart.server.cluster.remote import Link, RemoteConn
 from modernart.server.limits import CONNECTIONS, GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS
+from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 from modernart.server.wire import messages as m
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class Cluster(Link):
         """This process's counts for the limits that hold across processes (each beat)."""
         hub = self.hub
         connections = Counter(c.address for c in hub.conns)
-        waiting = Counter(r.address for r in hub.rooms.values() if r.status == "waiting")
+        waiting = Counter(r.address for r in hub.rooms.values() if r.status == WAITING)
         return {
             CONNECTIONS: dict(connections),
             WAITING_ROOMS: {a: n for a, n in waiting.items() if a is not None},
@@ -284,7 +285,7 @@ class Cluster(Link):
                 conn.remote = conn.remote_room = conn.remote_seat = None
                 self.orphans.setdefault(room_id, []).append((conn, seated))
             conn.links.discard(node)
-        unfinished = [r.id for r in last.rooms if r.status != "finished"]
+        unfinished = [r.id for r in last.rooms if r.status != FINISHED]
         if unfinished:
             self._run(self._take(node, unfinished))
 
@@ -295,7 +296,7 @@ class Cluster(Link):
             stored = hub.store.room(room_id)
             if room_id in hub.rooms or stored is None:
                 continue
-            if stored.status not in ("waiting", "playing"):
+            if stored.status not in (WAITING, PLAYING):
                 continue
             try:
                 hub.desk.restore(stored)
