@@ -95,13 +95,18 @@ class Cluster:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster]:
-    reason = missing()
+def require(reason: str | None) -> None:
+    """A test that needs what `reason` says is missing skips, saying why; under `CI`
+    (whose .ci/run installs it) it fails instead. None: nothing is missing."""
     if reason is not None:
         if os.environ.get("CI"):
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    require(missing())
     cluster = Cluster()
     yield cluster
     cluster.stop()

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from .pgcluster import require
+
 REDIS = "/usr/bin/redis-server"
 
 
@@ -73,11 +75,7 @@ class RedisServer:
 
 @pytest.fixture
 def redis_url() -> Iterator[str]:
-    reason = missing()
-    if reason is not None:
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require(missing())
     server = RedisServer()
     yield server.url
     server.stop()

@@ -19,6 +19,7 @@ from modernart.server.doors.web.gate import WebGate, WebSettings
 from modernart.server.wire.app import Server
 
 from .conftest import deck_with, start_three
+from .test_http_requests import ask
 from .wsclient import Client
 
 WAIT = 60.0  # a guard against a hang, never a pause: every wait below is on an event
@@ -26,15 +27,9 @@ WAIT = 60.0  # a guard against a hang, never a pause: every wait below is on an 
 
 async def get(port: int, path: str = "/readyz", method: str = "GET") -> tuple[int, str, bytes]:
     """One raw request; its status, its Content-Type and its body."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
-    await writer.drain()
-    answer = await reader.read()
-    writer.close()
-    head, _, body = answer.partition(b"\r\n\r\n")
-    lines = head.decode().split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines[1:])
-    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body
+    request = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    status, headers, body = await ask(port, request)
+    return status, headers.get("Content-Type", ""), body
 
 
 async def readyz(port: int) -> tuple[int, dict[str, Any]]:
