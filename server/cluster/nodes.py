@@ -138,7 +138,9 @@ class Nodes:
                 if not getattr(room, "unlisted", False):
                     rooms.append(room.summary())
                 for i in room.humans() if room.status in (WAITING, PLAYING) else ():
-                    seats[room.seats[i].identity.id] = room.id
+                    identity = room.seats[i].identity
+                    if identity.room is room:  # not one who left it (`leave`): as on one server
+                        seats[identity.id] = room.id
             beat = {"k": "beat", "n": self.node, "r": rooms, "s": seats, "l": self._counts()}
             self.bus.publish(LOBBY, beat)
             held = [r["id"] for r in rooms if r["status"] != FINISHED]

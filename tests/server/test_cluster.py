@@ -414,3 +414,38 @@ async def test_a_player_reconnecting_through_another_socket_keeps_the_seat_conne
         await again.close()
     finally:
         await ann.close()
+
+
+async def test_a_player_who_left_a_running_game_is_not_sent_back_to_it_by_another_process(
+    servers,
+):
+    """On one server a player who left a running game (`leave`) says hello again into the
+    lobby, not the seat: across processes too, the room's beats stop naming him seated."""
+    a, b = await servers("a"), await servers("b")
+    ann, bob, room = await across(a, b, "Bob")
+    nodes, heard = b.hub.cluster.nodes, asyncio.Event()
+    on_rooms = nodes.on_rooms
+    nodes.on_rooms = lambda node, beat: (on_rooms(node, beat), heard.set())
+    try:
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        await bob.next_update()
+        while nodes.seat_of(bob.you) is None:  # A's beats name Bob seated in the game
+            heard.clear()
+            await heard.wait()
+        assert nodes.seat_of(bob.you) == (a.hub.cluster.node, room)
+        await bob.send("leave")
+        await bob.expect("left")
+        for _ in range(5):  # A's beats after the leave (the first may have left before it)
+            if nodes.seat_of(bob.you) is None:
+                break
+            heard.clear()
+            await heard.wait()
+        assert nodes.seat_of(bob.you) is None
+        again = await Client.hello(url(b), "Bob", bob.token)
+        rid = await again.send("sync")
+        assert (await again.expect_reply(rid))["code"] == "not_allowed"  # in the lobby
+        await again.close()
+    finally:
+        await ann.close()
+        await bob.close()
