@@ -6,10 +6,47 @@ A door registers once (`Doors.add`) instead of reaching into the hub's lists.
 
 from __future__ import annotations
 
+import pathlib
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from modernart.server.hub import Hub
+    from modernart.server.readiness import Readiness
+    from modernart.server.store.port import StorePort
     from modernart.server.wire.session import Conn
+
+
+class GameServer(Protocol):
+    """What the doors need of the game server: this process's `Server` (server/wire/app.py),
+    or, on a door machine, `DoorMachine` (server/doors/machine.py), whose `hub` is None."""
+
+    data_dir: pathlib.Path
+    trust_proxy: bool
+    max_per_address: int
+    readiness: Readiness
+
+    @property
+    def hub(self) -> Hub | None: ...
+
+    @property
+    def store(self) -> StorePort | None: ...
+
+    def connections_from(self, address: str) -> int:
+        """The game server's connections counted for `address` (that it knows of)."""
+
+    def client_url(self, userinfo: str | None = None) -> str:
+        """The URL a session's client reaches the game server at."""
+
+    def forward(self, address: str, key: str | None = None) -> tuple[str, str]:
+        """A URL for a client playing for `address` with `key`, and its Authorization
+        header: the game server counts that connection for `address`."""
+
+    def unforward(self, header: str) -> None:
+        """The connection of `header` is over."""
+
+    async def claim_code(self, code: str, address: str, label: str) -> tuple[str, str] | None:
+        """Redeem a hand-off code for a new device: (its token, the identity's name), or
+        None for a wrong code; `Refused` (server/wire/refusal.py) when not tried."""
 
 
 class Door(Protocol):

@@ -122,6 +122,9 @@ class DeviceTables:
         return str(row[0])
 
 
+SSH_GUEST = "SSH, no key"  # how the list of devices names a keyless SSH session
+
+
 def key_label(key: str | None) -> str:
     """How the list of devices names a terminal session's key (server/doors/terminal/): an
     SSH key by the start of its fingerprint, a browser as such (None: no key known)."""

@@ -8,12 +8,14 @@ handlers and does no blocking work beyond opening the SQLite store.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import ctypes
 import ctypes.util
 import gc
 import logging
 import pathlib
+import secrets
 import socket
 from collections import Counter
 from collections.abc import Callable
@@ -38,6 +40,7 @@ from modernart.server.wire.logthrottle import LogThrottle
 from modernart.server.wire.pacing import Inbox
 from modernart.server.wire.refusal import error
 from modernart.server.wire.session import Conn
+from modernart.server.wire.tickets import Tickets
 from modernart.server.wire.wsinternals import FastReadConnection
 
 log = logging.getLogger("modernart.server")
@@ -114,6 +117,7 @@ class Server:
         review_worlds: int | None = None,
         store_url: str | None = None,
         redis_url: str | None = None,
+        door_secret: bytes | None = None,
     ) -> None:
         self.data_dir = pathlib.Path(data_dir)
         self.store_url = store_url  # --store: a PostgreSQL database; None: SQLite in data_dir
@@ -145,6 +149,8 @@ class Server:
         # (server/doors/ssh/server.py) mapped to the SSH client's real address, so that the
         # per-address limit counts them there and not on loopback.
         self.forwarded: dict[str, str] = {}
+        # --door-secret-file: door machines' sessions sign their address (server/wire/tickets.py)
+        self.tickets = Tickets(door_secret) if door_secret is not None else None
         self.quiet = LogThrottle(log)  # what outsiders can make it log (server/wire/logthrottle.py)
         # Which doors listen, for `GET /readyz` (server/readiness.py); the doors say theirs.
         self.readiness = Readiness()
@@ -174,6 +180,10 @@ class Server:
                 raise OSError(str(exc)) from None
             self.hub.load(set(claimed))
             cluster.beat()
+        if self.tickets is not None:
+            from modernart.server.doors.ticketed import TicketDoor
+
+            self.hub.doors.add(TicketDoor(self.tickets, self.store))
         self._ws = await serve(
             self._handler,
             self.host,
@@ -220,14 +230,58 @@ class Server:
 
     # ------------------------------------------------------------- requests
 
+    def banner(self) -> str:
+        """What the command prints once it serves."""
+        return f"modernart-server listening on ws://{self.host}:{self.port}/"
+
     def connections_from(self, address: str) -> int:
         """Open WebSocket connections now counted against `address`."""
         return self._per_address[address]
 
+    # ------------------------------------------------- this machine's doors' clients
+
+    def client_url(self, userinfo: str | None = None) -> str:
+        """The URL a client on this machine (a terminal session's) reaches the server at."""
+        host = self.host
+        if host in ("", "0.0.0.0"):
+            host = "127.0.0.1"
+        elif host == "::":
+            host = "[::1]"
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"ws://{userinfo + '@' if userinfo else ''}{host}:{self.port}/"
+
+    def forward(self, address: str, key: str | None = None) -> tuple[str, str]:
+        """A fresh loopback secret for a client on behalf of `address`: (url, header).
+        The connection is counted for `address` until `unforward(header)`; `key` is not
+        needed here (the door in this process knows its sessions)."""
+        secret = secrets.token_urlsafe(24)
+        header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
+        self.forwarded[header] = address
+        return self.client_url(f"ssh:{secret}"), header
+
+    def unforward(self, header: str) -> None:
+        self.forwarded.pop(header, None)
+
+    async def claim_code(self, code: str, address: str, label: str) -> tuple[str, str] | None:
+        """The browser door's way to redeem a hand-off code (server/people/devices.py)."""
+        assert self.hub is not None
+        return self.hub.devices.claim_code(code, address, label)
+
+    def _door_client(self, header: str | None) -> str | None:
+        """The address a terminal session's client plays for (a loopback secret of this
+        process's doors, or a door machine's signed ticket), else None."""
+        if header is None:
+            return None
+        if header in self.forwarded:
+            return self.forwarded[header]
+        ticket = self.tickets.read(header) if self.tickets is not None else None
+        return ticket.address if ticket is not None else None
+
     def _address(self, headers: Headers, peer: object) -> str:
-        ticket = single(headers, "Authorization")
-        if ticket is not None and ticket in self.forwarded:
-            return self.forwarded[ticket]
+        forwarded_address = self._door_client(single(headers, "Authorization"))
+        if forwarded_address is not None:
+            return forwarded_address
         if self.trust_proxy and (forwarded := forwarded_for(headers)):
             return forwarded
         return peer[0] if isinstance(peer, tuple) else str(peer)
@@ -269,10 +323,10 @@ class Server:
         assert self.hub is not None
         hub = self.hub
         address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
-        # A terminal session's client, known by its loopback secret (server/doors/terminal/);
-        # any other Authorization header is nobody's.
+        # A terminal session's client, known by its loopback secret (server/doors/terminal/)
+        # or a door machine's ticket; any other Authorization header is nobody's.
         ticket = single(ws.request.headers, "Authorization") if ws.request else None
-        ticket = ticket if ticket in self.forwarded else None
+        ticket = ticket if self._door_client(ticket) is not None else None
         self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)

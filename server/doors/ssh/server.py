@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import asyncssh
 
+from modernart.server.doors.registry import GameServer
 from modernart.server.doors.ssh.banner import KeySignIns, banner_text
 from modernart.server.doors.ssh.channel import Channel
 from modernart.server.doors.ssh.keys import KeyIdentities, load_host_key
@@ -42,7 +43,6 @@ from modernart.server.doors.terminal.terminals import (
 )
 from modernart.server.doors.terminal.zygote import DEFAULT_APP
 from modernart.server.readiness import SSH
-from modernart.server.wire.app import Server
 from modernart.server.wire.logthrottle import LogThrottle
 
 log = logging.getLogger("modernart.server.doors.ssh.server")
@@ -117,7 +117,7 @@ class SshGate:
     """
 
     def __init__(
-        self, server: Server, settings: SshSettings, terminals: Terminals | None = None
+        self, server: GameServer, settings: SshSettings, terminals: Terminals | None = None
     ) -> None:
         self.server = server
         self.settings = settings

@@ -71,7 +71,7 @@ class SessionHost(Protocol):
     settings: Timeouts
     pool: WorkerPool
 
-    def forward(self, address: str) -> tuple[str, str]: ...
+    def forward(self, address: str, key: str | None = None) -> tuple[str, str]: ...
 
     def unforward(self, header: str) -> None: ...
 
@@ -217,7 +217,7 @@ class TerminalSession:
         os.set_blocking(master, False)
         env = {"TERM": self.term, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         env["PATH"] = os.environ.get("PATH", "/usr/bin:/bin")
-        url, self.secret_header = self.terminals.forward(self.peer)
+        url, self.secret_header = self.terminals.forward(self.peer, self.key)
         config = {"url": url, "name": self.name, "token": self.token, "watch": self.watch}
         config["records"], config["browser"] = self.records, self.browser
         self._exit_code = asyncio.get_running_loop().create_future()

@@ -9,9 +9,7 @@ what the sessions use against the memory budget, and logs each session's end.
 from __future__ import annotations
 
 import asyncio
-import base64
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,15 +18,15 @@ from typing import Protocol
 import msgpack
 from websockets.asyncio.client import connect
 
+from modernart.server.doors.registry import GameServer
 from modernart.server.doors.terminal.admission import Admission, Limits, proc_mb
 from modernart.server.doors.terminal.pool import WorkerPool, WorkerProcess
 from modernart.server.doors.terminal.refusals import RefusalLog
 from modernart.server.doors.terminal.session import TerminalSession
 from modernart.server.doors.terminal.workers import Zygote, ZygoteGone
 from modernart.server.doors.terminal.zygote import DEFAULT_APP
-from modernart.server.store.devices import key_label
+from modernart.server.store.devices import SSH_GUEST, key_label
 from modernart.server.store.errors import token_hash
-from modernart.server.wire.app import Server
 from modernart.server.wire.session import Conn
 
 log = logging.getLogger("modernart.server.doors.terminal")
@@ -104,7 +102,7 @@ def pss_mb(pid: int) -> float:
 class Terminals:
     """The session machinery of one server; transports call `open()`."""
 
-    def __init__(self, server: Server, settings: TerminalSettings, keys: KeyTokens) -> None:
+    def __init__(self, server: GameServer, settings: TerminalSettings, keys: KeyTokens) -> None:
         self.server = server
         self.settings = settings
         self.keys = keys
@@ -200,6 +198,11 @@ class Terminals:
                 if older is not None:
                     session.watch = self.watched(session.token)
                     await older.close("You signed in again from another session.")
+            elif self.server.hub is None:
+                # A door machine hears of no guest's welcome (its hub is elsewhere): the
+                # guest's identity is made first, as a key's is, so that a restarted
+                # client comes back as the same guest.
+                session.token = await self._hello(name, peer, None)
             session.watch = session.watch or self.watched(session.token)
             if session.ended:
                 raise Refused("")
@@ -289,28 +292,18 @@ class Terminals:
     # ------------------------------------------------------------- identity
 
     def local_url(self, secret: str | None = None) -> str:
-        host = self.server.host
-        if host in ("", "0.0.0.0"):
-            host = "127.0.0.1"
-        elif host == "::":
-            host = "[::1]"
-        elif ":" in host:
-            host = f"[{host}]"
-        auth = f"ssh:{secret}@" if secret else ""
-        return f"ws://{auth}{host}:{self.server.port}/"
+        """The game server's URL for a client of these sessions (`secret`: loopback's)."""
+        return self.server.client_url(f"ssh:{secret}" if secret else None)
 
-    def forward(self, address: str) -> tuple[str, str]:
-        """A fresh secret for a loopback connection on behalf of `address`: (url, header).
+    def forward(self, address: str, key: str | None = None) -> tuple[str, str]:
+        """A client URL on behalf of `address` (and `key`): (url, its Authorization header).
 
         The server counts the connection for `address` until `unforward(header)`.
         """
-        secret = secrets.token_urlsafe(24)
-        header = "Basic " + base64.b64encode(f"ssh:{secret}".encode()).decode()
-        self.server.forwarded[header] = address
-        return self.local_url(secret), header
+        return self.server.forward(address, key)
 
     def unforward(self, header: str) -> None:
-        self.server.forwarded.pop(header, None)
+        self.server.unforward(header)
 
     async def token_for(self, key: str, name: str, address: str) -> str:
         """The token of the key's identity; on the key's first use a `hello` creates one."""
@@ -319,7 +312,7 @@ class Terminals:
             async with lock:
                 token = self.keys.get(key)
                 if token is None:
-                    token = await self._hello(name, address)
+                    token = await self._hello(name, address, key)
                     self.keys.put(key, token)
                     log.info("new identity for key %s", key)
         finally:
@@ -353,7 +346,7 @@ class Terminals:
         session = self._session_of(conn)
         if session is None:
             return None
-        return key_label(session.key) if session.key is not None else "SSH, no key"
+        return key_label(session.key) if session.key is not None else SSH_GUEST
 
     def revoked(self, digest: str, by: str) -> None:
         """A device was revoked (server/people/devices.py): a session still open with its
@@ -372,17 +365,17 @@ class Terminals:
             return None
         return next((s for s in self.sessions if s.secret_header == header), None)
 
-    async def _hello(self, name: str, address: str) -> str:
+    async def _hello(self, name: str, address: str, key: str | None) -> str:
         """Say hello for a new key (counted, like the client after it, for its address).
         A user name another player holds (issue 18): the key's identity takes the
         server's free suggestion, and the lobby then asks for a name (tui/playerlink.py)."""
         try:
-            return await self._hello_as(name, address)
+            return await self._hello_as(name, address, key)
         except NameTaken as taken:
-            return await self._hello_as(taken.suggestion, address)
+            return await self._hello_as(taken.suggestion, address, key)
 
-    async def _hello_as(self, name: str, address: str) -> str:
-        url, header = self.forward(address)
+    async def _hello_as(self, name: str, address: str, key: str | None) -> str:
+        url, header = self.forward(address, key)
         hello = {"t": "hello", "v": 1, "name": name}
         try:
             async with connect(url, open_timeout=10) as ws:

@@ -23,6 +23,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import InvalidHandshake
 from websockets.http11 import Request, Response
 
+from modernart.server.doors.registry import GameServer
 from modernart.server.doors.terminal import HelloRefused, Refused, Terminals, TerminalSettings
 from modernart.server.doors.web import page, records
 from modernart.server.doors.web.identity import (
@@ -36,7 +37,6 @@ from modernart.server.doors.web.session import PageTerminal, size_of
 from modernart.server.people import names
 from modernart.server.readiness import WEB
 from modernart.server.store.sqlite import StoreError
-from modernart.server.wire.app import Server
 from modernart.server.wire.httpcheck import (
     PAGE_METHODS,
     BadRequest,
@@ -94,7 +94,7 @@ class WebGate:
 
     def __init__(
         self,
-        server: Server,
+        server: GameServer,
         settings: WebSettings,
         terminals: Terminals | None = None,
         terminal_settings: TerminalSettings | None = None,
@@ -247,13 +247,13 @@ class WebGate:
     async def _identify(self, visit: Visit, headers: Headers, code: str | None) -> None:
         """Who the page is: a claimed identity (`code`), the cookie's, or a new one. Only
         a visit admitted so far gets here: a refused one never spends its code."""
-        hub, store = self.server.hub, self.server.store
-        assert hub is not None and store is not None
+        store = self.server.store
+        assert store is not None
         token = cookie_token(cookies(headers))
         if code is not None:
             visit.claim = REFUSED
             try:  # a device of its own: a new token (server/people/devices.py)
-                claimed = hub.devices.claim_code(code, visit.address, "browser")
+                claimed = await self.server.claim_code(code, visit.address, "browser")
             except RequestRefused as exc:
                 claimed, visit.notice = None, f"That code cannot be used: {exc}."
                 if exc.code == "rate_limited":
