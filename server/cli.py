@@ -1,4 +1,4 @@
-"""`modernart-server`: run the server, or export finished games as records."""
+"""`modernart-server`: run the server, a door machine (`door`), or export finished games."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ import logging
 import pathlib
 import signal
 import sys
+from collections.abc import Callable
 
 import platformdirs
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES
 from modernart.engine.review import DEFAULT_WORLDS, MAX_WORLDS
+from modernart.server.doors.cli import SECRET_HELP, add_door_command, door_machine
+from modernart.server.doors.registry import GameServer
 from modernart.server.doors.ssh.cli import add_ssh_arguments, ssh_settings, ssh_terminal_settings
 from modernart.server.doors.ssh.server import SshGate, SshSettings
 from modernart.server.doors.web.cli import add_web_arguments, web_settings
@@ -25,6 +28,7 @@ from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, default_workers
 from modernart.server.store.export import export_command
 from modernart.server.store.port import has_database, open_store
 from modernart.server.wire.app import DEFAULT_MAX_PER_ADDRESS, Server
+from modernart.server.wire.tickets import read_secret
 
 
 def default_data_dir() -> pathlib.Path:
@@ -145,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="sampled worlds a finished game's review searches per decision "
         "(default %(default)s; docs/records.md)",
     )
+    parser.add_argument(
+        "--door-secret-file",
+        type=pathlib.Path,
+        default=None,
+        metavar="FILE",
+        help="let door machines (`modernart-server door`) in: " + SECRET_HELP,
+    )
     add_limit_arguments(parser)
     add_ssh_arguments(parser)
     add_web_arguments(parser)
@@ -167,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     bk.add_argument("file", type=pathlib.Path, help="the copy to write")
     bk.add_argument("--data", dest="backup_data", type=pathlib.Path, default=None)
     bk.add_argument("--store", dest="backup_store", metavar="URL", help=STORE_HELP)
+    add_door_command(sub, STORE_HELP)
     return parser
 
 
@@ -186,7 +198,7 @@ def tune_gc() -> None:
 
 
 async def serve_until_signalled(
-    server: Server,
+    server: GameServer,
     ssh: SshSettings | None = None,
     web: WebSettings | None = None,
     args: argparse.Namespace | None = None,
@@ -211,7 +223,7 @@ async def serve_until_signalled(
         await server.stop()
         raise
     tune_gc()
-    print(f"modernart-server listening on ws://{server.host}:{server.port}/", flush=True)
+    print(server.banner(), flush=True)
     if gate is not None:
         print(f"SSH on port {gate.port}, host key {gate.fingerprint}", flush=True)
     if page is not None:
@@ -292,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # StoreError: the database cannot be used
         print(f"modernart-server {args.command}: {exc}", file=sys.stderr)
         return 1
+    if args.command == "door":
+        return run(door_machine, args)
     if args.redis and not args.store:
         print(
             "modernart-server: --redis needs --store postgresql://…: the servers of a"
@@ -299,8 +313,14 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    server = Server(
-        args.data or default_data_dir(),
+    return run(game_server, args)
+
+
+def game_server(args: argparse.Namespace, data: pathlib.Path) -> Server:
+    """The game server the options ask for."""
+    secret = read_secret(args.door_secret_file) if args.door_secret_file else None
+    return Server(
+        data,
         host=args.host,
         port=args.port,
         dev=args.dev,
@@ -313,8 +333,17 @@ def main(argv: list[str] | None = None) -> int:
         review_worlds=args.review_worlds,
         store_url=args.store,
         redis_url=args.redis,
+        door_secret=secret,
     )
+
+
+def run(
+    make: Callable[[argparse.Namespace, pathlib.Path], GameServer], args: argparse.Namespace
+) -> int:
+    """Serve what `make` builds from the options until a signal; 1 with a reason if it
+    cannot start."""
     try:
+        server = make(args, args.data or default_data_dir())
         with asyncio.Runner(loop_factory=new_loop) as runner:
             runner.run(serve_until_signalled(server, ssh_settings(args), web_settings(args), args))
     except (OSError, ValueError) as exc:  # ValueError: a bad --ssh-authorized-keys file
