@@ -21,7 +21,12 @@ Measured besides: memory, the PSS of the server and every process under it
 (smaps_rollup), idle, then with N sessions in the lobby: (with − idle) / N per
 session; after the games, (PSS − PSS with the lobby sessions only) / M; first
 screen: channel opened → the lobby's "Rooms"; the CPU (% of one core) of the server
-(everything under it) and of the bench's processes while the probes type.
+(everything under it), of the game server's process alone, and of the bench's
+processes while the probes type.
+
+With `--door-machine` (issue 30) one more design: the game server without doors, and a
+`modernart-server door` process (the door machine, here on the same two cores) with the
+SSH door, its sessions playing on the game server through signed tickets.
 """
 
 from __future__ import annotations
@@ -131,6 +136,8 @@ class Result:
     # CPU, % of one core, while the probes type: (server, bench) in the lobby, with games
     cpu_lobby: tuple[float, float] = (0.0, 0.0)
     cpu_games: tuple[float, float] = (0.0, 0.0)
+    # the game server's own process (not the doors' zygote and workers), lobby / games
+    cpu_game_server: tuple[float, float] = (0.0, 0.0)
     load: list[float] = field(default_factory=list)  # 1-minute load average, per phase
     lost: int = 0  # probes that stopped answering (their keys after that not measured)
     failed: str = ""  # what stopped the run of this design before its end
@@ -156,6 +163,9 @@ runpy.run_module("modernart.server.cli", run_name="__main__")
 """
 
 
+DOOR_MACHINE = "door machine"  # the design whose doors are a process of their own
+
+
 async def start_server(
     design: str,
     src: pathlib.Path | None,
@@ -163,10 +173,22 @@ async def start_server(
     per_worker: int | None,
     bot_delay_ms: int,
 ) -> tuple:
+    """The design's processes (the game server first), its WebSocket and SSH ports."""
     port, ssh_port = free_port(), free_port()
     cmd = [sys.executable, "-c", WITH_BOT_DELAY, str(bot_delay_ms), "--dev", "--port", str(port)]
-    cmd += ["--data", str(data), "--ssh-port", str(ssh_port), "--ssh-guests"]
-    cmd += ["--ssh-max-per-address", "0", "--log-level", "warning"]
+    cmd += ["--data", str(data), "--log-level", "warning"]
+    procs = []
+    if design.startswith(DOOR_MACHINE):
+        secret = data / "door-secret"
+        secret.write_text(os.urandom(24).hex())
+        cmd += ["--door-secret-file", str(secret)]
+        log = (data / "game.log").open("wb")
+        procs.append(subprocess.Popen(cmd, cwd=data, stdout=log, stderr=log))
+        await listening(port, "the game server")  # its store made before the door opens it
+        cmd = [sys.executable, "-m", "modernart.server.cli", "door", "--door-secret-file"]
+        cmd += [str(secret), "--server", f"ws://127.0.0.1:{port}/", "--port", "0"]
+        cmd += ["--data", str(data), "--log-level", "warning"]  # the same store (SQLite)
+    cmd += ["--ssh-port", str(ssh_port), "--ssh-guests", "--ssh-max-per-address", "0"]
     if design == "e42ddb0":  # before the zygote
         cmd += ["--ssh-max-sessions", "0"]
     else:
@@ -179,17 +201,20 @@ async def start_server(
     if src is not None:
         env["PYTHONPATH"] = str(src)
     log = (data / "server.log").open("wb")
-    proc = subprocess.Popen(cmd, env=env, cwd=data, stdout=log, stderr=log)
+    procs.append(subprocess.Popen(cmd, env=env, cwd=data, stdout=log, stderr=log))
+    await listening(ssh_port, f"the {design} server")
+    return procs, port, ssh_port
+
+
+async def listening(port: int, what: str) -> None:
     for _ in range(600):
         try:
-            _, w = await asyncio.open_connection("127.0.0.1", ssh_port)
+            _, w = await asyncio.open_connection("127.0.0.1", port)
             w.close()
-            break
+            return
         except OSError:
             await asyncio.sleep(0.1)  # a process starting: nothing to wait on but its port
-    else:
-        raise SystemExit(f"the {design} server did not start")
-    return proc, port, ssh_port
+    raise SystemExit(f"{what} did not start")
 
 
 class Counter(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -462,18 +487,26 @@ async def settle(received, quiet: float = 2.0, limit: float = 30.0) -> None:
 class Clock:
     """CPU (% of one core) of the server's tree and of the bench's processes, over a span."""
 
-    def __init__(self, server: int, bench: list[int]) -> None:
-        self.server, self.bench = server, bench
+    def __init__(self, servers: list[int], bench: list[int]) -> None:
+        self.servers, self.bench = servers, bench
         self.start = self._now()
 
-    def _now(self) -> tuple[float, float, float]:
+    def _now(self) -> tuple[float, float, float, float]:
         bench = sum(cpu_seconds(pid) for pid in self.bench)
-        return time.monotonic(), cpu_seconds(self.server, tree=True), bench
+        servers = sum(cpu_seconds(pid, tree=True) for pid in self.servers)
+        return time.monotonic(), servers, bench, cpu_seconds(self.servers[0])
 
     def percent(self) -> tuple[float, float]:
-        t1, s1, b1 = self._now()
-        t0, s0, b0 = self.start
+        """(the servers' trees, the bench) since the start, % of one core."""
+        t1, s1, b1, _ = self._now()
+        t0, s0, b0, _ = self.start
         return 100 * (s1 - s0) / (t1 - t0), 100 * (b1 - b0) / (t1 - t0)
+
+    def game_server(self) -> float:
+        """The game server's own process since the start, % of one core."""
+        t1, _, _, g1 = self._now()
+        t0, _, _, g0 = self.start
+        return 100 * (g1 - g0) / (t1 - t0)
 
 
 async def run_design(
@@ -481,12 +514,17 @@ async def run_design(
 ) -> Result:
     result = Result(design)
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-sessions-{design}-"))
-    proc, port, ssh_port = await start_server(design, src, data, per_worker, args.bot_delay_ms)
+    procs, port, ssh_port = await start_server(design, src, data, per_worker, args.bot_delay_ms)
+    pids = [p.pid for p in procs]
+
+    def pss() -> float:
+        return sum(tree_pss_mb(pid) for pid in pids)
+
     helpers: list[Helper] = []
     probes: list[Terminal] = []
     try:
         await asyncio.sleep(3)  # the server (and the zygote) at rest: a measure over time
-        result.idle_mb = tree_pss_mb(proc.pid)
+        result.idle_mb = pss()
         result.load.append(os.getloadavg()[0])
         for i in range(args.probes):
             term, seconds, why = await open_session(ssh_port, f"s{i}", crowd=False)
@@ -512,13 +550,14 @@ async def run_design(
 
         await settle(received)
         sessions = len(probes) + ready["ready"]
-        lobby_total = tree_pss_mb(proc.pid)
+        lobby_total = pss()
         result.lobby_mb = (lobby_total - result.idle_mb) / max(1, sessions)
         bench_pids = [os.getpid(), crowd.proc.pid]
         result.load.append(os.getloadavg()[0])
-        clock = Clock(proc.pid, bench_pids)
+        clock = Clock(pids, bench_pids)
         result.lost += await probe(probes, args.rounds, result.keys, result.escapes)
         result.cpu_lobby = clock.percent()
+        game_server_lobby = clock.game_server()
         if args.playing:
             players = await Helper.start(
                 "players", ssh_port, port, args.sessions, args.playing, args
@@ -528,23 +567,24 @@ async def run_design(
             result.first_screen += ready["first_screen"]
             result.refused += ready["refused"]
             await settle(received)
-            lobby_total = tree_pss_mb(proc.pid)  # with the players in the lobby too
+            lobby_total = pss()  # with the players in the lobby too
             players.tell("go")
             await asyncio.sleep(5)  # the games under way: a measure over time
             result.load.append(os.getloadavg()[0])
-            clock = Clock(proc.pid, [*bench_pids, players.proc.pid])
+            clock = Clock(pids, [*bench_pids, players.proc.pid])
             result.lost += await probe(
                 probes, args.rounds, result.keys_playing, result.escapes_playing
             )
             result.cpu_games = clock.percent()
+            result.cpu_game_server = (game_server_lobby, clock.game_server())
             over = await players.answer("over", args.game_timeout + 300)
             result.games, result.started = over["games"], over["started"]
             result.game_seconds = over["game_seconds"]
             result.keys_players = over["keys_players"]
             await settle(received)
-            grown = tree_pss_mb(proc.pid) - lobby_total
+            grown = pss() - lobby_total
             result.game_mb = grown / max(1, ready["ready"]) + result.lobby_mb
-        result.total_mb = tree_pss_mb(proc.pid)
+        result.total_mb = pss()
         result.load.append(os.getloadavg()[0])
     except (AssertionError, OSError, asyncssh.Error, TimeoutError) as exc:
         result.failed = repr(exc).splitlines()[0][:160]  # the figures so far are reported
@@ -554,11 +594,12 @@ async def run_design(
             term.chan.close()
         for helper in helpers:
             await helper.stop()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for proc in reversed(procs):  # the door machine before its game server
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         log = (data / "server.log").read_text(errors="replace")
         if result.refused:
             print(log[-2000:], file=sys.stderr)
@@ -610,9 +651,10 @@ def report(results: list[Result], args) -> None:
         "per session after a game | total | first screen alone p50 / max | in a wave p50 / "
         "max | key→first bytes p50 / p99 (n): lobby 'c' | lobby Escape | lobby 'c' while "
         "games run | Escape while games run | players' decisions | CPU server / bench: "
-        "lobby | while games run | games ended of started (p50 / max) | refused |"
+        "lobby | while games run | CPU of the game server's process: lobby / games | "
+        "games ended of started (p50 / max) | refused |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         game = f"{r.game_mb:.1f} MB" if args.playing else "–"
         print(
@@ -621,6 +663,7 @@ def report(results: list[Result], args) -> None:
             f"{seconds(r.first_screen)} | {ms(r.keys)} | {ms(r.escapes)} | {ms(r.keys_playing)} | "
             f"{ms(r.escapes_playing)} | "
             f"{ms(r.keys_players)} | {cpu(r.cpu_lobby)} | {cpu(r.cpu_games)} | "
+            f"{cpu(r.cpu_game_server)} | "
             f"{r.games} of {r.started} in {seconds(r.game_seconds)} | {r.refused} |"
             + (f" probes lost: {r.lost} |" if r.lost else "")
             + (f" failed: {r.failed} |" if r.failed else "")
@@ -645,6 +688,9 @@ async def bench(args) -> None:
         for k in args.per_worker:
             results.append(await run_design(f"K={k}", None, args, k))
             report(results, args)
+            if args.door_machine:
+                results.append(await run_design(f"{DOOR_MACHINE} K={k}", None, args, k))
+                report(results, args)
 
 
 if __name__ == "__main__":  # a client-side helper process of `run_design`

@@ -3,7 +3,7 @@
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
        python scripts/bench_ssh.py --sessions 100 [--playing 20] [--per-worker 1,8]
            [--probes 10 --rounds 5 --wave 10 --game-timeout 300 --bot-delay-ms 500]
-           [--baseline REV]
+           [--baseline REV] [--door-machine]
            (sessions at scale, designs side by side: bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
@@ -86,6 +86,11 @@ async def main() -> None:
         "--game-timeout", type=float, default=300.0, help="seconds the games may run (then stop)"
     )
     parser.add_argument("--wave", type=int, default=10, help="sessions opening at once")
+    parser.add_argument(
+        "--door-machine",
+        action="store_true",
+        help="after each K, the same with the SSH door in a `modernart-server door` process",
+    )
     parser.add_argument(
         "--baseline",
         default="",
