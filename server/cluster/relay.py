@@ -5,7 +5,7 @@ plays it all the same: the edge carries the client's room messages, as the frame
 they came in, to the room's process (`takes`), which handles them for a stand-in of
 the client (`RemoteConn`) and carries back the frames the client gets. Lobby
 messages (rooms, who, ratings, records, devices) stay on the edge: the store is
-shared and every process lists every process's rooms (nodes.py).
+shared and every process lists every process's rooms (nodes.py) and people (who.py).
 
 Messages between processes (msgpack over bus.py), `c` the client's key:
   m  edge → room   a client frame `f`, with the client's address and identity
@@ -33,6 +33,7 @@ import msgpack
 from modernart.server.cluster.bus import LOBBY, Bus
 from modernart.server.cluster.nodes import Counts, Node, Nodes
 from modernart.server.cluster.remote import Link, RemoteConn
+from modernart.server.cluster.who import Who, people_of
 from modernart.server.limits import CONNECTIONS, GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 from modernart.server.wire import messages as m
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from modernart.server.lobby.running import RunningGames
     from modernart.server.people.devices import DeviceDesk
     from modernart.server.people.identities import People
+    from modernart.server.people.players import PlayerDesk
     from modernart.server.rooms.room import Room
     from modernart.server.store.port import StorePort
     from modernart.server.wire.outbox import Outbox
@@ -75,6 +77,7 @@ class ClusterHost(Protocol):
     running: RunningGames
     store: StorePort
     people: People
+    players: PlayerDesk
     limits: Limits
     outbox: Outbox
     desk: RoomDesk
@@ -97,7 +100,14 @@ class Cluster(Link):
         self.node = node or secrets.token_hex(4)
         self.hub = hub
         self.bus = Bus(url, self.node)
-        self.nodes = Nodes(self.bus, lambda: hub.rooms.values(), hub.lobby.changed, self.counts)
+        self.nodes = Nodes(
+            self.bus,
+            lambda: hub.rooms.values(),
+            hub.lobby.changed,
+            self.counts,
+            lambda: people_of(hub.conns),
+        )
+        hub.players.everyone = Who(lambda: hub.conns, hub.rooms, self.nodes).everyone
         self.nodes.on_dead = self._dead
         self.nodes.on_rooms = self._heard_rooms
         self.nodes.on_lost = self._lost

@@ -1,0 +1,177 @@
+"""The cluster's lobby (issue 30): `who` over every process, and the beats that carry its
+people.
+
+Real servers in this test's loop, a real PostgreSQL and a real redis-server, as in
+tests/server/test_cluster.py (whose fixtures these tests share). Nothing here waits a
+fixed time: each wait is for a condition (a beat heard, an answer), with a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+
+from modernart.server.cluster import nodes as nodes_module
+from modernart.server.wire.app import Server
+
+from .rediscluster import redis_url  # noqa: F401 (a fixture)
+from .test_cluster import across, pg_url, servers, url  # noqa: F401 (fixtures)
+from .wsclient import Client
+
+DEADLINE_S = 30.0  # for what the beats bring: a second or two, unless the machine crawls
+
+
+def hearing(server: Server) -> asyncio.Event:
+    """Set whenever `server` hears another process's beat."""
+    nodes, heard = server.hub.cluster.nodes, asyncio.Event()
+    on_rooms = nodes.on_rooms
+    nodes.on_rooms = lambda node, beat: (on_rooms(node, beat), heard.set())
+    return heard
+
+
+def beats_heard(server: Server) -> list[dict[str, Any]]:
+    """The beats `server` hears from now on, as they came."""
+    nodes, seen = server.hub.cluster.nodes, []
+    heard = nodes.heard
+    nodes.heard = lambda payload: (seen.append(payload), heard(payload))
+    return seen
+
+
+async def who_until(
+    client: Client, heard: asyncio.Event, ok: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """`who` asked of the client's process until its answer is `ok`, again after each
+    beat that process hears."""
+    async with asyncio.timeout(DEADLINE_S):
+        while True:
+            heard.clear()
+            answer = await client.expect_reply(await client.send("who"))
+            if ok(answer):
+                return answer
+            await heard.wait()
+
+
+async def beats_until(heard: asyncio.Event, ok: Callable[[], bool]) -> None:
+    async with asyncio.timeout(DEADLINE_S):
+        while not ok():
+            heard.clear()
+            await heard.wait()
+
+
+def named(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in answer["players"]}
+
+
+async def test_who_on_one_process_lists_everyone_on_every_process(servers):  # noqa: F811
+    """Ann (on A) hosts a room; Bob (on B) sits in it; Cy (on B) hosts a room of her own
+    on B; Dan (on B) is in the lobby. `who` on A and on B lists all four, where each is,
+    and counts them; once Bob is gone, `who` on A no longer lists him."""
+    a, b = await servers("a"), await servers("b")
+    ann, bob, room = await across(a, b, "Bob")
+    cy = await Client.hello(url(b), "Cy")
+    dan = await Client.hello(url(b), "Dan")
+    try:
+        await cy.send("create", seats=3)
+        cys = (await cy.expect("joined"))["room"]
+        on_a, on_b = hearing(a), hearing(b)
+        everyone = {"Ann", "Bob", "Cy", "Dan"}
+
+        def all_placed(answer: dict[str, Any]) -> bool:
+            players = named(answer)
+            return set(players) == everyone and players["Cy"].get("room_name") is not None
+
+        answer = await who_until(ann, on_a, all_placed)
+        assert answer["online"] == 4
+        assert [p["name"] for p in answer["players"]] == ["Ann", "Bob", "Cy", "Dan"]
+        players = named(answer)
+        ann_room = {"room": room, "room_name": a.hub.rooms[room].name, "status": "waiting"}
+        assert players["Bob"] == {
+            "name": "Bob",
+            "where": "playing",
+            **ann_room,
+            "game": "modernart",
+            "rating": 1500,
+            "provisional": True,
+        }
+        assert players["Ann"] == {**players["Bob"], "name": "Ann"}
+        assert players["Cy"]["where"] == "playing" and players["Cy"]["room"] == cys
+        assert players["Cy"]["status"] == "waiting"
+        assert players["Dan"] == {
+            "name": "Dan",
+            "where": "lobby",
+            "game": "modernart",
+            "rating": 1500,
+            "provisional": True,
+        }
+
+        # B's own clients in A's room, and A's in it, as B sees them.
+        answer = await who_until(dan, on_b, lambda w: set(named(w)) == everyone)
+        assert named(answer)["Bob"] == players["Bob"]  # B knows Bob sits in A's room
+        assert named(answer)["Ann"] == players["Ann"]
+        assert answer["online"] == 4
+
+        await bob.close()
+        answer = await who_until(ann, on_a, lambda w: "Bob" not in named(w))
+        assert set(named(answer)) == {"Ann", "Cy", "Dan"} and answer["online"] == 3
+    finally:
+        for client in (ann, bob, cy, dan):
+            with contextlib.suppress(ConnectionClosed):
+                await client.close()
+
+
+async def test_a_beat_carries_its_people_only_when_they_changed_or_every_few_beats(
+    servers,  # noqa: F811 (the fixture)
+    monkeypatch,
+):
+    """B's beats carry its people when they change and whole every `PEOPLE_EVERY`
+    beats, never fewer; in between, A keeps what it last heard."""
+    monkeypatch.setattr(nodes_module, "PEOPLE_EVERY", 3)
+    a, b = await servers("a"), await servers("b")
+    seen, heard = beats_heard(a), hearing(a)
+    bob = await Client.hello(url(b), "Bob")
+    try:
+        bobs = [b.hub.cluster.nodes.node]
+
+        def from_b() -> list[dict[str, Any]]:
+            return [p for p in seen if p.get("n") in bobs and p["k"] == "beat"]
+
+        def with_bob(beat: dict[str, Any]) -> bool:
+            return any(person[1] == "Bob" for person in beat.get("p", []))
+
+        await beats_until(heard, lambda: any(with_bob(p) for p in from_b()))
+        first = next(i for i, p in enumerate(from_b()) if with_bob(p))
+        await beats_until(heard, lambda: len(from_b()) >= first + 8)
+        after = from_b()[first:]
+        carried = ["p" in beat for beat in after]
+        assert not all(carried)  # an unchanged list is not sent again every beat
+        assert all(any(carried[i : i + 3]) for i in range(len(carried) - 2)), carried
+        assert all(beat["p"] == after[0]["p"] for beat in after if "p" in beat)
+        assert any(person[1] == "Bob" for person in a.hub.cluster.nodes.others[bobs[0]].people)
+    finally:
+        await bob.close()
+
+
+async def test_a_new_process_hears_the_others_people_at_their_next_beat(
+    servers,  # noqa: F811 (the fixture)
+    monkeypatch,
+):
+    """A process that starts later hears B's people at once: B's next beat carries them
+    whole (not only after `PEOPLE_EVERY` beats), because B heard a process new to it."""
+    monkeypatch.setattr(nodes_module, "PEOPLE_EVERY", 10**6)  # only the new process's rule
+    b = await servers("b")
+    bob = await Client.hello(url(b), "Bob")
+    try:
+        c = await servers("c")
+        seen, heard = beats_heard(c), hearing(c)
+        dan = await Client.hello(url(c), "Dan")
+        answer = await who_until(dan, heard, lambda w: "Bob" in named(w))
+        assert answer["online"] == 2
+        from_b = [p for p in seen if p.get("n") == b.hub.cluster.nodes.node]
+        assert any("p" in beat for beat in from_b[:3])  # its first beats, not its 10**6th
+        await dan.close()
+    finally:
+        await bob.close()
