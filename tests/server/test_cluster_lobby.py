@@ -1,5 +1,5 @@
-"""The cluster's lobby (issue 30): `who` over every process, and the beats that carry its
-people.
+"""The cluster's lobby (issue 30): `who` over every process, the beats that carry its
+people, and rooms no process holds (made just before a `kill -9`) adopted by a scan.
 
 Real servers in this test's loop, a real PostgreSQL and a real redis-server, as in
 tests/server/test_cluster.py (whose fixtures these tests share). Nothing here waits a
@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pathlib
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
+import redis.asyncio as redis
 from websockets.exceptions import ConnectionClosed
 
 from modernart.server.cluster import nodes as nodes_module
+from modernart.server.cluster import orphans
+from modernart.server.cluster.nodes import OWNER_TTL_MS, owner_key
 from modernart.server.wire.app import Server
 
 from .rediscluster import redis_url  # noqa: F401 (a fixture)
@@ -175,3 +180,90 @@ async def test_a_new_process_hears_the_others_people_at_their_next_beat(
         await dan.close()
     finally:
         await bob.close()
+
+
+async def orphan(tmp_path: pathlib.Path, pg_url: str) -> tuple[str, str, dict[str, Any]]:  # noqa: F811
+    """A running game (Ann and two bots) in the cluster's store as a process killed just
+    after making it leaves it: made by a process without Redis (so no beat named it and
+    no owner key was set), which then stops, and dated an hour back. (The room, Ann's
+    token, her last update.)"""
+    alone = Server(tmp_path / "alone", port=0, dev=True, store_url=pg_url)
+    await alone.start()
+    try:
+        ann = await Client.hello(url(alone), "Ann")
+        await ann.send("create", seats=3)
+        room = (await ann.expect("joined"))["room"]
+        await ann.send("add_bot", level="random")
+        await ann.send("add_bot", level="random")
+        await ann.send("start")
+        update = await ann.next_update()
+        await ann.close()
+    finally:
+        await alone.stop()
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("UPDATE rooms SET created = created - 3600 WHERE id = %s", (room,))
+    return room, ann.token, update
+
+
+async def test_a_room_no_process_holds_is_adopted_by_a_scan_and_its_player_returns(
+    tmp_path,
+    servers,  # noqa: F811 (the fixture)
+    pg_url,  # noqa: F811 (the fixture)
+    monkeypatch,
+):
+    """A room that never was in a beat (its process died first) and has no owner key:
+    a scan of A or B adopts it, and Ann, saying hello to A again, is in her seat with her
+    hand as it was."""
+    monkeypatch.setattr(orphans, "SCAN_S", 0.05)  # scans come often: nothing waits 10 s
+    a, b = await servers("a"), await servers("b")
+    room, token, before = await orphan(tmp_path, pg_url)
+    ann = await Client.hello(url(a), "Ann", token)
+    try:
+        assert (await ann.expect("joined", timeout=DEADLINE_S))["seat"] == 0
+        resumed = await ann.next_update()
+        assert resumed["view"]["hand"] == before["view"]["hand"]
+        assert resumed["seq"] >= before["seq"]
+        holders = [s for s in (a, b) if room in s.hub.rooms]
+        assert len(holders) == 1
+    finally:
+        await ann.close()
+
+
+async def test_a_scan_takes_only_an_old_room_without_owner_key_and_only_one_process_does(
+    tmp_path,
+    servers,  # noqa: F811 (the fixture)
+    pg_url,  # noqa: F811 (the fixture)
+    redis_url,  # noqa: F811 (the fixture)
+    monkeypatch,
+):
+    """Scans asked for one at a time: a room whose owner key names a process (alive but
+    not heard from yet, or slow to renew) is left alone, a room made moments ago too;
+    once its key is missing, two processes scanning at the same moment race for it
+    through Redis and exactly one restores it."""
+    monkeypatch.setattr(orphans, "SCAN_S", 3600.0)  # no scan but those asked for here
+    a, b = await servers("a"), await servers("b")
+    scans = [a.hub.cluster.scan, b.hub.cluster.scan]
+    room, _, _ = await orphan(tmp_path, pg_url)
+    key = owner_key(room)
+    r = redis.Redis.from_url(redis_url)
+    try:
+        await r.set(key, "elsewhere", px=OWNER_TTL_MS)  # an owner, slow to renew
+        assert await asyncio.gather(*(s.once() for s in scans)) == [[], []]
+        assert await r.get(key) == b"elsewhere"
+
+        await r.delete(key)
+        for scan in scans:
+            scan.older_than = 7200.0  # as if the room were made moments ago
+        assert await asyncio.gather(*(s.once() for s in scans)) == [[], []]
+        assert await r.get(key) is None
+
+        for scan in scans:
+            scan.older_than = orphans.ORPHAN_AGE_S
+        won = await asyncio.gather(*(s.once() for s in scans))
+        assert sorted(won) == [[], [room]]
+        holder, other = (a, b) if won[0] else (b, a)
+        assert room in holder.hub.rooms and room not in other.hub.rooms
+        assert (await r.get(key)).decode() == holder.hub.cluster.node
+        assert await asyncio.gather(*(s.once() for s in scans)) == [[], []]  # held now
+    finally:
+        await r.aclose()
