@@ -1,9 +1,12 @@
 """What a process knows of the others: who is alive, the rooms each holds (for the one
-lobby) and the players seated there (to send a returning player to its seat).
+lobby), the players seated there (to send a returning player to its seat) and who is
+connected to each (for `who`).
 
 Every process publishes a *beat* on the lobby channel once a second, and soon after
-its rooms change: its id, its listed rooms' summaries and its seated players. A
-process not heard for `DEAD_S` is dead: its rooms are claimed by the living (an
+its rooms change: its id, its listed rooms' summaries, its seated players, its counts
+for the limits and, when it changed (or every `PEOPLE_EVERY` beats, or when a process
+new to it is heard), its connected people (who.py). A process not heard for `DEAD_S`
+is dead: its rooms are claimed by the living (an
 atomic compare-and-set on the room's owner key) and restored from the shared store.
 
 A room's owner key (`modernart:owner:<room>`) holds the process that holds the room;
@@ -32,6 +35,7 @@ SOON_S = 0.05  # … and one this soon after a change of rooms
 DEAD_S = 3.5  # a process not heard for this long is dead
 LATE_S = 0.5  # a beat this late: this process's own loop stalled, it judges nobody now
 OWNER_TTL_MS = 15_000
+PEOPLE_EVERY = 10  # beats: the people list goes out whole at least this often
 
 # Take a room whose owner is `ARGV[1]` (a dead process, or this one to renew it) or
 # nobody, for `ARGV[2]`: 1, else 0 (another process holds it).
@@ -65,6 +69,9 @@ class RemoteRoom:
 
 
 Counts = dict[str, dict[str, int]]  # a beat's counts (server/limits.py's kinds) per key
+# A connected client as a beat names it for `who` (who.py): [identity id, name] in the
+# lobby; [identity id, name, room id, seated] in a room.
+Person = list[Any]
 
 
 @dataclass
@@ -73,6 +80,10 @@ class Node:
     rooms: list[RemoteRoom] = field(default_factory=list)
     seats: dict[str, str] = field(default_factory=dict)  # identity → room id
     counts: Counts = field(default_factory=dict)
+    people: list[Person] = field(default_factory=list)  # its connections (who.py)
+    # Its unlisted rooms with someone in them (a finished game's table after its time on
+    # the list): room id → [name, status, game], for `who`.
+    aside: dict[str, list[str]] = field(default_factory=dict)
 
 
 class Nodes:
@@ -82,13 +93,17 @@ class Nodes:
         rooms: Callable[[], Iterable[Any]],
         changed: Callable[[], None],
         counts: Callable[[], Counts],
+        people: Callable[[], list[Person]] = list,
     ) -> None:
         """`rooms`: this process's rooms (the hub's); `changed`: the lobby's list changed;
-        `counts`: this process's counts for the limits."""
+        `counts`: this process's counts for the limits; `people`: its connections."""
         self.bus = bus
         self.node = bus.node
         self._rooms = rooms
         self._counts = counts
+        self._people = people
+        self._people_sent: list[Person] | None = None  # the list the last beat carried
+        self._people_age = 0  # beats since then
         self._changed = changed
         self.others: dict[str, Node] = {}
         self._owner: dict[str, str] = {}  # room id → the process listing it
@@ -133,15 +148,25 @@ class Nodes:
         self._beat = loop.call_later(BEAT_S, self.beat)
         self._due = now + BEAT_S
         try:
-            rooms, seats = [], {}
+            rooms, seats, aside = [], {}, {}
             for room in self._rooms():
                 if not getattr(room, "unlisted", False):
                     rooms.append(room.summary())
+                elif room.members():
+                    aside[room.id] = [room.name, room.status, room.info.name]
                 for i in room.humans() if room.status in (WAITING, PLAYING) else ():
                     identity = room.seats[i].identity
                     if identity.room is room:  # not one who left it (`leave`): as on one server
                         seats[identity.id] = room.id
             beat = {"k": "beat", "n": self.node, "r": rooms, "s": seats, "l": self._counts()}
+            if aside:
+                beat["w"] = aside
+            people = self._people()
+            if people != self._people_sent or self._people_age >= PEOPLE_EVERY - 1:
+                beat["p"] = self._people_sent = people
+                self._people_age = 0
+            else:
+                self._people_age += 1
             self.bus.publish(LOBBY, beat)
             held = [r["id"] for r in rooms if r["status"] != FINISHED]
             if self._renewing is None or self._renewing.done():  # else the last one is late
@@ -190,8 +215,13 @@ class Nodes:
         now = asyncio.get_running_loop().time()
         known = self.others.get(node)
         rooms = [RemoteRoom(s) for s in payload["r"]]
-        fresh = Node(now, rooms, payload["s"], payload.get("l") or {})
+        people = payload.get("p")  # absent: as its last beat had it
+        if people is None:
+            people = [] if known is None else known.people
+        fresh = Node(now, rooms, payload["s"], payload.get("l") or {}, people, payload.get("w", {}))
         self.others[node] = fresh
+        if known is None:  # a process new to this one: it hears this one's people next beat
+            self._people_sent = None
         if known is not None:
             for room in known.rooms:
                 if self._owner.get(room.id) == node:

@@ -5,7 +5,7 @@ plays it all the same: the edge carries the client's room messages, as the frame
 they came in, to the room's process (`takes`), which handles them for a stand-in of
 the client (`RemoteConn`) and carries back the frames the client gets. Lobby
 messages (rooms, who, ratings, records, devices) stay on the edge: the store is
-shared and every process lists every process's rooms (nodes.py).
+shared and every process lists every process's rooms (nodes.py) and people (who.py).
 
 Messages between processes (msgpack over bus.py), `c` the client's key:
   m  edge → room   a client frame `f`, with the client's address and identity
@@ -16,7 +16,9 @@ Messages between processes (msgpack over bus.py), `c` the client's key:
 
 A process that dies (kill -9) stops beating: the others claim its rooms, one process
 each, restore them from the store (every acted move is there before anyone hears of
-it), and send their clients who were in one back to it, seated as before.
+it), and send their clients who were in one back to it, seated as before. A room no
+beat ever named (made just before such a kill) is found by a scan of the store
+(orphans.py) and adopted the same way.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ import msgpack
 
 from modernart.server.cluster.bus import LOBBY, Bus
 from modernart.server.cluster.nodes import Counts, Node, Nodes
+from modernart.server.cluster.orphans import OrphanScan
 from modernart.server.cluster.remote import Link, RemoteConn
+from modernart.server.cluster.who import Who, people_of
 from modernart.server.limits import CONNECTIONS, GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
+from modernart.server.store.errors import StoreError
 from modernart.server.wire import messages as m
 
 if TYPE_CHECKING:
@@ -44,6 +49,7 @@ if TYPE_CHECKING:
     from modernart.server.lobby.running import RunningGames
     from modernart.server.people.devices import DeviceDesk
     from modernart.server.people.identities import People
+    from modernart.server.people.players import PlayerDesk
     from modernart.server.rooms.room import Room
     from modernart.server.store.port import StorePort
     from modernart.server.wire.outbox import Outbox
@@ -75,11 +81,13 @@ class ClusterHost(Protocol):
     running: RunningGames
     store: StorePort
     people: People
+    players: PlayerDesk
     limits: Limits
     outbox: Outbox
     desk: RoomDesk
     devices: DeviceDesk
     lobby: Lobby
+    stopping: bool
 
     def handle(self, conn: Conn, frame: object, within_rate: bool) -> None: ...
 
@@ -97,10 +105,18 @@ class Cluster(Link):
         self.node = node or secrets.token_hex(4)
         self.hub = hub
         self.bus = Bus(url, self.node)
-        self.nodes = Nodes(self.bus, lambda: hub.rooms.values(), hub.lobby.changed, self.counts)
+        self.nodes = Nodes(
+            self.bus,
+            lambda: hub.rooms.values(),
+            hub.lobby.changed,
+            self.counts,
+            lambda: people_of(hub.conns),
+        )
+        hub.players.everyone = Who(lambda: hub.conns, hub.rooms, self.nodes).everyone
         self.nodes.on_dead = self._dead
         self.nodes.on_rooms = self._heard_rooms
         self.nodes.on_lost = self._lost
+        self.scan = OrphanScan(hub, self.nodes, self.adopt)  # rooms nobody holds
         self._keys = itertools.count()
         self.local: dict[str, Conn] = {}  # edge: clients here that spoke to another process
         self.remotes: dict[str, RemoteConn] = {}  # room: stand-ins of other processes' clients
@@ -119,10 +135,13 @@ class Cluster(Link):
         return await self.nodes.claim(unfinished)
 
     def beat(self) -> None:
-        """Start beating (once the restored rooms are in the hub)."""
+        """Start beating, and scanning for rooms nobody holds (once the restored rooms
+        are in the hub)."""
         self.nodes.start()
+        self.scan.start()
 
     async def stop(self) -> None:
+        self.scan.stop()
         self.nodes.stop()
         for task in self._tasks:
             task.cancel()
@@ -290,9 +309,17 @@ class Cluster(Link):
             self._run(self._take(node, unfinished))
 
     async def _take(self, dead: str, room_ids: list[str]) -> None:
-        hub = self.hub
         won = await self.nodes.claim(room_ids, dead=dead)
-        for room_id in won:
+        self.adopt(won, f"process {dead}")
+
+    def adopt(self, room_ids: list[str], whence: str) -> list[str]:
+        """Rooms this process just claimed, restored from the store and their clients
+        here seated again (those elsewhere return when its next beat names them): those
+        now held here. A room the store cannot replay is closed, as at a start
+        (`Hub.load`): else every scan (orphans.py) would claim and fail on it again."""
+        hub = self.hub
+        adopted = []
+        for room_id in room_ids:
             stored = hub.store.room(room_id)
             if room_id in hub.rooms or stored is None:
                 continue
@@ -301,16 +328,22 @@ class Cluster(Link):
             try:
                 hub.desk.restore(stored)
             except Exception:
-                log.exception("cluster: room %s could not be taken over", room_id)
+                log.exception("cluster: room %s could not be taken over; it is closed", room_id)
+                try:
+                    hub.store.set_status(room_id, "closed")
+                except StoreError as exc:
+                    log.error("cluster: room %s: %s", room_id, exc)
                 continue
-            log.info("cluster: took over room %s from process %s", room_id, dead)
+            log.info("cluster: took over room %s from %s", room_id, whence)
             self._resettle(self.node, room_id)
             room = hub.rooms.get(room_id)
-            if room is not None:
+            if room is not None:  # else its game had ended: rated now (`restore`)
+                adopted.append(room_id)
                 seated = [room.seats[i].identity.id for i in room.humans()]  # type: ignore[union-attr]
                 self._rehome(self.node, dict.fromkeys(seated, room_id))
-        if won:
+        if room_ids:
             hub.rooms_changed()
+        return adopted
 
     def _lost(self, room_ids: list[str]) -> None:
         """Rooms another process took while this one was taken for dead: given up, and

@@ -46,6 +46,9 @@ class PlayerDesk:
     def __init__(self, store: Store, conns: Callable[[], Any]) -> None:
         self.store = store
         self._conns = conns  # the hub's live connections
+        # In a cluster, `who`'s people on every process (server/cluster/who.py): the first
+        # so many by name (entries without `game` in the lobby) and how many in all.
+        self.everyone: Callable[[int], tuple[list[tuple[str, dict[str, Any]]], int]] | None = None
 
     # ----------------------------------------------------------------- names
 
@@ -155,21 +158,27 @@ class PlayerDesk:
 
     def on_who(self, conn: Conn, msg: Who, rid: int | None) -> None:
         """Everyone online: name, where (lobby, playing in a room, watching one) and the
-        rating in the room's game (in the lobby: in `game`, default Modern Art)."""
+        rating in the room's game (in the lobby: in `game`, default Modern Art). In a
+        cluster, everyone on every process (`everyone`)."""
         game = self._game(msg)
-        online = [c for c in self._conns() if c.identity is not None and not c.closed]
-        online.sort(key=lambda c: c.identity.name.casefold())
-        entries = []
         by_game: dict[str, list[str]] = {}
-        for c in online[:WHO_LIMIT]:
-            room = c.room
-            entry: dict[str, Any] = {"name": c.identity.name, "where": "lobby"}
-            if room is not None:
-                entry["where"] = "watching" if c.seat is None else "playing"
-                entry.update(room=room.id, room_name=room.name, status=room.status)
-            entry["game"] = room.info.name if room is not None else game
-            by_game.setdefault(entry["game"], []).append(c.identity.id)
-            entries.append((c.identity.id, entry))
+        if self.everyone is not None:
+            entries, count = self.everyone(WHO_LIMIT)
+            for identity_id, entry in entries:
+                by_game.setdefault(entry.setdefault("game", game), []).append(identity_id)
+        else:
+            online = [c for c in self._conns() if c.identity is not None and not c.closed]
+            online.sort(key=lambda c: c.identity.name.casefold())
+            entries, count = [], len(online)
+            for c in online[:WHO_LIMIT]:
+                room = c.room
+                entry: dict[str, Any] = {"name": c.identity.name, "where": "lobby"}
+                if room is not None:
+                    entry["where"] = "watching" if c.seat is None else "playing"
+                    entry.update(room=room.id, room_name=room.name, status=room.status)
+                entry["game"] = room.info.name if room is not None else game
+                by_game.setdefault(entry["game"], []).append(c.identity.id)
+                entries.append((c.identity.id, entry))
         known = {
             (g, player): r
             for g, ids in by_game.items()
@@ -181,7 +190,7 @@ class PlayerDesk:
             entry["rating"] = ratings.BASE if r is None else ratings.shown(r.mu, r.sigma)
             entry["provisional"] = r is None or not r.established
             players.append(entry)
-        conn.send(reply({"t": "who", "players": players, "online": len(online)}, rid))
+        conn.send(reply({"t": "who", "players": players, "online": count}, rid))
 
     def on_leaderboard(self, conn: Conn, msg: Leaderboard, rid: int | None) -> None:
         game = self._game(msg)

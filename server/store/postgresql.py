@@ -36,6 +36,11 @@ HELD = (
     "SELECT (SELECT COUNT(*) FROM actions WHERE room = ?),"
     " GREATEST(seq, (SELECT MAX(seq) FROM actions WHERE room = ?)) FROM rooms WHERE id = ?"
 )
+# `Store.unfinished_room_ids`' rows (PostgreSQL only: the cluster's store).
+UNFINISHED_INDEX = (
+    "CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (created)"
+    " WHERE status IN ('waiting', 'playing')"
+)
 _OPEN = (pq.TransactionStatus.INTRANS, pq.TransactionStatus.INERROR, pq.TransactionStatus.ACTIVE)
 
 
@@ -120,6 +125,12 @@ class PgStore(Store):
         except psycopg.Error as exc:
             self.db.close()
             raise StoreError(f"cannot use the PostgreSQL store: {one_line(exc)}") from None
+
+    def _open_tables(self) -> None:
+        super()._open_tables()
+        # The cluster's processes each look for unfinished rooms nobody holds every few
+        # seconds (server/cluster/orphans.py): those rows alone, not every finished room.
+        self.db.execute(UNFINISHED_INDEX)
 
     def commit_batch(self) -> tuple[Lost, int]:
         """As SQLite's, but a failed COMMIT may have been applied all the same (the

@@ -379,6 +379,16 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
         ).fetchall()
         return [self._load(r) for r in rows]
 
+    def unfinished_room_ids(self, created_before: float) -> list[str]:
+        """The unfinished rooms made before then, oldest first: their ids alone (no
+        actions read), for a cluster's scan for rooms nobody holds (server/cluster/)."""
+        rows = self.db.execute(
+            "SELECT id FROM rooms WHERE status IN ('waiting', 'playing') AND created < ?"
+            " ORDER BY created",
+            (created_before,),
+        ).fetchall()
+        return [r[0] for r in rows]
+
     def room(self, room_id: str) -> StoredRoom | None:
         row = self.db.execute(
             f"SELECT {self._COLUMNS} FROM rooms WHERE id = ?", (room_id,)

@@ -55,6 +55,8 @@ def test_rooms_and_their_actions_are_kept(tmp_path, store_url):
         assert room.header == HEADER
         assert room.actions[1] == {"seat": 1, "type": "bid", "amount": 5}
         assert [r.id for r in store.unfinished_rooms()] == ["r1"]
+        assert store.unfinished_room_ids(time.time() + 60) == ["r1"]  # its id alone
+        assert store.unfinished_room_ids(time.time() - 60) == []  # made since then
         assert store.finished_room_ids() == ["r3"]
         assert store.room("r2") is None
     finally:
