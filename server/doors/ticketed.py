@@ -59,5 +59,6 @@ class TicketDoor:
         return key_label(ticket.key) if ticket.key is not None else SSH_GUEST
 
     def revoked(self, digest: str, by: str) -> None:
-        """The revoked token stops working at once (the store); the door machine's session
-        ends when its client next needs the token."""
+        """Nothing to end here: the revoked device's client was replaced when the revoking
+        device connected, and its token no longer works (the store); the door machine's
+        session shows that until its player leaves or its idle timeout."""

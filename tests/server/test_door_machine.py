@@ -275,3 +275,12 @@ async def test_a_browser_of_a_door_machine_keeps_its_identity_and_claims_codes(d
     await wrong.wait_text("Rooms")  # used up: the page plays a new identity, and says so
     assert wrong.claims == ["refused"] and "wrong or has expired" in wrong.notices[0]
     await owner.close()
+
+
+async def test_a_new_key_is_told_when_the_game_server_cannot_be_reached(door, key):
+    made = await door()
+    await made.server.stop()
+    term = await open_terminal(await ssh_connect(made.gate.port, "alice", key, "127.0.0.6"))
+    await term.wait_closed()
+    assert "the game server cannot be reached" in term.output() and term.exit_status == 1
+    assert made.token(key) is None and not made.gate.terminals.sessions

@@ -17,6 +17,7 @@ from typing import Protocol
 
 import msgpack
 from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus, WebSocketException
 
 from modernart.server.doors.registry import GameServer
 from modernart.server.doors.terminal.admission import Admission, Limits, proc_mb
@@ -388,6 +389,12 @@ class Terminals:
                         raise NameTaken(str(msg.get("suggestion") or ""))
                     if isinstance(msg, dict) and msg.get("t") == "error":
                         raise HelloRefused(str(msg.get("message") or msg.get("code")))
+        except InvalidStatus as exc:  # the server's refusal (429, 503), as it words it
+            said = exc.response.body.decode(errors="replace").strip() if exc.response.body else ""
+            raise HelloRefused(said or f"the game server refused ({exc})") from None
+        except (OSError, TimeoutError, WebSocketException) as exc:  # a door machine's server
+            log.warning("hello at %s failed: %s", self.local_url(), exc)
+            raise HelloRefused("the game server cannot be reached; try again soon") from None
         finally:
             self.unforward(header)
         raise HelloRefused("the server closed the connection")
