@@ -21,6 +21,7 @@ from websockets.http11 import Response
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 
 WEBSOCKET, SSH, WEB = "websocket", "ssh", "web"  # the doors' names in the answer
+HEALTH = "health"  # a door machine's own listener for these checks (server/doors/machine.py)
 
 
 class HeldRoom(Protocol):
@@ -34,8 +35,9 @@ class HeldRoom(Protocol):
 class Readiness:
     """Which doors are expected, and which of them listen now."""
 
-    def __init__(self) -> None:
-        self.doors: dict[str, bool] = {WEBSOCKET: False}
+    def __init__(self, listener: str = WEBSOCKET) -> None:
+        """`listener`: the process's own listener, expected like a door."""
+        self.doors: dict[str, bool] = {listener: False}
 
     def expect(self, door: str) -> None:
         """`door` is configured: the process is not ready until it listens."""

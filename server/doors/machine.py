@@ -27,7 +27,7 @@ from websockets.exceptions import WebSocketException
 from websockets.http11 import Request, Response
 
 from modernart.server.people import names
-from modernart.server.readiness import WEBSOCKET, Readiness
+from modernart.server.readiness import HEALTH, Readiness
 from modernart.server.store.port import StorePort, open_store
 from modernart.server.wire.httpcheck import PAGE_METHODS
 from modernart.server.wire.refusal import Refused
@@ -79,7 +79,7 @@ class DoorMachine:
         # its ticket; here the terminal sessions' own limits apply (admission.py).
         self.max_per_address = max_per_address
         self.store: StorePort | None = None
-        self.readiness = Readiness()  # WEBSOCKET: this machine's health listener
+        self.readiness = Readiness(HEALTH)
         self._http: WsServer | None = None
 
     async def start(self) -> None:
@@ -89,13 +89,13 @@ class DoorMachine:
             self._never, self.host, self.port, process_request=self._answer, server_header=None
         )
         self.port = self._http.sockets[0].getsockname()[1]
-        self.readiness.listening(WEBSOCKET, True)
+        self.readiness.listening(HEALTH, True)
         log.info(
             "door machine for %s; health on http://%s:%d/", self.server_url, self.host, self.port
         )
 
     async def stop(self) -> None:
-        self.readiness.listening(WEBSOCKET, False)
+        self.readiness.listening(HEALTH, False)
         if self._http is not None:
             self._http.close()
             await self._http.wait_closed()

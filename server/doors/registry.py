@@ -10,10 +10,20 @@ import pathlib
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from modernart.server.hub import Hub
     from modernart.server.readiness import Readiness
     from modernart.server.store.port import StorePort
-    from modernart.server.wire.session import Conn
+    from modernart.server.wire.session import Conn, Identity
+
+
+class People(Protocol):
+    def identity_for_token(self, token: str) -> Identity | None: ...
+
+
+class DoorsHub(Protocol):
+    """What the doors use of the hub of their own process (server/hub.py's `Hub`)."""
+
+    doors: Doors
+    people: People
 
 
 class GameServer(Protocol):
@@ -26,7 +36,7 @@ class GameServer(Protocol):
     readiness: Readiness
 
     @property
-    def hub(self) -> Hub | None: ...
+    def hub(self) -> DoorsHub | None: ...
 
     @property
     def store(self) -> StorePort | None: ...

@@ -244,7 +244,8 @@ async def test_a_door_machine_is_ready_once_its_doors_listen(door):
     writer.write(b"GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n")
     answer = await reader.read()
     writer.close()
-    assert answer.startswith(b"HTTP/1.1 200") and b'"ssh":true' in answer
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert b'"doors":{"health":true,"ssh":true,"web":true}' in answer
 
 
 async def test_a_browser_of_a_door_machine_keeps_its_identity_and_claims_codes(door):
