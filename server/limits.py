@@ -68,11 +68,14 @@ class TokenBucket:
         return False
 
     def debit(self, tokens: float) -> None:
-        """Spend `tokens` without refusing (what other processes of a cluster spent for
-        the same key), down to empty at most: a bucket never holds a debt, so a client
-        never waits longer than one process alone would make it."""
+        """Spend `tokens` without refusing: what other processes of a cluster spent for
+        the same key, so that every process's bucket counts every spending once. It
+        may go below empty (a debt, paid back by the refill): spending is never lost,
+        else tries made at the same moment on several processes, each finding its own
+        bucket's token, would each be forgiven the others' (docs/decisions/30-cluster.md).
+        The debt is bounded by what the other processes' own buckets let through."""
         self._refill()
-        self.tokens = max(0.0, self.tokens - tokens)
+        self.tokens -= tokens
 
     @property
     def full(self) -> bool:

@@ -7,9 +7,10 @@ hand-off codes per address (people/handoff.py) and new identities per address
 alone does (synchronously, no round trip); its beat carries what its buckets of each
 kind spent per key since its last beat (`t`, only the keys that spent: most beats
 carry nothing), and every other process takes as much from its own bucket for that key
-(`Buckets.debit`, down to empty, never a debt). So a client spreading its tries over
-the processes meets the same limit as on one, a beat late at most: within one beat it
-can spend a burst on each process before the others hear of it, no more.
+(`Buckets.debit`, even into a debt). So every process's bucket counts every process's
+spending once, and a client spreading its tries over the processes meets the same
+limit as on one, a beat late: before the others hear of it, it can spend on each
+process what that process's bucket holds, and then owes it everywhere.
 
 Messages per address and per connection stay per process: they refill many times a
 second, faster than a beat could tell; the connections an address holds are counted

@@ -16,6 +16,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
+from modernart.server import limits
 from modernart.server.limits import (
     NEW_IDENTITIES,
     NEW_IDENTITIES_BURST,
@@ -84,14 +85,36 @@ def test_a_shared_bucket_counts_what_it_spends_and_takes_what_others_spent():
     assert buckets.take("a") and buckets.take("b") and buckets.take("a")
     assert buckets.spent() == {"a": 2, "b": 1}
     assert buckets.spent() == {}  # handed over once
-    buckets.debit("b", 5)  # more than it holds: empty, no debt
+    buckets.debit("b", 5)  # more than it holds: a debt of 3
     assert not buckets.take("b") and buckets.spent() == {}
+    assert buckets["b"].tokens < -2.99
     buckets.debit("c", 2)  # a key new here
     assert buckets.take("c") and not buckets.take("c")
     assert buckets.spent() == {"c": 1}
     off = Buckets(3, float("inf"))  # a limit of 0: always a token, nothing to tell
     off.share()
     assert off.take("a") and off.spent() == {}
+
+
+def test_tries_made_at_once_on_two_processes_are_owed_on_both(monkeypatch):
+    """Two processes' buckets for one address, each spending its whole burst at the same
+    moment (before either beat): once each hears the other's, both owe the other's burst,
+    so the next try comes back when it would on one process that had let all through."""
+    now = [0.0]
+    monkeypatch.setattr(limits, "clock", lambda: now[0])
+    rate = 1 / 60  # a try a minute
+    a, b = Buckets(PASSWORD_TRIES, rate), Buckets(PASSWORD_TRIES, rate)
+    for buckets in (a, b):
+        buckets.share()
+        assert all(buckets.take(MAL) for _ in range(PASSWORD_TRIES))
+    told_a, told_b = a.spent(), b.spent()  # their beats
+    for buckets, told in ((a, told_b), (b, told_a)):
+        for key, tokens in told.items():
+            buckets.debit(key, tokens)
+    now[0] = (PASSWORD_TRIES + 1) / rate - 1  # the other's burst and one try, nearly
+    assert not a[MAL].ready() and not b[MAL].ready()
+    now[0] += 1
+    assert a.take(MAL) and b.take(MAL)
 
 
 async def test_a_code_asked_for_on_one_process_is_claimed_once_on_another(servers):  # noqa: F811
@@ -211,9 +234,9 @@ async def test_new_identities_from_one_address_count_on_every_process(servers): 
     """New identities from one address, some on A, some on B (each batch heard by the
     other before the next): after a burst's worth in all, both processes refuse
     another; a returning token is still welcome."""
-    limits = Limits.for_dev().replace(new_identities_per_hour=0.001)
-    a = await servers("a", limits=limits, trust_proxy=True)
-    b = await servers("b", limits=limits, trust_proxy=True)
+    few = Limits.for_dev().replace(new_identities_per_hour=0.001)
+    a = await servers("a", limits=few, trust_proxy=True)
+    b = await servers("b", limits=few, trust_proxy=True)
     heard = Heard(a, b)
     spent = {a: 0, b: 0}
     made = 0
