@@ -101,7 +101,7 @@ class Hub:
         )
         self.passwords = Passwords(self.limits.password_tries_per_minute, self.note)
         # "Play this identity elsewhere" codes (server/people/handoff.py): wrong codes
-        # are limited per address like wrong passwords.
+        # are limited per address like wrong passwords. A cluster puts them in the store.
         self.handoffs = HandoffCodes(self.limits.password_tries_per_minute)
         self.doors = (
             Doors()

@@ -17,6 +17,12 @@ CONNECTIONS = "ca"  # open connections per address (`max_per_address`)
 WAITING_ROOMS = "wa"  # waiting rooms per address that made them
 GAMES_BY_ADDRESS = "ga"  # running games per address that started them
 GAMES_BY_IDENTITY = "gi"  # running games per identity seated in them
+# The rates a cluster's processes spend for one another: each beat carries what this
+# process's buckets of each kind spent per key since its last beat, and every other
+# process debits its own buckets by as much (`Buckets.debit`, server/cluster/rates.py).
+WRONG_PASSWORDS = "wp"  # per address and per room (server/people/passwords.py)
+WRONG_CODES = "wc"  # hand-off codes per address (server/people/handoff.py)
+NEW_IDENTITIES = "ni"  # per address (server/people/hello.py)
 
 # The buckets' clock: seconds, only ever compared. A test replaces it to pace its
 # messages on virtual time (tests/server/test_protocol.py).
@@ -61,6 +67,16 @@ class TokenBucket:
             return True
         return False
 
+    def debit(self, tokens: float) -> None:
+        """Spend `tokens` without refusing: what other processes of a cluster spent for
+        the same key, so that every process's bucket counts every spending once. It
+        may go below empty (a debt, paid back by the refill): spending is never lost,
+        else tries made at the same moment on several processes, each finding its own
+        bucket's token, would each be forgiven the others' (docs/decisions/30-cluster.md).
+        The debt is bounded by what the other processes' own buckets let through."""
+        self._refill()
+        self.tokens -= tokens
+
     @property
     def full(self) -> bool:
         self._refill()
@@ -69,18 +85,47 @@ class TokenBucket:
 
 class Buckets:
     """One `TokenBucket` per key (an address, a room) made on first use; full ones
-    are forgotten by `prune()` so that the table never outgrows its active keys."""
+    are forgotten by `prune()` so that the table never outgrows its active keys.
+
+    In a cluster (`share()`), what `take` spends is also counted per key until
+    `spent()` hands it over, for the next beat to tell the other processes."""
 
     def __init__(self, capacity: float, rate: float) -> None:
         self.capacity = capacity
         self.rate = rate
         self.table: dict[Hashable, TokenBucket] = {}
+        self._spent: dict[Hashable, int] | None = None  # None: not shared (one process)
 
     def __getitem__(self, key: Hashable) -> TokenBucket:
         bucket = self.table.get(key)
         if bucket is None:
             bucket = self.table[key] = TokenBucket(self.capacity, self.rate)
         return bucket
+
+    def take(self, key: Hashable) -> bool:
+        """Spend a token of `key`'s bucket if it has one (counted, when shared)."""
+        if not self[key].take():
+            return False
+        if self._spent is not None:
+            self._spent[key] = self._spent.get(key, 0) + 1
+        return True
+
+    def share(self) -> None:
+        """Count what `take` spends from now on (`spent`). A limit of 0 (an infinite
+        rate) spends nothing worth telling: not counted."""
+        if self.rate != float("inf") and self._spent is None:
+            self._spent = {}
+
+    def spent(self) -> dict[Hashable, int]:
+        """The tokens taken per key since the last call (only the keys that spent)."""
+        if not self._spent:
+            return {}
+        spent, self._spent = self._spent, {}
+        return spent
+
+    def debit(self, key: Hashable, tokens: float) -> None:
+        """`key`'s bucket spends `tokens` that another process took (not counted again)."""
+        self[key].debit(tokens)
 
     def prune(self) -> None:
         for key, bucket in list(self.table.items()):

@@ -4,10 +4,11 @@ connected to each (for `who`).
 
 Every process publishes a *beat* on the lobby channel once a second, and soon after
 its rooms change: its id, its listed rooms' summaries, its seated players, its counts
-for the limits and, when it changed (or every `PEOPLE_EVERY` beats, or when a process
-new to it is heard), its connected people (who.py). A process not heard for `DEAD_S`
-is dead: its rooms are claimed by the living (an
-atomic compare-and-set on the room's owner key) and restored from the shared store.
+for the limits, what its rate buckets spent since its last beat (rates.py) and, when
+it changed (or every `PEOPLE_EVERY` beats, or when a process new to it is heard), its
+connected people (who.py). A process not heard for `DEAD_S` is dead: its rooms are
+claimed by the living (an atomic compare-and-set on the room's owner key) and
+restored from the shared store.
 
 A room's owner key (`modernart:owner:<room>`) holds the process that holds the room;
 it lasts `OWNER_TTL_MS` and its owner renews it every beat, so a room whose process
@@ -26,6 +27,7 @@ from typing import Any
 
 from modernart.engine.games import get_game
 from modernart.server.cluster.bus import LOBBY, PREFIX, Bus
+from modernart.server.cluster.rates import Spent
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 
 log = logging.getLogger("modernart.server")
@@ -94,13 +96,16 @@ class Nodes:
         changed: Callable[[], None],
         counts: Callable[[], Counts],
         people: Callable[[], list[Person]] = list,
+        spent: Callable[[], Spent] = dict,
     ) -> None:
         """`rooms`: this process's rooms (the hub's); `changed`: the lobby's list changed;
-        `counts`: this process's counts for the limits; `people`: its connections."""
+        `counts`: this process's counts for the limits; `people`: its connections;
+        `spent`: what its rate buckets spent since the last call (rates.py)."""
         self.bus = bus
         self.node = bus.node
         self._rooms = rooms
         self._counts = counts
+        self._spent = spent
         self._people = people
         self._people_sent: list[Person] | None = None  # the list the last beat carried
         self._people_age = 0  # beats since then
@@ -114,6 +119,7 @@ class Nodes:
         self.on_dead: Callable[[str, Node], None] = lambda node, last: None
         self.on_rooms: Callable[[str, Node], None] = lambda node, heard: None
         self.on_lost: Callable[[list[str]], None] = lambda room_ids: None
+        self.on_spent: Callable[[Spent], None] = lambda spent: None  # another's `t`
         self._claim = bus.redis.register_script(CLAIM)
 
     # ------------------------------------------------------------- this one
@@ -127,7 +133,11 @@ class Nodes:
         if self._beat is not None:
             self._beat.cancel()
             self._beat = None
-        self.bus.publish(LOBBY, {"k": "bye", "n": self.node})
+        bye: dict[str, Any] = {"k": "bye", "n": self.node}
+        spent = self._spent()
+        if spent:
+            bye["t"] = spent
+        self.bus.publish(LOBBY, bye)
 
     def soon(self) -> None:
         """Rooms changed here: a beat soon (at most one per SOON_S)."""
@@ -161,6 +171,9 @@ class Nodes:
             beat = {"k": "beat", "n": self.node, "r": rooms, "s": seats, "l": self._counts()}
             if aside:
                 beat["w"] = aside
+            spent = self._spent()
+            if spent:
+                beat["t"] = spent
             people = self._people()
             if people != self._people_sent or self._people_age >= PEOPLE_EVERY - 1:
                 beat["p"] = self._people_sent = people
@@ -209,6 +222,12 @@ class Nodes:
         node = payload.get("n")
         if node == self.node or not isinstance(node, str):
             return
+        spent = payload.get("t")
+        if spent:
+            try:
+                self.on_spent(spent)
+            except Exception:  # the rest of the beat still counts
+                log.exception("cluster: the rates spent by process %s were not counted", node)
         if payload["k"] == "bye":
             self._gone(node)
             return

@@ -35,20 +35,32 @@ import msgpack
 from modernart.server.cluster.bus import LOBBY, Bus
 from modernart.server.cluster.nodes import Counts, Node, Nodes
 from modernart.server.cluster.orphans import OrphanScan
+from modernart.server.cluster.rates import SharedRates
 from modernart.server.cluster.remote import Link, RemoteConn
 from modernart.server.cluster.who import Who, people_of
-from modernart.server.limits import CONNECTIONS, GAMES_BY_ADDRESS, GAMES_BY_IDENTITY, WAITING_ROOMS
+from modernart.server.limits import (
+    CONNECTIONS,
+    GAMES_BY_ADDRESS,
+    GAMES_BY_IDENTITY,
+    NEW_IDENTITIES,
+    WAITING_ROOMS,
+    WRONG_CODES,
+    WRONG_PASSWORDS,
+)
+from modernart.server.people.handoff import StoredHandoffCodes
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
 from modernart.server.store.errors import StoreError
 from modernart.server.wire import messages as m
 
 if TYPE_CHECKING:
-    from modernart.server.limits import Limits
+    from modernart.server.limits import Buckets, Limits
     from modernart.server.lobby.desk import RoomDesk
     from modernart.server.lobby.roomlist import Lobby
     from modernart.server.lobby.running import RunningGames
     from modernart.server.people.devices import DeviceDesk
+    from modernart.server.people.handoff import HandoffCodes
     from modernart.server.people.identities import People
+    from modernart.server.people.passwords import Passwords
     from modernart.server.people.players import PlayerDesk
     from modernart.server.rooms.room import Room
     from modernart.server.store.port import StorePort
@@ -86,6 +98,9 @@ class ClusterHost(Protocol):
     outbox: Outbox
     desk: RoomDesk
     devices: DeviceDesk
+    handoffs: HandoffCodes
+    passwords: Passwords
+    new_identities: Buckets
     lobby: Lobby
     stopping: bool
 
@@ -105,13 +120,25 @@ class Cluster(Link):
         self.node = node or secrets.token_hex(4)
         self.hub = hub
         self.bus = Bus(url, self.node)
+        # Hand-off codes in the shared store, good on any process (people/handoff.py).
+        codes = StoredHandoffCodes(hub.store, hub.limits.password_tries_per_minute)
+        hub.handoffs = hub.devices.handoffs = codes
+        self.rates = SharedRates(  # spent here, debited there (rates.py)
+            {
+                WRONG_PASSWORDS: hub.passwords.tries,
+                WRONG_CODES: codes.tries,
+                NEW_IDENTITIES: hub.new_identities if hub.limits.new_identities_per_hour else None,
+            }
+        )
         self.nodes = Nodes(
             self.bus,
             lambda: hub.rooms.values(),
             hub.lobby.changed,
             self.counts,
             lambda: people_of(hub.conns),
+            self.rates.spent,
         )
+        self.nodes.on_spent = self.rates.debit
         hub.players.everyone = Who(lambda: hub.conns, hub.rooms, self.nodes).everyone
         self.nodes.on_dead = self._dead
         self.nodes.on_rooms = self._heard_rooms

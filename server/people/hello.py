@@ -38,7 +38,7 @@ class HelloHost(Protocol):
     devices: DeviceDesk
     desk: RoomDesk
     lobby: Lobby
-    new_identities: Buckets  # per address
+    new_identities: Buckets  # per address (across a cluster: server/cluster/rates.py)
     # Told of every `welcome`: a guest's terminal session learns the identity its
     # client was given, to come back as it after a restart.
     doors: Doors
@@ -73,7 +73,7 @@ def on_hello(hub: HelloHost, conn: Conn, msg: Hello, rid: int | None) -> None:
         players.check_new(name, door=conn.ticket is not None)
         if players.taken(name, None):
             raise players.refuse_taken(name)
-        if hub.limits.new_identities_per_hour and not hub.new_identities[conn.address].take():
+        if hub.limits.new_identities_per_hour and not hub.new_identities.take(conn.address):
             log.debug("refusing a new identity to %s: too many from there", conn.address)
             hub.note("new identities refused")
             raise Refused(

@@ -1,5 +1,7 @@
 """A locked room's password: stored salted and hashed, and wrong tries limited per
-address and per room (item 7 of issue 7), so that guessing a short PIN takes days."""
+address and per room (item 7 of issue 7), so that guessing a short PIN takes days.
+In a cluster every process's tries count on every other, a beat late
+(server/cluster/rates.py)."""
 
 from __future__ import annotations
 
@@ -45,16 +47,16 @@ class Passwords:
         password = msg.password
         if room.password is None:
             return
-        tries = (self.tries[conn.address], self.tries[room.id])
-        if not all(bucket.ready() for bucket in tries):
+        keys = (conn.address, room.id)
+        if not all(self.tries[key].ready() for key in keys):
             raise Refused(
                 "rate_limited", "too many wrong passwords; wait a minute and try again", abuse=True
             )
         expected = room.password["hash"]
         given = hash_password(password or "", room.password["salt"])
         if password is None or not hmac.compare_digest(expected, given):
-            for bucket in tries:
-                bucket.take()
+            for key in keys:
+                self.tries.take(key)  # counted for the cluster's other processes
             log.debug("wrong password for room %s from %s", room.id, conn.address)
             self.note("wrong passwords")
             why = "this room needs its password" if not password else "wrong password"

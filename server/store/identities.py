@@ -46,7 +46,7 @@ class IdentityTables:
     errors: tuple[type[Exception], ...]  # the Store's: what its database raises
     _columns: Callable[[str], set[str]]  # the Store's
     _write: Callable[[str, str, tuple], None]  # the Store's
-    _transaction: Callable[[str, Iterable[tuple[str, tuple]]], None]  # PlayerTables'
+    _transaction: Callable[[str, Iterable[tuple[str, tuple]]], int]  # PlayerTables'
     settle: Callable[[], None]  # the Store's: commits an open batch first
 
     def migrate_identities(self) -> None:

@@ -140,13 +140,15 @@ class PlayerTables:
             self.db.execute("ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0")
             self.db.execute(ESTABLISH)
 
-    def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> None:
+    def _transaction(self, what: str, statements: Iterable[tuple[str, tuple]]) -> int:
+        """The statements as one transaction: the rows the last one changed."""
         self.settle()
+        changed = 0
         try:
             self.db.execute(self.dialect.begin_write)
             try:
                 for sql, params in statements:
-                    self.db.execute(sql, params)
+                    changed = self.db.execute(sql, params).rowcount
                 self.db.execute("COMMIT")
             except self.errors:
                 if self.db.in_transaction:
@@ -154,6 +156,7 @@ class PlayerTables:
                 raise
         except self.errors as exc:
             raise StoreError(f"could not save {what}: {exc}") from None
+        return changed
 
     # ----------------------------------------------------------------- names
 

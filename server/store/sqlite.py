@@ -31,6 +31,7 @@ from typing import Any
 from modernart.server.store.devices import DeviceTables
 from modernart.server.store.dialect import SQLITE, Dialect
 from modernart.server.store.errors import StoreError
+from modernart.server.store.handoffs import HANDOFF_SCHEMA, HandoffTables
 from modernart.server.store.identities import IDENTITY_SCHEMA, IdentityTables
 from modernart.server.store.players import PlayerTables
 from modernart.server.store.reviews import REVIEW_SCHEMA, ReviewTables
@@ -113,7 +114,7 @@ def _dumps(value: Any) -> str:
     return "".join(_C_JSON(value, 0))
 
 
-class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
+class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables, HandoffTables):
     dialect: Dialect = SQLITE
     errors: tuple[type[Exception], ...] = (sqlite3.Error,)  # what the database raises
 
@@ -144,7 +145,8 @@ class Store(IdentityTables, PlayerTables, DeviceTables, ReviewTables):
 
     def _open_tables(self) -> None:
         """Create the tables a new database lacks; migrate those of an older one."""
-        self.db.executescript(self.dialect.schema(IDENTITY_SCHEMA + ROOM_SCHEMA + REVIEW_SCHEMA))
+        schema = IDENTITY_SCHEMA + ROOM_SCHEMA + REVIEW_SCHEMA + HANDOFF_SCHEMA
+        self.db.executescript(self.dialect.schema(schema))
         # Names never keyed, or keyed by older rules (issues 18, 33): `Hub.load` keys them.
         self.names_fresh = self.open_player_tables()
         self.open_devices()  # the tokens that play each identity (issue 33)

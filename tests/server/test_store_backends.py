@@ -154,6 +154,34 @@ def test_keys_devices_and_reviews(tmp_path, store_url):
         store.close()
 
 
+def test_hand_off_codes_are_stored_hashed_and_taken_once(tmp_path, store_url):
+    """A cluster's codes (server/store/handoffs.py): an identity's new code replaces its
+    old one, a code is taken once and only before it expires, a revoked device's code
+    goes, and two identities' codes never share a hash (the caller draws another code)."""
+    store = open_store(tmp_path, store_url)
+    assert store.put_handoff("h-old", "u1", "d1", expires=100.0, now=0.0)
+    assert store.put_handoff("h-1", "u1", "d1", expires=100.0, now=1.0)  # replaces h-old
+    assert store.put_handoff("h-2", "u2", None, expires=50.0, now=1.0)
+    assert not store.put_handoff("h-1", "u3", "d3", expires=100.0, now=1.0)  # h-1 is u1's
+    assert store.put_handoff("h-4", "u4", "d4", expires=100.0, now=1.0)
+
+    store = reopened(store, tmp_path, store_url)
+    try:
+        assert store.take_handoff("h-old", now=2.0) is None
+        assert store.take_handoff("h-2", now=50.0) is None  # expired
+        assert store.take_handoff("h-1", now=2.0) == ("u1", "d1", 100.0)
+        assert store.take_handoff("h-1", now=2.0) is None  # used up
+        store.cancel_handoff("u4", "d-other")  # another device's: the code stays
+        store.cancel_handoff("u3", "d3")  # no code: nothing to do
+        assert store.put_handoff("h-5", "u5", "d5", expires=100.0, now=60.0)  # h-2 swept
+        store.cancel_handoff("u5", "d5")
+        assert store.take_handoff("h-5", now=61.0) is None
+        rows = list(store.db.execute("SELECT code_hash FROM handoffs"))  # type: ignore[attr-defined]
+        assert [r[0] for r in rows] == ["h-4"]
+    finally:
+        store.close()
+
+
 def test_results_ratings_and_who_may_see_a_game(tmp_path, store_url):
     store = open_store(tmp_path, store_url)
     try:
