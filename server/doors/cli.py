@@ -7,6 +7,7 @@ after `door`; docs/operations.md shows a door machine beside two game servers.
 from __future__ import annotations
 
 import argparse
+import logging
 import pathlib
 
 from modernart.server.doors.machine import DoorMachine
@@ -56,6 +57,12 @@ def door_machine(args: argparse.Namespace, data: pathlib.Path) -> DoorMachine:
     """The door machine the options ask for; OSError or ValueError with a reason."""
     if args.ssh_port is None and args.web_port is None:
         raise ValueError("a door machine needs --ssh-port, --web-port or both")
+    if args.store is None:
+        logging.getLogger("modernart.server.doors.machine").warning(
+            "no --store: the doors use SQLite in %s, which is the game server's store only "
+            "beside it with the same --data (docs/operations.md)",
+            data,
+        )
     return DoorMachine(
         args.server,
         read_secret(args.door_secret_file),
