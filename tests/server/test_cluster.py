@@ -88,6 +88,17 @@ async def across(a: Server, b: Server, guest: str, *, watch: bool = False) -> tu
     return ann, other, room
 
 
+async def against_two_bots(client: Client) -> tuple[str, dict[str, Any]]:
+    """The client makes a 3-seat room, fills it with two random bots and starts it: the
+    room's id and the client's first update."""
+    await client.send("create", seats=3)
+    room = (await client.expect("joined"))["room"]
+    await client.send("add_bot", level="random")
+    await client.send("add_bot", level="random")
+    await client.send("start")
+    return room, await client.next_update()
+
+
 def shouts(client: Client, seat: int) -> list[dict[str, Any]]:
     """The bids of `seat` the client was told of."""
     return [
@@ -332,12 +343,7 @@ async def test_a_process_taken_for_dead_gives_its_room_up_and_its_players_return
     a, b = await servers("a"), await servers("b")
     ann = await Client.hello(url(a), "Ann")
     try:
-        await ann.send("create", seats=3)
-        room = (await ann.expect("joined"))["room"]
-        await ann.send("add_bot", level="random")
-        await ann.send("add_bot", level="random")
-        await ann.send("start")
-        before = await ann.next_update()
+        room, before = await against_two_bots(ann)
         nodes, heard = b.hub.cluster.nodes, asyncio.Event()
         on_rooms = nodes.on_rooms
         nodes.on_rooms = lambda node, beat: (on_rooms(node, beat), heard.set())

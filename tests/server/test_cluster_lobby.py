@@ -24,7 +24,7 @@ from modernart.server.cluster.nodes import OWNER_TTL_MS, owner_key
 from modernart.server.wire.app import Server
 
 from .rediscluster import redis_url  # noqa: F401 (a fixture)
-from .test_cluster import across, pg_url, servers, url  # noqa: F401 (fixtures)
+from .test_cluster import across, against_two_bots, pg_url, servers, url  # noqa: F401 (fixtures)
 from .wsclient import Client
 
 DEADLINE_S = 30.0  # for what the beats bring: a second or two, unless the machine crawls
@@ -193,12 +193,7 @@ async def orphan(tmp_path: pathlib.Path, pg_url: str) -> tuple[str, str, dict[st
     await alone.start()
     try:
         ann = await Client.hello(url(alone), "Ann")
-        await ann.send("create", seats=3)
-        room = (await ann.expect("joined"))["room"]
-        await ann.send("add_bot", level="random")
-        await ann.send("add_bot", level="random")
-        await ann.send("start")
-        update = await ann.next_update()
+        room, update = await against_two_bots(ann)
         await ann.close()
     finally:
         await alone.stop()
