@@ -6,9 +6,11 @@ Two descriptors come from the server:
     server → worker: {"open": sid, "config": {...}, "env": {...}, "cols": c, "rows": r}
                      with the session's PTY slave; {"resize": sid, "cols": c, "rows": r};
                      {"close": sid} (the app exits; "ended" follows)
-    worker → server: {"beat": 1} a second, from the event loop itself (a hang or a
-                     runaway computation stops it: the server kills the worker and
-                     starts its sessions again elsewhere); {"ended": sid, "code": c}
+    worker → server: {"beat": 1, "gc": {...}} a second, from the event loop itself (a
+                     hang or a runaway computation stops it: the server kills the
+                     worker and starts its sessions again elsewhere); "gc": its
+                     collector's pauses since the last beat (collector.py);
+                     {"ended": sid, "code": c}
   `config` is {url, name, token, watch, export}: the identity token travels only
   here, never in argv, the environment or a log.
 - the lifeline's read end: when the server closes it, or dies, the worker ends at
@@ -38,6 +40,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from modernart.server.doors.terminal.collector import SETTLE_EVERY, Collector
 from modernart.server.doors.terminal.driver import SessionTerminal, terminal_app
 from modernart.server.doors.terminal.fairness import FairDriver, InputShares, Ledger
 from modernart.server.doors.terminal.memory import hand_back
@@ -45,7 +48,7 @@ from modernart.tui.textual_internals import capture_output
 
 log = logging.getLogger("modernart.server.doors.terminal.worker")
 
-HEARTBEAT = 1.0  # seconds between two beats of a healthy event loop
+HEARTBEAT = SETTLE_EVERY  # seconds between two beats of a healthy event loop (and settles)
 MAX_PACKET = 65536
 END_WAIT = 5.0  # seconds the apps may take to end when the server lets the worker go
 TRIM_DELAY = 2.0  # seconds after an app's end before the worker hands memory back
@@ -105,6 +108,8 @@ class Worker:
         self.ledger.install()  # the loop's time by app (fairness.py)
         self.shares = InputShares(self.ledger)  # each session's share of the loop
         self._trim: asyncio.TimerHandle | None = None
+        self.collector = Collector()  # the sessions' objects out of the collector's reach
+        self.collector.install()
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -126,7 +131,8 @@ class Worker:
 
     async def _heartbeat(self) -> None:
         while True:
-            self.send({"beat": 1})
+            self.collector.settle()
+            self.send({"beat": 1, "gc": self.collector.report()})
             await asyncio.sleep(HEARTBEAT)
 
     def _request(self) -> None:
@@ -163,10 +169,13 @@ class Worker:
 
     def _hand_back_later(self) -> None:
         """What ended apps held goes back to the system (memory.py), once, a moment after
-        the last of several that end together (a full collection takes a while)."""
+        the last of several that end together (a full collection takes a while): their
+        objects were frozen (collector.py), a reclaim frees them."""
         if self._trim is not None:
             self._trim.cancel()
-        self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, hand_back)
+        self._trim = asyncio.get_running_loop().call_later(
+            TRIM_DELAY, hand_back, self.collector.reclaim
+        )
 
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         config: dict[str, Any] = msg.get("config") or {}
