@@ -11,7 +11,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
-from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -27,10 +26,9 @@ def _libc() -> Any:
     return libc
 
 
-def hand_back(collect: Callable[[], object] = gc.collect) -> None:
-    """Collect what is garbage (a worker's `collect` frees its frozen garbage too:
-    collector.py) and give free heap pages back to the system."""
-    collect()
+def hand_back() -> None:
+    """Collect what is garbage and give free heap pages back to the system."""
+    gc.collect()
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)

@@ -41,7 +41,7 @@ BLOCKED_CPU_S = 0.05
 # A loop starved of CPU is killed after this many `hang_timeout`s all the same.
 STARVED_FACTOR = 6
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-GC_LOG_EVERY = 60.0  # seconds: a worker's slow collections are logged at most this often
+GC_LOG_EVERY = 600.0  # seconds: a worker's slow collections are logged at most this often
 
 
 def _stat(path: str) -> tuple[str, float] | None:
@@ -118,7 +118,7 @@ class WorkerProcess:
         self.measured_mb = 0.0  # its PSS when last read (Terminals.measure); 0: not yet
         # Its garbage collector as its beats tell (collector.py): collections, full ones,
         # those that paused its sessions over the aim, the longest pause (ms), in all.
-        self.gc = {"n": 0, "full": 0, "slow": 0, "max_ms": 0.0, "frozen": 0, "reclaims": 0}
+        self.gc = {"n": 0, "full": 0, "slow": 0, "max_ms": 0.0}
         self._gc_logged = -GC_LOG_EVERY
         self.retiring = False
         self.gone = asyncio.Event()
@@ -199,14 +199,12 @@ class WorkerProcess:
 
     def _collected(self, figures: dict[str, Any]) -> None:
         """A beat's collector figures (since the previous beat): added up, and a pause
-        over the aim logged (once a minute at most)."""
+        over the aim logged (once in `GC_LOG_EVERY` at most)."""
         try:
             for key in ("n", "full", "slow"):
                 self.gc[key] += int(figures.get(key, 0))
             longest = float(figures.get("max_ms", 0.0))
             self.gc["max_ms"] = max(self.gc["max_ms"], longest)
-            self.gc["frozen"] = int(figures.get("frozen", 0))
-            self.gc["reclaims"] = int(figures.get("reclaims", 0))
         except (TypeError, ValueError):
             return
         now = time.monotonic()

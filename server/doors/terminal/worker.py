@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from modernart.server.doors.terminal.collector import SETTLE_EVERY, Collector
+from modernart.server.doors.terminal.collector import Pauses
 from modernart.server.doors.terminal.driver import SessionTerminal, terminal_app
 from modernart.server.doors.terminal.fairness import FairDriver, InputShares, Ledger
 from modernart.server.doors.terminal.memory import hand_back
@@ -48,7 +48,7 @@ from modernart.tui.textual_internals import capture_output
 
 log = logging.getLogger("modernart.server.doors.terminal.worker")
 
-HEARTBEAT = SETTLE_EVERY  # seconds between two beats of a healthy event loop (and settles)
+HEARTBEAT = 1.0  # seconds between two beats of a healthy event loop
 MAX_PACKET = 65536
 END_WAIT = 5.0  # seconds the apps may take to end when the server lets the worker go
 TRIM_DELAY = 2.0  # seconds after an app's end before the worker hands memory back
@@ -108,8 +108,8 @@ class Worker:
         self.ledger.install()  # the loop's time by app (fairness.py)
         self.shares = InputShares(self.ledger)  # each session's share of the loop
         self._trim: asyncio.TimerHandle | None = None
-        self.collector = Collector()  # the sessions' objects out of the collector's reach
-        self.collector.install()
+        self.pauses = Pauses()  # each garbage collection timed (collector.py)
+        self.pauses.install()
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -131,8 +131,7 @@ class Worker:
 
     async def _heartbeat(self) -> None:
         while True:
-            self.collector.settle()
-            self.send({"beat": 1, "gc": self.collector.report()})
+            self.send({"beat": 1, "gc": self.pauses.report()})
             await asyncio.sleep(HEARTBEAT)
 
     def _request(self) -> None:
@@ -169,13 +168,10 @@ class Worker:
 
     def _hand_back_later(self) -> None:
         """What ended apps held goes back to the system (memory.py), once, a moment after
-        the last of several that end together (a full collection takes a while): their
-        objects were frozen (collector.py), a reclaim frees them."""
+        the last of several that end together (a full collection takes a while)."""
         if self._trim is not None:
             self._trim.cancel()
-        self._trim = asyncio.get_running_loop().call_later(
-            TRIM_DELAY, hand_back, self.collector.reclaim
-        )
+        self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, hand_back)
 
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         config: dict[str, Any] = msg.get("config") or {}
