@@ -254,8 +254,15 @@ class Counter(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.shown.set()
 
 
+def address(name: str) -> str:
+    """Session `sN`'s own loopback address: a worker takes at most two sessions of one
+    address (pool.py `per_address`), players come from many, so workers fill to K."""
+    n = int(name[1:]) if name[1:].isdigit() else 0
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
 async def open_counter(port: int, name: str) -> Counter:
-    conn = await ssh_connect(port, name)  # a guest
+    conn = await ssh_connect(port, name, None, address(name))  # a guest
     _, counter = await conn.create_session(
         Counter, term_type="xterm-256color", term_size=(80, 24), encoding=None
     )
@@ -274,7 +281,7 @@ async def open_session(port: int, name: str, crowd: bool) -> tuple[Any, float | 
             if term.chan is None or term.chan.is_closing():
                 raise AssertionError("closed before the lobby")
         else:
-            conn = await ssh_connect(port, name, None)
+            conn = await ssh_connect(port, name, None, address(name))
             t0 = time.monotonic()
             term = await open_terminal(conn)
             await term.wait_text("Rooms", timeout=120)
@@ -452,7 +459,10 @@ class Helper:
         cmd = [sys.executable, __file__, role, str(ssh_port), str(port), str(first), str(count)]
         cmd += ["--wave", str(args.wave), "--game-timeout", str(args.game_timeout)]
         proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            *cmd,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 24,  # a line of every player's key times is long
         )
         return cls(proc)
 
@@ -633,6 +643,8 @@ async def run_design(
         spared = [line for line in lines if "waiting for CPU" in line]
         if spared:
             print(f"{design}: {len(spared)} starved workers spared: {spared[0]}", file=sys.stderr)
+        if os.environ.get("KEEP_LOG"):
+            shutil.copy(data / "server.log", os.environ["KEEP_LOG"])
         shutil.rmtree(data, ignore_errors=True)
     return result
 
@@ -687,13 +699,16 @@ def report(results: list[Result], args) -> None:
             + (f" probes lost: {r.lost} |" if r.lost else "")
             + (f" failed: {r.failed} |" if r.failed else "")
         )
-    print("The workers' garbage collections: n: pause p50 / p99 / max, over the aim")
-    print("| design | workers | minutes | every collection | full (generation 2) |")
-    print("|---|---|---|---|---|")
+    print("The workers' garbage collections: n: p50 / p99 / max, over the aim (20 ms)")
+    print("| design | workers | minutes | measure | every collection | full (generation 2) |")
+    print("|---|---|---|---|---|---|")
     for r in results:
-        if r.gc is not None:
-            every, full = gcpauses.summary(r.gc)
-            print(f"| {r.design} | {r.gc.workers} | {r.gc.seconds / 60:.1f} | {every} | {full} |")
+        for on_cpu in (False, True) if r.gc is not None else ():
+            every, full = gcpauses.summary(r.gc, on_cpu)
+            print(
+                f"| {r.design} | {r.gc.workers} | {r.gc.seconds / 60:.1f} | "
+                f"{'CPU' if on_cpu else 'pause'} | {every} | {full} |"
+            )
     base = results[0]
     for r in results[1:]:
         if base.lobby_mb:

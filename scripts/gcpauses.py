@@ -5,7 +5,9 @@
 on its PYTHONPATH and `GC_PAUSES_DIR` set imports it in every Python process it starts.
 Only processes forked without exec (the zygote's workers: the zygote itself, the server
 and the bots' processes are exec'ed and import it with their own pid) record: each
-collection's generation and pause, a line each, appended to `GC_PAUSES_DIR/<pid>`.
+collection's generation, pause (wall clock: what the sessions wait) and CPU time (its
+own cost: on a loaded machine a pause also waits for a core), a line each, appended to
+`GC_PAUSES_DIR/<pid>`.
 `read(directory)` gathers them; `summary()` says what a report shows.
 """
 
@@ -26,13 +28,13 @@ if os.environ.get("GC_PAUSES_DIR"):
 
     _home = os.getpid()  # the process that imported this: not recorded
     _out = [None, -1]  # (fd, pid it was opened in)
-    _start = [0.0]
+    _start = [0.0, 0.0]
 
-    def _gc_pause(phase, info, perf=time.perf_counter):
+    def _gc_pause(phase, info, perf=time.perf_counter, cpu=time.thread_time):
         if phase == "start":
-            _start[0] = perf()
+            _start[0], _start[1] = perf(), cpu()
             return
-        pause = perf() - _start[0]
+        pause, used = perf() - _start[0], cpu() - _start[1]
         pid = os.getpid()
         if pid == _home:
             return
@@ -40,7 +42,8 @@ if os.environ.get("GC_PAUSES_DIR"):
             path = os.path.join(os.environ["GC_PAUSES_DIR"], str(pid))
             _out[0] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             _out[1] = pid
-        os.write(_out[0], b"%d %.3f\\n" % (info["generation"], pause * 1000))
+        line = b"%d %.3f %.3f\\n" % (info["generation"], pause * 1000, used * 1000)
+        os.write(_out[0], line)
 
     gc.callbacks.append(_gc_pause)
 """
@@ -55,14 +58,14 @@ def hook(into: pathlib.Path) -> pathlib.Path:
 
 @dataclass
 class Pauses:
-    """The workers' collections: (generation, pause in ms) each, over `seconds`."""
+    """The workers' collections: (generation, pause ms, CPU ms) each, over `seconds`."""
 
-    collections: list[tuple[int, float]] = field(default_factory=list)
+    collections: list[tuple[int, float, float]] = field(default_factory=list)
     workers: int = 0
     seconds: float = 0.0
 
-    def of(self, full: bool) -> list[float]:
-        return sorted(ms for gen, ms in self.collections if not full or gen == 2)
+    def of(self, full: bool, cpu: bool = False) -> list[float]:
+        return sorted(c[1 + cpu] for c in self.collections if not full or c[0] == 2)
 
 
 def read(directory: pathlib.Path, seconds: float) -> Pauses:
@@ -72,9 +75,9 @@ def read(directory: pathlib.Path, seconds: float) -> Pauses:
             continue
         pauses.workers += 1
         for line in path.read_text().splitlines():
-            gen, _, ms = line.partition(" ")
-            if ms:
-                pauses.collections.append((int(gen), float(ms)))
+            fields = line.split()
+            if len(fields) == 3:
+                pauses.collections.append((int(fields[0]), float(fields[1]), float(fields[2])))
     return pauses
 
 
@@ -93,6 +96,7 @@ def figures(values: list[float]) -> str:
     )
 
 
-def summary(pauses: Pauses) -> tuple[str, str]:
-    """(every collection, the full ones): count, pause p50 / p99 / max, over the aim."""
-    return figures(pauses.of(full=False)), figures(pauses.of(full=True))
+def summary(pauses: Pauses, cpu: bool = False) -> tuple[str, str]:
+    """(every collection, the full ones): count, pause (or CPU) p50 / p99 / max, over
+    the aim."""
+    return figures(pauses.of(False, cpu)), figures(pauses.of(True, cpu))
