@@ -643,8 +643,6 @@ async def run_design(
         spared = [line for line in lines if "waiting for CPU" in line]
         if spared:
             print(f"{design}: {len(spared)} starved workers spared: {spared[0]}", file=sys.stderr)
-        if os.environ.get("KEEP_LOG"):
-            shutil.copy(data / "server.log", os.environ["KEEP_LOG"])
         shutil.rmtree(data, ignore_errors=True)
     return result
 
