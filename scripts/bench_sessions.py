@@ -24,6 +24,12 @@ screen: channel opened → the lobby's "Rooms"; the CPU (% of one core) of the s
 (everything under it), of the game server's process alone, and of the bench's
 processes while the probes type.
 
+Every garbage collection in the workers is timed, the same way for every design
+(scripts/gcpauses.py: a `sitecustomize` hook in the forked workers, issue 31): their
+count and pauses are reported after the table. With `--repeat R` the designs run R
+times, in turn (baseline, K …, baseline, K …), so that a change of the machine's load
+falls on all of them.
+
 With `--door-machine` (issue 30) one more design: the game server without doors, and a
 `modernart-server door` process (the door machine, here on the same two cores) with the
 SSH door, its sessions playing on the game server through signed tickets.
@@ -54,6 +60,7 @@ import psutil
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scripts import gcpauses  # noqa: E402
 from scripts.loadtest import free_port  # noqa: E402
 from tests.server.sshterm import UP, Terminal, open_terminal, ssh_connect  # noqa: E402
 from tests.server.wsclient import Client  # noqa: E402
@@ -141,6 +148,7 @@ class Result:
     load: list[float] = field(default_factory=list)  # 1-minute load average, per phase
     lost: int = 0  # probes that stopped answering (their keys after that not measured)
     failed: str = ""  # what stopped the run of this design before its end
+    gc: gcpauses.Pauses | None = None  # the workers' collections (scripts/gcpauses.py)
 
 
 # `modernart-server --dev` whose rooms' bots pause `argv[1]` ms (jittered) unless a room
@@ -172,6 +180,7 @@ async def start_server(
     data: pathlib.Path,
     per_worker: int | None,
     bot_delay_ms: int,
+    gc_dir: pathlib.Path | None = None,
 ) -> tuple:
     """The design's processes (the game server first), its WebSocket and SSH ports."""
     port, ssh_port = free_port(), free_port()
@@ -200,6 +209,10 @@ async def start_server(
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
+    if gc_dir is not None:  # every collection in the workers timed (scripts/gcpauses.py)
+        hook = gcpauses.hook(gc_dir / "hook")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(hook), env.get("PYTHONPATH")]))
+        env[gcpauses.ENV] = str(gc_dir)
     log = (data / "server.log").open("wb")
     procs.append(subprocess.Popen(cmd, env=env, cwd=data, stdout=log, stderr=log))
     await listening(ssh_port, f"the {design} server")
@@ -241,8 +254,15 @@ class Counter(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.shown.set()
 
 
+def address(name: str) -> str:
+    """Session `sN`'s own loopback address: a worker takes at most two sessions of one
+    address (pool.py `per_address`), players come from many, so workers fill to K."""
+    n = int(name[1:]) if name[1:].isdigit() else 0
+    return f"127.0.{1 + n // 250}.{1 + n % 250}"
+
+
 async def open_counter(port: int, name: str) -> Counter:
-    conn = await ssh_connect(port, name)  # a guest
+    conn = await ssh_connect(port, name, None, address(name))  # a guest
     _, counter = await conn.create_session(
         Counter, term_type="xterm-256color", term_size=(80, 24), encoding=None
     )
@@ -261,7 +281,7 @@ async def open_session(port: int, name: str, crowd: bool) -> tuple[Any, float | 
             if term.chan is None or term.chan.is_closing():
                 raise AssertionError("closed before the lobby")
         else:
-            conn = await ssh_connect(port, name, None)
+            conn = await ssh_connect(port, name, None, address(name))
             t0 = time.monotonic()
             term = await open_terminal(conn)
             await term.wait_text("Rooms", timeout=120)
@@ -439,7 +459,10 @@ class Helper:
         cmd = [sys.executable, __file__, role, str(ssh_port), str(port), str(first), str(count)]
         cmd += ["--wave", str(args.wave), "--game-timeout", str(args.game_timeout)]
         proc = await asyncio.create_subprocess_exec(
-            *cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            *cmd,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 24,  # a line of every player's key times is long
         )
         return cls(proc)
 
@@ -514,7 +537,12 @@ async def run_design(
 ) -> Result:
     result = Result(design)
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-sessions-{design}-"))
-    procs, port, ssh_port = await start_server(design, src, data, per_worker, args.bot_delay_ms)
+    gc_dir = data / "gc"
+    gc_dir.mkdir()
+    began = time.monotonic()
+    procs, port, ssh_port = await start_server(
+        design, src, data, per_worker, args.bot_delay_ms, gc_dir
+    )
     pids = [p.pid for p in procs]
 
     def pss() -> float:
@@ -600,6 +628,7 @@ async def run_design(
                 proc.wait(60)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        result.gc = gcpauses.read(gc_dir, time.monotonic() - began)
         log = (data / "server.log").read_text(errors="replace")
         if result.refused:
             print(log[-2000:], file=sys.stderr)
@@ -668,6 +697,16 @@ def report(results: list[Result], args) -> None:
             + (f" probes lost: {r.lost} |" if r.lost else "")
             + (f" failed: {r.failed} |" if r.failed else "")
         )
+    print("The workers' garbage collections: n: p50 / p99 / max, over the aim (20 ms)")
+    print("| design | workers | minutes | measure | every collection | full (generation 2) |")
+    print("|---|---|---|---|---|---|")
+    for r in results:
+        for on_cpu in (False, True) if r.gc is not None else ():
+            every, full = gcpauses.summary(r.gc, on_cpu)
+            print(
+                f"| {r.design} | {r.gc.workers} | {r.gc.seconds / 60:.1f} | "
+                f"{'CPU' if on_cpu else 'pause'} | {every} | {full} |"
+            )
     base = results[0]
     for r in results[1:]:
         if base.lobby_mb:
@@ -681,16 +720,17 @@ def report(results: list[Result], args) -> None:
 async def bench(args) -> None:
     results = []
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
-        if args.baseline:
-            src = baseline_tree(args.baseline, pathlib.Path(tmp))
-            results.append(await run_design(args.baseline, src, args))
-            report(results, args)  # each design's figures as soon as they are in
-        for k in args.per_worker:
-            results.append(await run_design(f"K={k}", None, args, k))
-            report(results, args)
-            if args.door_machine:
-                results.append(await run_design(f"{DOOR_MACHINE} K={k}", None, args, k))
+        src = baseline_tree(args.baseline, pathlib.Path(tmp)) if args.baseline else None
+        for _ in range(getattr(args, "repeat", 1)):  # the designs in turn, R times
+            if src is not None:
+                results.append(await run_design(args.baseline, src, args))
+                report(results, args)  # each design's figures as soon as they are in
+            for k in args.per_worker:
+                results.append(await run_design(f"K={k}", None, args, k))
                 report(results, args)
+                if args.door_machine:
+                    results.append(await run_design(f"{DOOR_MACHINE} K={k}", None, args, k))
+                    report(results, args)
 
 
 if __name__ == "__main__":  # a client-side helper process of `run_design`

@@ -3,7 +3,7 @@
 Usage: python scripts/bench_ssh.py [--bot-delay-ms 400] [--idle-s 10]
        python scripts/bench_ssh.py --sessions 100 [--playing 20] [--per-worker 1,8]
            [--probes 10 --rounds 5 --wave 10 --game-timeout 300 --bot-delay-ms 500]
-           [--baseline REV] [--door-machine]
+           [--baseline REV] [--door-machine] [--repeat R]
            (sessions at scale, designs side by side: bench_sessions.py)
 
 An in-process `modernart-server` with SSH on free ports; asyncssh clients at
@@ -96,6 +96,9 @@ async def main() -> None:
         default="",
         help="also an older commit's design (e.g. dd5301f: a process per session; e42ddb0: "
         "before the zygote)",
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="the designs R times, in turn (baseline, K …)"
     )
     args = parser.parse_args()
     if args.sessions:

@@ -41,6 +41,7 @@ BLOCKED_CPU_S = 0.05
 # A loop starved of CPU is killed after this many `hang_timeout`s all the same.
 STARVED_FACTOR = 6
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+GC_LOG_EVERY = 600.0  # seconds: a worker's slow collections are logged at most this often
 
 
 def _stat(path: str) -> tuple[str, float] | None:
@@ -115,6 +116,10 @@ class WorkerProcess:
         self.looked_cpu = process_cpu(pid)  # its process's CPU at the watchdog's last look
         self.starved = False  # a quiet spell already logged as starvation
         self.measured_mb = 0.0  # its PSS when last read (Terminals.measure); 0: not yet
+        # Its garbage collector as its beats tell (collector.py): collections, full ones,
+        # those that paused its sessions over the aim, the longest pause (ms), in all.
+        self.gc = {"n": 0, "full": 0, "slow": 0, "max_ms": 0.0}
+        self._gc_logged = -GC_LOG_EVERY
         self.retiring = False
         self.gone = asyncio.Event()
         self._watchdog: asyncio.TimerHandle | None = None
@@ -185,10 +190,35 @@ class WorkerProcess:
                 self.last_beat = time.monotonic()
                 self.beat_cpu = self._cpu()
                 self.starved = False
+                if isinstance(msg.get("gc"), dict):
+                    self._collected(msg["gc"])
             elif "ended" in msg:
                 session = self.sessions.get(int(msg["ended"]))
                 if session is not None:
                     session.app_ended(int(msg["code"]))
+
+    def _collected(self, figures: dict[str, Any]) -> None:
+        """A beat's collector figures (since the previous beat): added up, and a pause
+        over the aim logged (once in `GC_LOG_EVERY` at most)."""
+        try:
+            for key in ("n", "full", "slow"):
+                self.gc[key] += int(figures.get(key, 0))
+            longest = float(figures.get("max_ms", 0.0))
+            self.gc["max_ms"] = max(self.gc["max_ms"], longest)
+        except (TypeError, ValueError):
+            return
+        now = time.monotonic()
+        if figures.get("slow") and now - self._gc_logged >= GC_LOG_EVERY:
+            self._gc_logged = now
+            log.warning(
+                "worker %s: a garbage collection paused its %d sessions %.0f ms "
+                "(%d of %d collections over the aim so far)",
+                self.pid,
+                len(self.sessions),
+                longest,
+                self.gc["slow"],
+                self.gc["n"],
+            )
 
     def _ended(self) -> None:
         """The process has gone (its end of the socket closed)."""

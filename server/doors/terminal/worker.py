@@ -6,9 +6,11 @@ Two descriptors come from the server:
     server → worker: {"open": sid, "config": {...}, "env": {...}, "cols": c, "rows": r}
                      with the session's PTY slave; {"resize": sid, "cols": c, "rows": r};
                      {"close": sid} (the app exits; "ended" follows)
-    worker → server: {"beat": 1} a second, from the event loop itself (a hang or a
-                     runaway computation stops it: the server kills the worker and
-                     starts its sessions again elsewhere); {"ended": sid, "code": c}
+    worker → server: {"beat": 1, "gc": {...}} a second, from the event loop itself (a
+                     hang or a runaway computation stops it: the server kills the
+                     worker and starts its sessions again elsewhere); "gc": its
+                     collector's pauses since the last beat (collector.py);
+                     {"ended": sid, "code": c}
   `config` is {url, name, token, watch, export}: the identity token travels only
   here, never in argv, the environment or a log.
 - the lifeline's read end: when the server closes it, or dies, the worker ends at
@@ -38,6 +40,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from modernart.server.doors.terminal.collector import Pauses
 from modernart.server.doors.terminal.driver import SessionTerminal, terminal_app
 from modernart.server.doors.terminal.fairness import FairDriver, InputShares, Ledger
 from modernart.server.doors.terminal.memory import hand_back
@@ -105,6 +108,8 @@ class Worker:
         self.ledger.install()  # the loop's time by app (fairness.py)
         self.shares = InputShares(self.ledger)  # each session's share of the loop
         self._trim: asyncio.TimerHandle | None = None
+        self.pauses = Pauses()  # each garbage collection timed (collector.py)
+        self.pauses.install()
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -126,7 +131,7 @@ class Worker:
 
     async def _heartbeat(self) -> None:
         while True:
-            self.send({"beat": 1})
+            self.send({"beat": 1, "gc": self.pauses.report()})
             await asyncio.sleep(HEARTBEAT)
 
     def _request(self) -> None:
