@@ -15,10 +15,14 @@ import json
 from collections.abc import Iterable
 from typing import Protocol
 
+from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
 from modernart.server.rooms.base import FINISHED, PLAYING, WAITING
+from modernart.server.wire.httpcheck import PAGE_METHODS
+
+PATHS = ("/healthz", "/readyz")
 
 WEBSOCKET, SSH, WEB = "websocket", "ssh", "web"  # the doors' names in the answer
 HEALTH = "health"  # a door machine's own listener for these checks (server/doors/machine.py)
@@ -58,6 +62,19 @@ class Readiness:
             counts[room.status] = counts.get(room.status, 0) + 1
             ids.append(room.id)
         return {"ready": self.ready, "doors": dict(self.doors), "rooms": counts, "room_ids": ids}
+
+    def answer(
+        self, connection: ServerConnection, path: str, method: str, rooms: Iterable[HeldRoom]
+    ) -> Response:
+        """The answer to a request for one of `PATHS`: `/healthz` is 200 while the process
+        answers at all; `/readyz` is `response`; any other method than GET and HEAD 405."""
+        if method not in PAGE_METHODS:
+            refused = connection.respond(405, "method not allowed\n")
+            refused.headers["Allow"] = ", ".join(PAGE_METHODS)
+            return refused
+        if path == "/healthz":
+            return connection.respond(200, "ok\n")
+        return self.response(rooms, method)
 
     def response(self, rooms: Iterable[HeldRoom], method: str) -> Response:
         """200 or 503 with the report as JSON; HEAD gets the headers alone."""

@@ -28,8 +28,8 @@ from websockets.http11 import Request, Response
 
 from modernart.server.people import names
 from modernart.server.readiness import HEALTH, Readiness
+from modernart.server.readiness import PATHS as HEALTH_PATHS
 from modernart.server.store.port import StorePort, open_store
-from modernart.server.wire.httpcheck import PAGE_METHODS
 from modernart.server.wire.refusal import Refused
 from modernart.server.wire.tickets import Tickets
 
@@ -113,17 +113,11 @@ class DoorMachine:
 
     def _answer(self, connection: ServerConnection, request: Request) -> Response:
         path = urlsplit(request.path).path
-        if path not in ("/healthz", "/readyz"):
+        if path not in HEALTH_PATHS:
             return connection.respond(
                 404, "not found: a door machine answers /healthz and /readyz\n"
             )
-        if request.method not in PAGE_METHODS:
-            response = connection.respond(405, "method not allowed\n")
-            response.headers["Allow"] = ", ".join(PAGE_METHODS)
-            return response
-        if path == "/healthz":
-            return connection.respond(200, "ok\n")
-        return self.readiness.response((), request.method)
+        return self.readiness.answer(connection, path, request.method, ())
 
     # ------------------------------------------------------------ the sessions' link
 

@@ -31,11 +31,12 @@ from websockets.protocol import State
 
 from modernart.server.hub import Hub
 from modernart.server.limits import ADDRESS_BURST_FACTOR, CONNECTIONS, Buckets, Limits
+from modernart.server.readiness import PATHS as HEALTH_PATHS
 from modernart.server.readiness import WEBSOCKET, Readiness
 from modernart.server.rooms.botpool import DEFAULT_BUDGET_S, BotPool
 from modernart.server.store.port import StorePort, open_store
 from modernart.server.wire.codec import MAX_FRAME, encode
-from modernart.server.wire.httpcheck import PAGE_METHODS, BadRequest, forwarded_for, single
+from modernart.server.wire.httpcheck import BadRequest, forwarded_for, single
 from modernart.server.wire.logthrottle import LogThrottle
 from modernart.server.wire.pacing import Inbox
 from modernart.server.wire.refusal import error
@@ -278,13 +279,16 @@ class Server:
         ticket = self.tickets.read(header) if self.tickets is not None else None
         return ticket.address if ticket is not None else None
 
-    def _address(self, headers: Headers, peer: object) -> str:
-        forwarded_address = self._door_client(single(headers, "Authorization"))
-        if forwarded_address is not None:
-            return forwarded_address
+    def _address(self, headers: Headers, peer: object) -> tuple[str, str | None]:
+        """The address a client is counted for, and its Authorization header if that made
+        it a terminal session's client (None otherwise: any other header is nobody's)."""
+        header = single(headers, "Authorization")
+        door_address = self._door_client(header)
+        if door_address is not None:
+            return door_address, header
         if self.trust_proxy and (forwarded := forwarded_for(headers)):
-            return forwarded
-        return peer[0] if isinstance(peer, tuple) else str(peer)
+            return forwarded, None
+        return (peer[0] if isinstance(peer, tuple) else str(peer)), None
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         try:
@@ -297,16 +301,10 @@ class Server:
 
     def _answer(self, connection: ServerConnection, request: Request) -> Response | None:
         """An HTTP answer, or None to let websockets upgrade (BadRequest: 400)."""
-        if request.path in ("/healthz", "/readyz"):
-            if request.method not in PAGE_METHODS:
-                response = connection.respond(405, "method not allowed\n")
-                response.headers["Allow"] = ", ".join(PAGE_METHODS)
-                return response
-            if request.path == "/healthz":
-                return connection.respond(200, "ok\n")
+        if request.path in HEALTH_PATHS:
             rooms = self.hub.rooms.values() if self.hub is not None else ()
-            return self.readiness.response(rooms, request.method)
-        address = self._address(request.headers, connection.remote_address)  # checks headers
+            return self.readiness.answer(connection, request.path, request.method, rooms)
+        address, _ = self._address(request.headers, connection.remote_address)  # checks headers
         cap = self.limits.max_connections
         if cap and self.hub is not None and len(self.hub.conns) >= cap:
             self.hub.note("connections refused at --max-connections")
@@ -322,11 +320,10 @@ class Server:
     async def _handler(self, ws: ServerConnection) -> None:
         assert self.hub is not None
         hub = self.hub
-        address = self._address(ws.request.headers if ws.request else Headers(), ws.remote_address)
-        # A terminal session's client, known by its loopback secret (server/doors/terminal/)
-        # or a door machine's ticket; any other Authorization header is nobody's.
-        ticket = single(ws.request.headers, "Authorization") if ws.request else None
-        ticket = ticket if self._door_client(ticket) is not None else None
+        # A terminal session's client is known by its loopback secret (server/doors/terminal/)
+        # or a door machine's ticket.
+        headers = ws.request.headers if ws.request else Headers()
+        address, ticket = self._address(headers, ws.remote_address)
         self._forget_handshake(ws)
         self._per_address[address] += 1
         conn = Conn(ws, address, self.limits, hub.outbox)
