@@ -35,13 +35,14 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from modernart.engine.games import DEFAULT_GAME, get_game
 
 from .away import pause_line
 from .devices import replaced_note
 from .eventlog import EventLog
+from .lines import LinePanel
 from .messages import Alert, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
 from .presence import (
@@ -52,7 +53,6 @@ from .presence import (
     stand_in_names,
     table_facts,
 )
-from .quiet import quiet_update
 from .ratingwords import rated_line
 from .rematch import RematchKeys
 from .tableframe import TableFrame
@@ -324,7 +324,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
         if room and len(text) + len(room) <= self.size.width:  # the name only where it fits
             name_end = len(title) + 1 + len(self.player)
             text = Text.assemble(text[:name_end], room, text[name_end:])
-        quiet_update(self.query_one("#status", Static), text)
+        self.query_one("#status", LinePanel).set_lines(text)
         facts = table_facts(view, self.room_info)
         log, title = self.query_one("#log"), " · ".join(["Events", *facts])
         if log.border_title != title:  # setting it redraws the whole log, even unchanged

@@ -33,6 +33,7 @@ from modernart.engine.review import DEFAULT_WORLDS
 from .games import client_game
 from .gametable import GameTable
 from .help import HelpScreen
+from .lines import LinePanel
 from .reviewlist import ReviewList
 from .reviewlocal import ReviewWorker
 from .reviewmarks import Marks, check_review
@@ -255,7 +256,7 @@ class ReplayKeys:
                 )
         if len(text) + len(hint) <= self.size.width:  # type: ignore[attr-defined]
             text.append(hint, style="dim")
-        self.query_one("#status", Static).update(text)  # type: ignore[attr-defined]
+        self.query_one("#status", LinePanel).set_lines(text)  # type: ignore[attr-defined]
 
     def _go(self, step: int) -> None:
         step = max(0, min(self.replay.last, step))

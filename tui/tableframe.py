@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from .footer import Footer
+from .lines import LinePanel
 from .ordered import OrderedInput
 
 
@@ -26,13 +27,13 @@ def chat_line() -> Horizontal:
 
 
 class TableFrame(Screen[None]):
-    """A table's layout: `Static(id="status")`, `compose_table()`, `chat_line()`, `Footer`."""
+    """A table's layout: `LinePanel(id="status")`, `compose_table()`, `chat_line()`, `Footer`."""
 
     # a game's widget (a selector) -> its border's title and subtitle ("": none) on mount
     BORDERS: ClassVar[dict[str, tuple[str, str]]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield LinePanel(id="status")
         yield from self.compose_table()
         yield chat_line()
         yield Footer(compact=True)

@@ -17,7 +17,7 @@ ANN_SEAT = 1
 
 def panel_text(app) -> str:
     panel = app.table.query_one(AuctionPanel)
-    return " ".join(text_of(panel.query_one(f"#{part}", Static)) for part in ("lot", "state"))
+    return " ".join(text_of(panel.query_one(f"#{part}")) for part in ("lot", "state"))
 
 
 def entry(app) -> AmountInput:
@@ -37,7 +37,7 @@ async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp
         await bob.act(type="bid", amount=5)
         await until(pilot, lambda: "High bid: 5 by Bob" in panel_text(app))
         # The hammer runs after a shout: the clock is shown and ticks.
-        clock = app.table.query_one("#clock", Static)
+        clock = app.table.query_one("#clock")
         await until(pilot, lambda: "hammer in" in text_of(clock))
         assert entry(app).value == "6"  # the entry follows the minimum raise
         # The footer names both quick raises (+ and >) and H while they work; the players
@@ -47,10 +47,10 @@ async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp
         assert "A auctioneer" in str(app.table.query_one("#players").border_subtitle)
         # Bounds are checked before anything is sent.
         await pilot.press("backspace", "3", "enter")
-        assert "Bid at least 6" in text_of(app.table.query_one("#error", Static))
+        assert "Bid at least 6" in text_of(app.table.query_one("#error"))
         # An error from the server is shown next to the entry.
         app.act({"type": "bid", "amount": 2})
-        await until(pilot, lambda: "at least 6" in text_of(app.table.query_one("#error", Static)))
+        await until(pilot, lambda: "at least 6" in text_of(app.table.query_one("#error")))
         await pilot.press("plus")  # quick raise: the minimum, at once
         await until(pilot, lambda: "High bid: 6 by you" in panel_text(app))
         await bob.act(type="pass")
@@ -101,7 +101,7 @@ async def test_r15_fixed_price_set_then_buy_or_pass_in_turn(url, raw, tmp_path: 
         await until(pilot, lambda: app.table.view.get("phase") == "price")
         assert "Name the fixed price" in panel_text(app)
         # Too much is refused beside the entry, in words that fit at 80 columns.
-        note = app.table.query_one("#amount-note", Static)
+        note = app.table.query_one("#amount-note")
         await pilot.press("2", "0", "0")
         shown = text_of(note).strip()
         assert shown.endswith(str(entry(app).bounds[1])) and "max" in shown

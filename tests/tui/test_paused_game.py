@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 from tui_keys import log_text, text_of, until
 from websockets.asyncio.client import connect
 
@@ -90,7 +90,7 @@ async def test_a_spectator_and_the_lobby_see_the_pause_and_its_end(url, raw, tmp
         await until(pilot, lambda: app.table is not None and app.table.view.get("status"))
 
         def status() -> str:
-            return text_of(app.screen.query_one("#status", Static))
+            return text_of(app.screen.query_one("#status"))
 
         assert "paused" not in status()
         await ann.close()

@@ -123,7 +123,7 @@ async def test_w_on_a_locked_room_asks_the_password_and_a_wrong_one_says_so(url,
         await pilot.press("w")
         assert isinstance(app.screen, PasswordDialog)
         await pilot.press(*"tulpi", "enter")
-        error = app.lobby.query_one("#error", Static)
+        error = app.lobby.query_one("#error")
         await until(pilot, lambda: "wrong password" in text_of(error))
         await pilot.press("w")
         await pilot.press(*"tulip", "enter")
@@ -139,7 +139,7 @@ async def test_connecting_to_a_closed_port_says_so_and_how_to_fix_it(tmp_path):
         port = probe.getsockname()[1]
     app = lobby_app(f"ws://127.0.0.1:{port}/", tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        error = app.lobby.query_one("#error", Static)
+        error = app.lobby.query_one("#error")
         await until(pilot, lambda: "nothing answers" in text_of(error))
         words = text_of(error)
         assert f"127.0.0.1:{port}" in words and f"modernart-server --port {port}" in words

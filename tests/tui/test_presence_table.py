@@ -10,7 +10,6 @@ import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import seated_game
 
@@ -20,7 +19,7 @@ from modernart.tui.tokens import TokenStore
 
 
 def status(app: ClientApp) -> str:
-    return text_of(app.screen.query_one("#status", Static))
+    return text_of(app.screen.query_one("#status"))
 
 
 def log_title(app: ClientApp) -> str:

@@ -33,11 +33,11 @@ def footer_keys(app: ClientApp) -> set[str]:
 
 
 def status(app: ClientApp) -> str:
-    return text_of(app.table.query_one("#status", Static))
+    return text_of(app.table.query_one("#status"))
 
 
 def dialog_text(screen: ModalScreen[Any]) -> str:
-    return " ".join(text_of(w) for w in screen.query(Static) if w.display)
+    return " ".join(text_of(w) for w in screen.query("Static, LinePanel") if w.display)
 
 
 async def played_out(app: OfflineApp, name: str, pilot: Any) -> None:

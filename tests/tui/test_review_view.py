@@ -63,7 +63,7 @@ def stored_review(game: str) -> dict:
 
 
 def status(app) -> str:
-    return str(app.screen.query_one("#status").render())
+    return str(app.screen.query_one("#status").content)
 
 
 def log(app) -> str:

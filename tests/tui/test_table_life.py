@@ -4,7 +4,6 @@ under `run_test()` against a real in-process server."""
 
 from __future__ import annotations
 
-from rich.console import Console
 from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import deck_of, seated_game
@@ -15,13 +14,13 @@ from modernart.tui.confirm import Confirm
 from modernart.tui.eventlog import EventLog
 from modernart.tui.modernart.hand import Hand
 from modernart.tui.modernart.ledger import LedgerScreen
-from modernart.tui.modernart.players import Players, players_table
+from modernart.tui.modernart.players import Players
 from modernart.tui.modernart.summary import RoundSummary
 from modernart.tui.tokens import TokenStore
 
 
 def status(app: ClientApp) -> str:
-    return text_of(app.screen.query_one("#status", Static))
+    return text_of(app.screen.query_one("#status"))
 
 
 def logged(app: ClientApp, line: str) -> bool:
@@ -74,7 +73,7 @@ async def test_a_bid_arriving_between_key_presses_keeps_what_is_typed(url, raw, 
         await pilot.press("enter")
         await until(pilot, lambda: app.table.view.get("phase") == "open")
         entry = app.table.query_one(AmountInput)
-        note = app.table.query_one("#amount-note", Static)
+        note = app.table.query_one("#amount-note")
         await pilot.press("2")
         assert entry.value == "2"
         await bob.act(type="bid", amount=5)
@@ -86,7 +85,7 @@ async def test_a_bid_arriving_between_key_presses_keeps_what_is_typed(url, raw, 
         await until(pilot, lambda: (app.table.view.get("high") or {}).get("amount") == 30)
         assert entry.value == "25" and "✗ min 31" in text_of(note)
         await pilot.press("enter")  # refused here: nothing is sent
-        assert "Bid at least 31" in text_of(app.table.query_one("#error", Static))
+        assert "Bid at least 31" in text_of(app.table.query_one("#error"))
         await pilot.press("backspace", "backspace", "3", "2", "enter")
         await until(pilot, lambda: (app.table.view.get("high") or {}).get("seat") == 1)
         assert app.table.view["high"]["amount"] == 32
@@ -135,9 +134,7 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         await all_pass()
         # Issue 8.5: this round's purchases as counts per artist, the turn marker kept.
         players = table.query_one(Players)
-        console = Console(width=players.content_size.width, record=True, color_system=None)
-        console.print(players_table(table.view, players.name_width))
-        shown = console.export_text()
+        shown = players.text
         assert "▶ A Ann" in shown and "KR2" in shown and "YO1" in shown
         # Ann's turn, four Krypto played: her Krypto is marked, the reason under the cursor.
         hand = table.query_one(Hand)
@@ -278,7 +275,7 @@ async def test_turn_clock_is_shown_on_your_turn_and_warns_at_ten_seconds(
         _bob,
         _cy,
     ):
-        clock = app.table.query_one("#clock", Static)
+        clock = app.table.query_one("#clock")
         await until(pilot, lambda: "s left" in text_of(clock))
         assert "s left; then a card is played for you" in text_of(clock)
         assert "YOUR TURN" in status(app)
@@ -334,7 +331,7 @@ async def test_a_stale_error_is_cleared_when_the_game_starts(url, tmp_path):
         await pilot.press("b", "b")
         await until(pilot, lambda: all(not s.get("free") for s in app.table.view["seats"]))
         app.send({"t": "add_bot"})  # one too many
-        error = app.table.query_one("#error", Static)
+        error = app.table.query_one("#error")
         await until(pilot, lambda: "every seat is taken" in text_of(error))
         await pilot.press("s")
         await until(pilot, lambda: app.table.view.get("round") == 1)
@@ -354,7 +351,7 @@ async def test_the_same_name_in_a_second_window_stops_the_first_instead_of_a_fig
         async with second.run_test(size=(80, 24)) as second_pilot:
             await until(second_pilot, lambda: second.lobby.connection == "connected")
             await until(first_pilot, lambda: first.lobby.connection == "replaced")
-            error = text_of(first.lobby.query_one("#error", Static))
+            error = text_of(first.lobby.query_one("#error"))
             assert "open in another window" in error and "another name" in error
             # The connection's worker has ended: nothing is left that could reconnect.
             await until(first_pilot, lambda: first.network.is_finished)

@@ -200,8 +200,9 @@ def test_purchases_are_counts_per_artist() -> None:
 def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
     """Issue 8.5: `bought` wraps; the ▶ and A markers and every count stay visible."""
     from rich.console import Console
+    from rich.text import Text
 
-    from modernart.tui.modernart.players import players_table
+    from modernart.tui.modernart.players import players_lines
 
     everything = ["lite_metal.open", "yoko.open", "christin_p.open", "karl_gitter.open"]
     seats = [
@@ -210,7 +211,7 @@ def test_players_table_keeps_the_turn_marker_with_long_purchases() -> None:
     ]
     view = {"status": "playing", "you": 1, "to_act": [0], "auctioneer": 0, "seats": seats}
     console = Console(width=36, record=True, color_system=None)
-    console.print(players_table(view, name_width=10))
+    console.print(Text("\n").join(players_lines(view, name_width=10)))
     shown = console.export_text()
     assert "▶ A Heurist…12" in shown
     for count in ("LM1", "YO1", "CP1", "KG1", "KR1"):

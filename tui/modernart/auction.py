@@ -10,12 +10,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from ..amount import AmountInput
-from ..quiet import quiet_update
+from ..lines import LinePanel
 from ..turnclock import WARN_AT_S, ClockWarning
 from ..words import capital
 from .style import TYPE_NAME, artist_style, lot_name
@@ -189,14 +189,14 @@ class AuctionPanel(Vertical):
     """Shows the lot, the state of its auction, the amount entry and the last error."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="lot")
-        yield Static(id="state")
-        yield Static(id="clock")
+        yield LinePanel(id="lot")
+        yield LinePanel(id="state")
+        yield LinePanel(id="clock")
         with Horizontal(id="entry"):
-            yield Static(id="entry-label")
+            yield LinePanel(id="entry-label")
             yield AmountInput(id="amount", placeholder="amount")
-            yield Static(id="amount-note")
-        yield Static(id="error")
+            yield LinePanel(id="amount-note")
+        yield LinePanel(id="error")
 
     def on_mount(self) -> None:
         self.view: dict[str, Any] = {}
@@ -221,14 +221,14 @@ class AuctionPanel(Vertical):
             elif event.get("type") in ("bid", "sold", "free", "played", "added"):
                 self._going = 0
             if event.get("type") in ("bid", "pass", "sealed_in", "price", "buy", "sold", "free"):
-                quiet_update(self.query_one("#error", Static), "")
+                self.query_one("#error", LinePanel).set_lines("")
         self._set_clock(view.get("deadline_ms"))
         key = repr({k: v for k, v in view.items() if k != "deadline_ms"})
         if key != self._key:
             self._key = key
-            quiet_update(self.query_one("#error", Static), "")  # errors are about the last state
-            quiet_update(self.query_one("#lot", Static), lot_title(view))
-            quiet_update(self.query_one("#state", Static), describe(view))
+            self.query_one("#error", LinePanel).set_lines("")  # errors are about the last state
+            self.query_one("#lot", LinePanel).set_lines(lot_title(view))
+            self.query_one("#state", LinePanel).set_lines(describe(view))
             self._set_mode(view.get("legal") or {})
         self._draw_clock()
 
@@ -247,7 +247,7 @@ class AuctionPanel(Vertical):
         # No brackets and no space before the ✗ note: "✗ max 100" keeps its number beside
         # the entry at 80 columns.
         prompt = Text(f"{label} {low}–{high}: ", style="bold")
-        quiet_update(self.query_one("#entry-label", Static), prompt)
+        self.query_one("#entry-label", LinePanel).set_lines(prompt)
         entry.placeholder = "amount"
         if mode == "bid":
             # What the player typed is never replaced (a shout may arrive between two key
@@ -277,14 +277,14 @@ class AuctionPanel(Vertical):
                 note = f"✗ min {low}"  # short: the entry is narrow at 80 columns
             elif amount > high:
                 note = f"✗ max {high}"
-        quiet_update(self.query_one("#amount-note", Static), Text(note, style="bold red"))
+        self.query_one("#amount-note", LinePanel).set_lines(Text(note, style="bold red"))
 
     def sent(self) -> None:
         """The amount went out: the next minimum may be suggested again."""
         self.amount_input.offer("")
 
     def show_error(self, message: str) -> None:
-        quiet_update(self.query_one("#error", Static), Text(message, style="bold red"))
+        self.query_one("#error", LinePanel).set_lines(Text(message, style="bold red"))
 
     # ------------------------------------------------------------ the clock
 
@@ -337,7 +337,7 @@ class AuctionPanel(Vertical):
         return Text(f"{capital(who)}: {seconds} s left to decide", style="dim")
 
     def _draw_clock(self) -> None:
-        clock = self.query_one("#clock", Static)
+        clock = self.query_one("#clock", LinePanel)
         line = self.clock_line()
         clock.display = line is not None
-        quiet_update(clock, line or "")
+        clock.set_lines([line or ""])

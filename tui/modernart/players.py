@@ -4,23 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
 
+from ..lines import LinePanel, Paragraph, columns
 from ..presence import seat_status
-from ..quiet import quiet_update
 from ..words import short_name
 from .style import paintings
 
 FIXED_COLUMNS = 16  # the markers, on, # and $, with the spaces between all columns
 
 
-def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
+def players_lines(view: dict[str, Any], name_width: int = 12) -> list[Text]:
     """One row per seat; money shows only where the view has it (yours, or all at the end, R27).
 
-    `bought` (this round's purchases, counts per artist) wraps rather than push
-    the markers off the row, when even short names leave it too little room.
+    `bought` (this round's purchases, counts per artist) is the last column and wraps
+    rather than push the markers off the row, when even short names leave it too little
+    room.
     """
     you = view.get("you")
     to_act = set(view.get("to_act") or [])
@@ -28,50 +27,52 @@ def players_table(view: dict[str, Any], name_width: int = 12) -> Table:
     running = lot["seller"] if lot else view.get("auctioneer")
     waiting = view.get("status", "playing") == "waiting"
     playing = view.get("status", "playing") == "playing" and not view.get("finished")
-    table = Table.grid(padding=(0, 1))
-    table.add_column(width=1, no_wrap=True)  # decision marker
-    table.add_column(width=1, no_wrap=True)  # auctioneer marker
-    table.add_column(width=name_width, no_wrap=True)
-    table.add_column(width=3, no_wrap=True)
-    table.add_column(justify="right", width=2, no_wrap=True)
-    table.add_column(justify="right", width=3, no_wrap=True)
-    table.add_column(min_width=7)
-    table.add_row(
-        "",
-        "",
-        Text("Player", style="bold"),
-        Text("on", style="bold"),
-        Text("#", style="bold"),
-        Text("$", style="bold"),
-        Text("bought", style="bold"),
-    )
+    bold = "bold"
+
+    def row(mark: Paragraph, auctioneer: Paragraph, name: Paragraph, *rest: Paragraph) -> Text:
+        on, hand, money, bought = rest
+        return columns(
+            (mark, 1, "left"),
+            (auctioneer, 1, "left"),
+            (name, name_width, "left"),
+            (on, 3, "left"),
+            (hand, 2, "right"),
+            (money, 3, "right"),
+            (bought, 0, "left"),
+        )
+
+    header = ("Player", "on", "#", "$", "bought")
+    rows = [row("", "", *(Text(h, style=bold) for h in header))]
     for seat, info in enumerate(view.get("seats") or []):
         label = short_name(info.get("name", "?"), name_width)
-        name = Text(label, style="bold reverse" if seat == you else "bold")
-        status = seat_status(info)
-        money = info.get("money")
+        name = Text(label, style="bold reverse" if seat == you else bold)
         acting = playing and seat in to_act
-        table.add_row(
-            Text("▶", style="bold yellow") if acting else "",
-            Text("A", style="bold yellow reverse") if playing and seat == running else "",
-            name,
-            status,
-            "" if waiting else str(info.get("hand_size", 0)),
-            _money(money, waiting),
-            paintings(info.get("purchased") or []),
+        rows.append(
+            row(
+                Text("▶", style="bold yellow") if acting else "",
+                Text("A", style="bold yellow reverse") if playing and seat == running else "",
+                name,
+                seat_status(info),
+                "" if waiting else str(info.get("hand_size", 0)),
+                _money(info.get("money"), waiting),
+                paintings(info.get("purchased") or []),
+            )
         )
     virtual = view.get("virtual")
     if virtual:
-        table.add_row(
-            "",
-            "A" if playing and view.get("auctioneer") == len(view.get("seats") or []) else "",
-            Text("(virtual)", style="italic"),
-            "",
-            str(virtual.get("hand_size", 0)),
-            "",
-            "",
+        virtual_runs = playing and view.get("auctioneer") == len(view.get("seats") or [])
+        rows.append(
+            row(
+                "",
+                "A" if virtual_runs else "",
+                Text("(virtual)", style="italic"),
+                "",
+                str(virtual.get("hand_size", 0)),
+                "",
+                "",
+            )
         )
-    return table
+    return rows
 
 
 def _money(money: int | None, waiting: bool) -> Text:
@@ -80,7 +81,7 @@ def _money(money: int | None, waiting: bool) -> Text:
     return Text("" if waiting else "?", style="dim")  # R4: hidden until the end
 
 
-class Players(Static):
+class Players(LinePanel):
     """Redrawn only when something shown changes."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -99,7 +100,7 @@ class Players(Static):
 
     def _draw(self) -> None:
         # Names get what the fixed columns leave, so wide terminals show them whole.
-        quiet_update(self, players_table(self._view, self.name_width))
+        self.set_lines(players_lines(self._view, self.name_width))
 
     @property
     def name_width(self) -> int:

@@ -1,0 +1,208 @@
+"""A panel of text drawn with Textual's Line API: what a game's table shows as lines (issue 31).
+
+A `Static` given new content renders it whole: Textual turns the text into its own
+content, measures it, and, when its size may change, lays the whole screen out again,
+which then redraws every widget. A game's update does that for most of a table's lines
+(docs/decisions/client-performance.md). A `LinePanel` keeps its content as paragraphs
+(Rich texts, a line or more each), each drawn once into rows of cells (`Strip`s) at the
+panel's width and kept; a new content draws only the paragraphs it has not drawn before,
+compares the rows with the rows shown, and repaints the rows that changed, nothing else.
+
+A panel with a fixed height (CSS) is never laid out by a change of content: rows past
+its height are not shown. With `height: auto` it is as tall as its rows, and laid out
+when their number changes (a new seat in a table, not a new bid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+Paragraph = Text | str
+_TEXT_FIELDS = ("plain", "style", "justify", "overflow", "no_wrap", "end")
+MAX_DRAWN = 256  # paragraphs drawn remembered per panel (it starts again when full)
+
+
+def paragraph_key(paragraph: Paragraph) -> tuple[Any, ...]:
+    """What a paragraph shows: its characters, spans and how it wraps (two Rich texts
+    equal in all of these draw the same cells)."""
+    if isinstance(paragraph, str):
+        return ("str", paragraph)
+    fields = tuple(getattr(paragraph, field) for field in _TEXT_FIELDS)
+    return (*fields, tuple(paragraph.spans))
+
+
+class LinePanel(Widget):
+    """Paragraphs of text drawn as cached rows; `set_lines` repaints only the rows that changed."""
+
+    DEFAULT_CSS = """
+    LinePanel {
+        height: auto;
+    }
+    """
+
+    def __init__(self, *paragraphs: Paragraph, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._paragraphs: list[Paragraph] = list(paragraphs)
+        self._keys = [paragraph_key(p) for p in self._paragraphs]
+        self._drawn: dict[tuple[Any, ...], list[Strip]] = {}  # (key, width) -> its rows
+        self._rows: list[Strip] = []
+        self._rows_width = -1  # the width `_rows` were drawn at (-1: not drawn)
+
+    @property
+    def paragraphs(self) -> list[Paragraph]:
+        return list(self._paragraphs)
+
+    @property
+    def content(self) -> Paragraph:
+        """What is shown, as a `Static`'s `content` gives it: the one paragraph, or all of
+        them as one text."""
+        if len(self._paragraphs) == 1:
+            return self._paragraphs[0]
+        return Text("\n").join(Text(p) if isinstance(p, str) else p for p in self._paragraphs)
+
+    @property
+    def text(self) -> str:
+        """The rows as plain text, one per line (what the panel shows, untruncated)."""
+        return "\n".join(strip.text.rstrip() for strip in self.rows(self._width()))
+
+    def set_lines(self, paragraphs: Sequence[Paragraph] | Paragraph) -> None:
+        """Show `paragraphs` (or one paragraph: an empty one is a blank row, as in a
+        `Static`): nothing happens if
+        they are the ones shown; otherwise the rows that changed are repainted, and the
+        panel is laid out only if its size follows its content and changed."""
+        if isinstance(paragraphs, (str, Text)):
+            paragraphs = [paragraphs]
+        if self._width_follows():
+            old_width = self._natural_width()
+            self._paragraphs = list(paragraphs)
+            if self._natural_width() != old_width:
+                self._keys = [paragraph_key(p) for p in self._paragraphs]
+                self._rows_width = -1
+                self.refresh(layout=True)
+                return
+        keys = [paragraph_key(p) for p in paragraphs]
+        if keys == self._keys:
+            return
+        self._paragraphs, self._keys = list(paragraphs), keys
+        width = self._width()
+        if self._rows_width != width or width <= 0:
+            self._rows_width = -1
+            self.refresh(layout=self._height_follows())
+            return
+        old, self._rows_width = self._rows, -1
+        new = self.rows(width)
+        if len(new) != len(old) and self._height_follows():
+            self.refresh(layout=True)
+            return
+        changed = [
+            Region(0, y, width, 1)
+            for y in range(max(len(old), len(new)))
+            if y >= len(old) or y >= len(new) or old[y] != new[y]
+        ]
+        if changed:
+            self.refresh(*changed)
+
+    def forget(self) -> None:
+        """Draw every paragraph again at the next repaint (a full redraw, for tests)."""
+        self._drawn.clear()
+        self._rows_width = -1
+        self.refresh()
+
+    # ------------------------------------------------------------- drawing
+
+    def _width(self) -> int:
+        return self.content_size.width
+
+    def _height_follows(self) -> bool:
+        height = self.styles.height
+        return height is None or height.is_auto
+
+    def rows(self, width: int) -> list[Strip]:
+        """The rows of the paragraphs at `width`, drawn from the cache where it can."""
+        if width == self._rows_width:
+            return self._rows
+        if len(self._drawn) > MAX_DRAWN:
+            self._drawn.clear()
+        rows: list[Strip] = []
+        for key, paragraph in zip(self._keys, self._paragraphs, strict=True):
+            drawn = self._drawn.get((key, width))
+            if drawn is None:
+                drawn = self._drawn[(key, width)] = self._draw_paragraph(paragraph, width)
+            rows += drawn
+        self._rows, self._rows_width = rows, width
+        return rows
+
+    def _draw_paragraph(self, paragraph: Paragraph, width: int) -> list[Strip]:
+        """One paragraph's rows at `width`, as a `Static` would wrap it."""
+        if width <= 0:
+            return []
+        console = self.app.console
+        options = self.app.console_options.update(width=width, highlight=False, height=None)
+        lines = console.render_lines(paragraph, options, pad=False)
+        return [Strip(Segment.simplify(line)).simplify() for line in lines]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.rows(width))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self._natural_width() if self._width_follows() else container.width
+
+    def _width_follows(self) -> bool:
+        width = self.styles.width
+        return width is not None and width.is_auto
+
+    def _natural_width(self) -> int:
+        """The widest line of the paragraphs, in cells (a `width: auto` panel's width)."""
+        return max(
+            (Text(p).cell_len if isinstance(p, str) else p.cell_len for p in self._lines()),
+            default=0,
+        )
+
+    def _lines(self) -> list[Paragraph]:
+        lines: list[Paragraph] = []
+        for paragraph in self._paragraphs:
+            if isinstance(paragraph, str):
+                lines += paragraph.split("\n")
+            else:
+                lines += paragraph.split("\n")
+        return lines
+
+    def render_line(self, y: int) -> Strip:
+        width = self._width()
+        style: Style = self.rich_style
+        rows = self.rows(width)
+        if y >= len(rows):
+            return Strip.blank(width, style)
+        return rows[y].crop_extend(0, width, style).apply_style(style)
+
+    def on_resize(self) -> None:
+        self._rows_width = -1
+
+
+def columns(*cells: tuple[Paragraph, int, str]) -> Text:
+    """One row of a grid: each cell `(text, width, justify)` cut or padded to `width`
+    cells ("left" or "right"), one space between cells; the last cell keeps its length
+    when its width is 0 (a table's last column that takes what is left)."""
+    row = Text(no_wrap=False)
+    last = len(cells) - 1
+    for i, (cell, width, justify) in enumerate(cells):
+        text = Text(cell) if isinstance(cell, str) else cell.copy()
+        if i:
+            row.append(" ")
+        if width or i != last:
+            text.truncate(width, overflow="crop")
+            gap = width - text.cell_len
+            if gap > 0:
+                text = Text.assemble(" " * gap, text) if justify == "right" else text
+                if justify != "right":
+                    text.pad_right(gap)
+        row.append_text(text)
+    return row
