@@ -1,174 +1,240 @@
-"""Textual's Footer, without its leak and with its keys updated in place: every screen's
-footer, compact.
+"""Every screen's footer: the keys you may press now, drawn as one line of one widget.
 
-Textual's `Footer` composes its keys again whenever the bindings change (a
-focus change, a screen pushed) and binds each new `FooterKey` to its own
-`compact` reactive with `data_bind`. That leaves a watcher on the footer for
-every key it ever showed, and with it the key, its styles and its message
-queue: a client that watched a whole game held about 2,000 dead keys, the most
-of its growth (docs/decisions/client-performance.md). And while a modal (a round's
-summary) covers the table, its screen keeps every widget that asked to be
-redrawn in a set that only a visible screen empties: the removed keys again.
-Both are dropped after each change of the keys.
+Textual's `Footer` is a container of one `FooterKey` widget per key, composed again
+whenever the bindings change. That leaked a watcher and the key per change (about 2,000
+dead keys after a watched game) and cost the most of a playing session (issue 16), so we
+updated its keys in place instead. Yet a key is as wide as its label, the keys shown
+change with the legal actions, and Textual lays out the whole screen for any layout
+request: the footer still caused about three whole-screen layouts' worth of refreshes
+per game update (issue 31, `scripts/bench_redraw.py --trace`).
 
-And it composes its keys again on every `refresh_bindings()`, which a game's table
-calls on every update: most change nothing the footer shows, yet rebuilding it (a
-dozen widgets, their styles and layout) was the largest cost of a playing session
-(issue 16, third session: 38% of a worker's time). A change that would show the same
-keys is skipped.
+This footer is one widget of height 1 and width 1fr drawn with Textual's Line API
+(`render_line`): a change of keys lays nothing out; its line is drawn once per change,
+kept as a `Strip`, and repainted only when it differs from the line shown. It has no
+children, so there is nothing to leak.
 
-Most decisions do change the keys shown (about every other update of a game), and
-composing them again mounted, styled and laid out 3–5 new keys each time. The keys are
-updated in place instead (issue 16, fifth session): the key widget at each place takes
-the binding shown there now (its key, label, action, enabled or not, tooltip), the keys
-not needed now are hidden (and kept for later: most decisions come back), keys are
-mounted only when more are shown than ever before, and a key is laid out only when its
-width changed. Keys in groups (`Binding.Group`) or the command palette's
-key, which our tables do not show, are composed again as Textual does.
+It shows what Textual's compact footer shows, as near as one line can: for each shown
+binding of the screen's active bindings, the first binding of each action, its key
+display (`App.get_key_display`) then its description, in the bindings' order; a binding
+`check_action` answers None for is drawn dim, and one it answers False for is not shown.
+Keys past the right edge are cut. A mouse press on a key presses the key, as on
+Textual's `FooterKey`. Dropped (docs/decisions/client-performance.md): the hover style,
+tooltips, `Binding.Group`'s grouped keys (drawn as plain keys) and the command palette's
+key (our apps disable the palette).
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import ClassVar, NamedTuple
 
-from rich.cells import cell_len
-from textual.app import ComposeResult
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.dom import NoScreen
-from textual.widgets import Footer as TextualFooter
-
-from .textual_internals import FooterKey, key_disabled, set_key_disabled
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
 
 
 class Key(NamedTuple):
-    """What one footer key shows (the arguments of `FooterKey`)."""
+    """One key as the footer draws it."""
 
-    key: str
-    key_display: str
+    key: str  # what a click presses (`App.simulate_key`)
+    display: str  # `App.get_key_display`
     description: str
-    action: str
-    disabled: bool
-    tooltip: str
+    disabled: bool  # `check_action` answered None: drawn dim, a click rings the bell
 
 
-class Footer(TextualFooter):
-    def __init__(self, *children, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        kwargs.setdefault("compact", True)
-        super().__init__(*children, **kwargs)
-        self._shown: tuple[Any, ...] | None = None  # what the keys show now
+class Place(NamedTuple):
+    """Where a key is drawn on the line: cells `start` to `end` (exclusive)."""
 
-    def shown(self) -> tuple[Any, ...] | None:
-        """What `compose` would show now: each shown binding, whether it is enabled, its
-        tooltip, and the footer's own settings (None: nothing to show yet)."""
-        if not self._bindings_ready:
-            return None
+    start: int
+    end: int
+    key: Key
+
+
+class Footer(Widget, can_focus=False):
+    """The screen's keys on one line (see the module docstring for why one widget)."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "footer-key--key",
+        "footer-key--description",
+        "footer-key--disabled",
+    }
+    # The looks of Textual's Footer and FooterKey (textual/widgets/_footer.py), whose
+    # `-compact` class is our `compact`: a key's padding and the gap between keys are
+    # drawn as spaces, so the component styles have none.
+    DEFAULT_CSS = """
+    Footer {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        text-wrap: nowrap;
+        .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .footer-key--disabled {
+            text-style: dim;
+        }
+    }
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        compact: bool = True,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.compact = compact
+        self._shown: tuple[tuple[Binding, bool], ...] | None = None  # bindings drawn
+        self._keys: tuple[Key, ...] = ()
+        self._places: tuple[Place, ...] = ()
+        self._strip: Strip | None = None  # the keys' line, as long as they are
+        self._base = Style()  # the footer's own style, which fills the rest of the line
+        self._line: tuple[int, Strip] | None = None  # (width, the line at that width)
+        self._pending = False  # an update waits for the screen's next refresh
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.bindings_changed(self.screen)  # the keys there are already
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """The screen's bindings changed: look at them after its next refresh (as
+        Textual's Footer does, when the focus and the screen's state have settled);
+        several changes before then are looked at once."""
+        if not screen.app.app_focus or self._pending:
+            return
+        if self.is_attached and screen is self.screen:
+            self._pending = True
+            self.call_after_refresh(self.update_keys)
+
+    def shown(self) -> tuple[tuple[Binding, bool], ...] | None:
+        """The shown bindings now with whether each is enabled, the first of each action
+        in the bindings' order (None: no screen)."""
         try:
             active = self.screen.active_bindings
         except NoScreen:
             return None
-        keys = tuple(
-            (binding, enabled, tooltip)
-            for (_, binding, enabled, tooltip) in active.values()
-            if binding.show
-        )
-        return (keys, self.compact, self.show_command_palette, self.combine_groups)
+        first: dict[str, tuple[Binding, bool]] = {}
+        for _, binding, enabled, _ in active.values():
+            if binding.show and binding.action not in first:
+                first[binding.action] = (binding, enabled)
+        return tuple(first.values())
 
-    def plain_keys(self, shown: tuple[Any, ...]) -> list[Key] | None:
-        """The keys `compose` would show for `shown`, one per action in the bindings' order,
-        when all are plain keys (None: a group of keys, or the command palette's key)."""
-        keys, _, show_palette, _ = shown
-        if show_palette and self.app.ENABLE_COMMAND_PALETTE:
-            return None
-        first: dict[str, Key] = {}  # compose shows an action's first binding
-        for binding, enabled, tooltip in keys:
-            if binding.group is not None:
-                return None
-            if binding.action not in first:
-                display = self.app.get_key_display(binding)
-                first[binding.action] = Key(
-                    binding.key, display, binding.description, binding.action, not enabled, tooltip
-                )
-        return list(first.values())
-
-    def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            if isinstance(widget, FooterKey) and self.compact:
-                widget.add_class("-compact", update=False)  # its watcher finds it: no restyle
-            yield widget
-
-    async def recompose(self) -> None:
+    def update_keys(self) -> None:
+        """Draw the keys shown now; repaint the line only if it changed."""
+        self._pending = False
         shown = self.shown()
-        if shown is not None and shown == self._shown and self.is_attached:
-            return  # the same keys: nothing to change
+        if shown is None or shown == self._shown:
+            return  # most changes of the bindings change nothing shown
         self._shown = shown
-        keys = self.plain_keys(shown) if shown is not None else None
-        current = list(self.children)
-        if keys is None or not self.is_attached or not all(type(w) is FooterKey for w in current):
-            await super().recompose()
-        else:
-            await self.update_keys(current, keys)  # type: ignore[arg-type]
-        self.drop_dead_watchers()
-
-    async def update_keys(self, current: list[FooterKey], keys: list[Key]) -> None:
-        """Show `keys` with the key widgets there are: the ones not needed now are hidden
-        and kept for the next keys, and new ones mounted only when more keys are shown
-        than ever before."""
-        # Not `styles.grid_size_columns = len(keys)` as `compose` does: the footer's layout
-        # is horizontal, and setting it lays out every key again.
-        for widget, key in zip(current, keys, strict=False):
-            set_key(widget, key)
-            widget.display = True
-        for widget in current[len(keys) :]:
-            widget.display = False
-        if len(keys) > len(current):
-            await self.mount_all([self.new_key(key) for key in keys[len(current) :]])
-
-    def new_key(self, key: Key) -> FooterKey:
-        """A key as `compose` makes it (born compact, see the module docstring)."""
-        widget = FooterKey(*key).data_bind(compact=TextualFooter.compact)
-        if self.compact:
-            widget.add_class("-compact", update=False)
-        return widget
-
-    def drop_dead_watchers(self) -> None:
-        """Forget the keys no longer mounted (Textual's private bookkeeping, see above)."""
-        watchers: dict[str, list] = getattr(self, "__watchers", {})  # textual.reactive's
-        for entries in watchers.values():
-            entries[:] = [(node, callback) for node, callback in entries if node.is_attached]
-        try:
-            screen = self.screen
-        except NoScreen:  # removed meanwhile, with its screen
+        keys = tuple(
+            Key(binding.key, self.app.get_key_display(binding), binding.description, not on)
+            for binding, on in shown
+        )
+        if keys == self._keys:
             return
-        dirty = getattr(screen, "_dirty_widgets", None)  # textual.screen.Screen's
-        if dirty:
-            dirty.difference_update([widget for widget in dirty if not widget.is_attached])
+        self._keys = keys
+        self._redraw()
 
+    def _redraw(self) -> None:
+        """Draw the line again; repaint it only if it changed."""
+        strip, self._places = self.draw(self._keys)
+        base = Style(bgcolor=self.rich_style.bgcolor)
+        if strip == self._strip and base == self._base:
+            return
+        self._strip, self._base, self._line = strip, base, None
+        self.refresh()  # a repaint of the one line: nothing is laid out
 
-def set_key(widget: FooterKey, key: Key) -> None:
-    """Make `widget` show `key`: repainted if its text or state changed, and laid out
-    only if its label's width changed (a key is as wide as its label)."""
-    old = Key(
-        widget.key,
-        widget.key_display,
-        widget.description,
-        widget.action,
-        key_disabled(widget),
-        widget.tooltip or "",
-    )
-    if old == key:
-        return
-    widget.key, widget.key_display, widget.description, widget.action = key[:4]
-    if key.disabled != key_disabled(widget):
-        set_key_disabled(widget, key.disabled)
-        widget.set_class(key.disabled, "-disabled")
-    if key.tooltip != old.tooltip:
-        widget.tooltip = key.tooltip or None
-    if label_width(key) != label_width(old):
-        widget.refresh(layout=True)
-    else:
-        widget.refresh()
+    def draw(self, keys: tuple[Key, ...]) -> tuple[Strip, tuple[Place, ...]]:
+        """The line of `keys` with the footer's styles, and where each key is on it.
 
+        As Textual's compact FooterKey: the key, a space and the description, then one
+        space of the footer's background between keys; not compact: a space either side
+        of the key and one after the description, no gap."""
+        key_style = self.get_component_rich_style("footer-key--key")
+        description_style = self.get_component_rich_style("footer-key--description")
+        dim = self.get_component_rich_style("footer-key--disabled", partial=True)
+        base = self.rich_style
+        gap = Style(bgcolor=base.bgcolor)  # blank: the footer's background only
+        text = Text(no_wrap=True, end="")
+        places: list[Place] = []
+        for key in keys:
+            start = text.cell_len
+            display = key.display if self.compact else f" {key.display} "
+            label = Text.assemble((display, key_style))
+            if key.description:
+                description = f" {key.description}" if self.compact else f"{key.description} "
+                label.append(description, description_style)
+            label.stylize_before(base + dim if key.disabled else base)
+            text.append_text(label)
+            places.append(Place(start, text.cell_len, key))
+            if self.compact:
+                text.append(" ", gap)
+        segments = text.render(self.app.console) if keys else ()
+        return Strip(segments, text.cell_len), tuple(places)
 
-def label_width(key: Key) -> tuple[int, bool]:
-    """What a key's width follows: its label's cells, and whether it has a description
-    (which brings its own padding)."""
-    return cell_len(key.key_display) + cell_len(key.description), bool(key.description)
+    def notify_style_update(self) -> None:
+        """A new theme or class may change the styles the line was drawn with."""
+        super().notify_style_update()
+        if self._strip is not None:
+            self._redraw()
+
+    def render_line(self, y: int) -> Strip:
+        """The keys' line, cut or filled with the footer's background to its width."""
+        width = self.size.width
+        if self._line is not None and self._line[0] == width:
+            return self._line[1]
+        if self._strip is None:
+            self._strip, self._places = self.draw(self._keys)
+            self._base = Style(bgcolor=self.rich_style.bgcolor)
+        line = self._strip.adjust_cell_length(width, self._base)
+        self._line = (width, line)
+        return line
+
+    def key_at(self, x: int) -> Key | None:
+        """The key drawn at cell `x` of the line (None: none, or past the right edge)."""
+        if x >= self.size.width:
+            return None
+        for place in self._places:
+            if place.start <= x < place.end:
+                return place.key
+        return None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """Press the key under the pointer, as Textual's FooterKey does."""
+        key = self.key_at(event.x)
+        if key is None:
+            return
+        if key.disabled:
+            self.app.bell()
+        else:
+            self.app.simulate_key(key.key)
+
+    @property
+    def keys(self) -> tuple[Key, ...]:
+        """The keys shown now, in order."""
+        return self._keys
+
+    @property
+    def text(self) -> str:
+        """The line's text, as long as its keys (not cut to the width)."""
+        if self._strip is None:
+            self._strip, self._places = self.draw(self._keys)
+        return self._strip.text

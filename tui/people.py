@@ -14,12 +14,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from modernart.engine.games import DEFAULT_GAME, GAME_NAMES, get_game
 
 from .dialog import Dialog
 from .fitted import FittedTable
+from .footer import Footer
 from .messages import SendToServer
 from .reviewing import REVIEW_KEY, ReviewAsked
 from .words import count

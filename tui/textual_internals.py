@@ -30,16 +30,13 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
   `Column._cells` (`column_cells`, a table's cells, swapped for cached ones).
 - `textual.keys._character_to_key`: the key name Textual gives a typed character
   (tui/ordered.py).
-- `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py) and
-  `textual.widgets._footer.FooterKey` with its `_disabled` (tui/footer.py): widgets
-  Textual does not export, subclassed or updated in place (`key_disabled`,
-  `set_key_disabled`).
+- `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py): widgets
+  Textual does not export, subclassed.
 
 Still used where they are (subclasses' own overrides of Textual's methods; the
 contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
 (tui/fitted.py), `RichLog._line_cache` / `_size_known` / `_scroll_update`
-(tui/eventlog.py), `App._bindings` / `_exit` (tui/app.py), `Footer._bindings_ready`
-and `Screen._dirty_widgets` (tui/footer.py), `Select._type_to_search`
+(tui/eventlog.py), `App._bindings` / `_exit` (tui/app.py), `Select._type_to_search`
 (tui/createroom.py), and a `Driver`'s `_app` / `_loop` (server/doors/terminal/driver.py).
 """
 
@@ -57,13 +54,11 @@ from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 __all__ = [
     "ChopsUpdate",
     "CompositorUpdate",
-    "FooterKey",
     "LayoutUpdate",
     "SelectCurrent",
     "SelectOverlay",
@@ -76,10 +71,8 @@ __all__ = [
     "colour_system",
     "column_cells",
     "driver_of",
-    "key_disabled",
     "parser_waiting",
     "raw_mode",
-    "set_key_disabled",
     "show_content",
 ]
 
@@ -150,11 +143,3 @@ def show_content(widget: Static, content: Any) -> None:
     """What `Static.update` stores, without the repaint and layout it asks for."""
     widget._Static__content = content  # type: ignore[attr-defined]
     widget._Static__visual = None  # type: ignore[attr-defined]  # made again when drawn
-
-
-def key_disabled(widget: FooterKey) -> bool:
-    return widget._disabled
-
-
-def set_key_disabled(widget: FooterKey, disabled: bool) -> None:
-    widget._disabled = disabled

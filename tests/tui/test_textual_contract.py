@@ -16,15 +16,13 @@ from rich.table import Table
 from textual import events
 from textual.app import App, ComposeResult
 from textual.driver import Driver
-from textual.screen import Screen
 from textual.strip import Strip
-from textual.widgets import DataTable, Footer, RichLog, Select, Static
+from textual.widgets import DataTable, RichLog, Select, Static
 
 from modernart.server.doors.terminal.screen import pieces
 from modernart.tui.textual_internals import (
     ChopsUpdate,
     CompositorUpdate,
-    FooterKey,
     LayoutUpdate,
     SelectCurrent,
     SelectOverlay,
@@ -37,10 +35,8 @@ from modernart.tui.textual_internals import (
     colour_system,
     column_cells,
     driver_of,
-    key_disabled,
     parser_waiting,
     raw_mode,
-    set_key_disabled,
     show_content,
 )
 
@@ -173,20 +169,12 @@ async def test_select_is_made_of_the_hidden_widgets_createroom_subclasses():
         assert hasattr(select, "_type_to_search")
 
 
-def test_footer_key_disabled():
-    key = FooterKey("q", "q", "Quit", "quit", disabled=True)
-    assert key_disabled(key)
-    set_key_disabled(key, False)
-    assert not key_disabled(key)
-
-
 def test_the_private_members_left_where_they_are_still_exist():
-    """tui/fitted.py, eventlog.py, app.py, footer.py use these (textual_internals.py)."""
+    """tui/fitted.py, eventlog.py, app.py use these (textual_internals.py)."""
     for owner, names in {
         DataTable: ["_update_dimensions", "_clear_caches"],
         RichLog: ["_scroll_update"],
         App: ["_display", "_handle_exception", "post_display_hook"],
-        Footer: ["_bindings_ready"],
     }.items():
         for name in names:
             assert hasattr(owner, name), f"{owner.__name__}.{name}"
@@ -195,4 +183,3 @@ def test_the_private_members_left_where_they_are_still_exist():
     app = App[None]()
     for name in ("_bindings", "_exit", "_batch_count", "_running", "_closed"):
         assert hasattr(app, name), f"App.{name}"
-    assert hasattr(Screen(), "_dirty_widgets")

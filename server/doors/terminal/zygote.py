@@ -47,7 +47,7 @@ def preload(spec: str) -> None:
     load_app(spec)
     import textual.widgets
 
-    for name in ("DataTable", "Footer", "Header", "Input", "Label", "RichLog", "Static"):
+    for name in ("DataTable", "Header", "Input", "Label", "RichLog", "Static"):
         with contextlib.suppress(AttributeError, ImportError):
             getattr(textual.widgets, name)
 
