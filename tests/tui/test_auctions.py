@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pathlib
 
-from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import seated_game
 

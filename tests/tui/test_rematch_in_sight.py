@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from textual.screen import ModalScreen
-from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_offline import OfflineApp
 
