@@ -99,7 +99,7 @@ class LinePanel(Widget):
             return
         old, self._rows_width = self._rows, -1
         new = self.rows(width)
-        if len(new) != len(old) and self._height_follows():
+        if self._height_follows() and self._height(len(new)) != self._height(len(old)):
             self.refresh(layout=True)
             return
         changed = [
@@ -124,6 +124,17 @@ class LinePanel(Widget):
     def _height_follows(self) -> bool:
         height = self.styles.height
         return height is None or height.is_auto
+
+    def _height(self, rows: int) -> int:
+        """How tall `rows` rows make a panel whose height follows them: its rows within
+        its `min-height` and `max-height` (in cells, less the border and padding)."""
+        styles = self.styles
+        gutter = styles.gutter.height if styles.box_sizing == "border-box" else 0
+        if styles.min_height is not None and styles.min_height.is_cells:
+            rows = max(rows, int(styles.min_height.value) - gutter)
+        if styles.max_height is not None and styles.max_height.is_cells:
+            rows = min(rows, int(styles.max_height.value) - gutter)
+        return rows
 
     def rows(self, width: int) -> list[Strip]:
         """The rows of the paragraphs at `width`, drawn from the cache where it can."""
