@@ -76,9 +76,15 @@ class EventLog(RichLog):
         before = len(self.lines)
         self._writing = True
         try:
-            self.write(line, scroll_end=self.following)
+            self.write(line, scroll_end=False)
         finally:
             self._writing = False
+        if self.following and self._scrolls_on():
+            # Now, not after the next frame as `write` would: one frame draws the new
+            # line and the scroll (a second one drew the log again, issue 31).
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        elif self.following:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
         self._last_rows = len(self.lines) - before if self._size_known else 0
         if self._size_known:
             self._wrapped_at = self.scrollable_content_region.width

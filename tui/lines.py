@@ -75,40 +75,40 @@ class LinePanel(Widget):
 
     def set_lines(self, paragraphs: Sequence[Paragraph] | Paragraph) -> None:
         """Show `paragraphs` (or one paragraph: an empty one is a blank row, as in a
-        `Static`): nothing happens if
-        they are the ones shown; otherwise the rows that changed are repainted, and the
-        panel is laid out only if its size follows its content and changed."""
+        `Static`): nothing happens if they are the ones shown; otherwise the rows that
+        changed are repainted, and the panel is laid out only if its size follows its
+        content and changed."""
         if isinstance(paragraphs, (str, Text)):
             paragraphs = [paragraphs]
-        if self._width_follows():
-            old_width = self._natural_width()
-            self._paragraphs = list(paragraphs)
-            if self._natural_width() != old_width:
-                self._keys = [paragraph_key(p) for p in self._paragraphs]
-                self._rows_width = -1
-                self.refresh(layout=True)
-                return
         keys = [paragraph_key(p) for p in paragraphs]
         if keys == self._keys:
             return
+        natural = self._natural_width() if self._width_follows() else 0
         self._paragraphs, self._keys = list(paragraphs), keys
+        if natural != (self._natural_width() if self._width_follows() else 0):
+            self._rows_width = -1
+            self.refresh(layout=True)
+            return
         width = self._width()
-        if self._rows_width != width or width <= 0:
+        if width <= 0 or not self.is_mounted:  # not laid out yet: drawn when it is
             self._rows_width = -1
             self.refresh(layout=self._height_follows())
             return
-        old, self._rows_width = self._rows, -1
+        old = self._rows if self._rows_width == width else None
+        self._rows_width = -1
         new = self.rows(width)
-        if self._height_follows() and self._height(len(new)) != self._height(len(old)):
+        if self._height_follows() and self._height(len(new)) != self.size.height:
             self.refresh(layout=True)
-            return
-        changed = [
-            Region(0, y, width, 1)
-            for y in range(max(len(old), len(new)))
-            if y >= len(old) or y >= len(new) or old[y] != new[y]
-        ]
-        if changed:
-            self.refresh(*changed)
+        elif old is None:
+            self.refresh()
+        else:
+            changed = [
+                Region(0, y, width, 1)
+                for y in range(max(len(old), len(new)))
+                if y >= len(old) or y >= len(new) or old[y] != new[y]
+            ]
+            if changed:
+                self.refresh(*changed)
 
     def forget(self) -> None:
         """Draw every paragraph again at the next repaint (a full redraw, for tests)."""
@@ -193,9 +193,6 @@ class LinePanel(Widget):
         if y >= len(rows):
             return Strip.blank(width, style)
         return rows[y].crop_extend(0, width, style).apply_style(style)
-
-    def on_resize(self) -> None:
-        self._rows_width = -1
 
 
 def columns(*cells: tuple[Paragraph, int, str]) -> Text:

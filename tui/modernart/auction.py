@@ -340,4 +340,4 @@ class AuctionPanel(Vertical):
         clock = self.query_one("#clock", LinePanel)
         line = self.clock_line()
         clock.display = line is not None
-        clock.set_lines([line or ""])
+        clock.set_lines(line or "")
