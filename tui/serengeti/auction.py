@@ -60,6 +60,7 @@ class AuctionBox(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
+        self._grid_key = ""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="sg-lot-line"):
@@ -122,7 +123,11 @@ class AuctionBox(Vertical):
         grid = self.query_one("#sg-grid", LinePanel)
         grid.display = running and bool(view.get("payout_preview"))
         if grid.display:
-            grid.set_lines(payout_lines(view, self.content_size.width or 76))
+            width = self.content_size.width or 76
+            key = repr((width, you, view.get("payout_preview"), view.get("seats")))
+            if key != self._grid_key:  # it changes with a sale, not with a bid
+                self._grid_key = key
+                grid.set_lines(payout_lines(view, width))
         amounts = list((view.get("legal") or {}).get("bid") or [])
         entry = self.entry
         entry.amounts = amounts

@@ -75,7 +75,11 @@ def players_lines(view: dict[str, Any], name_width: int = 10, width: int = 0) ->
 
 
 class SerengetiPlayers(LinePanel):
-    """The players' rows, redrawn (the rows that changed) with each view and new width."""
+    """The players' rows, built again only when something they show changes (most
+    updates change a bid, not the players), and then only the rows that changed are
+    repainted."""
+
+    SHOWN = ("seats", "you", "status", "finished", "to_act", "start", "passed")
 
     DEFAULT_CSS = """
     SerengetiPlayers { height: auto; border: round ansi_bright_black; padding: 0 1;
@@ -85,6 +89,7 @@ class SerengetiPlayers(LinePanel):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
+        self._key = ""
 
     def show(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -92,6 +97,10 @@ class SerengetiPlayers(LinePanel):
 
     def _draw(self) -> None:
         width = self.content_size.width
+        key = repr([width, *(self.view.get(k) for k in self.SHOWN)])
+        if key == self._key:
+            return
+        self._key = key
         # Names get what the cards leave: a player may own a dozen cards in six tribes.
         names = max(8, min(20, width - 66)) if width else 10
         self.set_lines(players_lines(self.view, names, width))
