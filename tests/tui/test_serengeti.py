@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from rich.console import Console
+from rich.text import Text
 from tui_keys import log_text, text_of, until
 from tui_serengeti import NAMES, ann_to_act, new_game, offline, play_until
 
@@ -23,8 +24,8 @@ from modernart.tui.local import LocalGame
 from modernart.tui.playerlink import home_path
 from modernart.tui.serengeti.auction import AuctionBox, BidInput
 from modernart.tui.serengeti.end import SerengetiOver
-from modernart.tui.serengeti.payout import payout_grid
-from modernart.tui.serengeti.players import players_table
+from modernart.tui.serengeti.payout import payout_lines
+from modernart.tui.serengeti.players import players_lines
 from modernart.tui.serengeti.table import SerengetiTable
 from modernart.tui.serengeti.words import (
     by_tribe,
@@ -175,7 +176,7 @@ async def test_s11_turn_line_and_payout_preview_follow_the_view() -> None:
         assert single
         # The grid's cells: one payee's name under its digit; ✗ under Ann's barred digits.
         console = Console(width=80, record=True)
-        console.print(payout_grid(view, 76))
+        console.print(Text("\n").join(payout_lines(view, 76)))
         rows = console.export_text().splitlines()
         digits_row, pays_row = rows[0], rows[1]
         for d in range(10):
@@ -326,7 +327,7 @@ async def test_s3_s18_chips_show_only_your_own_until_the_end_and_a_spectator_can
             shown = [s.get("chips") for s in view["seats"]]
             assert shown == ([game.chips[0], None, None, None] if seat == 0 else [None] * 4)
             console = Console(width=76, record=True)
-            console.print(players_table(view))
+            console.print(Text("\n").join(players_lines(view)))
             header, *rows = console.export_text().splitlines()
             end = header.index("chips") + len("chips")  # the column is right-aligned
             cells = [row[end - 5 : end].strip() for row in rows]

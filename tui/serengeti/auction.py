@@ -13,9 +13,9 @@ from textual.widgets import Input, Static
 from modernart.engine.serengeti.cards import AUCTIONS
 
 from ..amount import AmountInput
-from ..quiet import quiet_update
+from ..lines import LinePanel
 from ..turnclock import TurnClock
-from .payout import legend, payout_grid
+from .payout import legend, payout_lines
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
 
 
@@ -54,23 +54,24 @@ class AuctionBox(Vertical):
     AuctionBox #sg-entry-label { width: auto; }
     AuctionBox #bid { width: 6; background: ansi_blue; color: ansi_bright_white; }
     AuctionBox #bid:focus { background: ansi_bright_blue; }
-    AuctionBox #sg-note { width: 1fr; }
+    AuctionBox #sg-note { width: 1fr; height: 1; }
     """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
+        self._grid_key = ""
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="sg-lot-line"):
-            yield Static(id="sg-lot")
+            yield LinePanel(id="sg-lot")
             yield TurnClock("you pass", id="sg-clock")
-        yield Static(id="sg-turn")
-        yield Static(id="sg-grid")
+        yield LinePanel(id="sg-turn")
+        yield LinePanel(id="sg-grid")
         with Horizontal(id="sg-entry"):
             yield Static(Text("Your bid ", style="bold"), id="sg-entry-label")
             yield BidInput(id="bid")
-            yield Static(id="sg-note")
+            yield LinePanel(id="sg-note")
 
     @property
     def entry(self) -> BidInput:
@@ -81,14 +82,17 @@ class AuctionBox(Vertical):
         names = [s.get("name", "?") for s in view.get("seats") or []]
         you = view.get("you")
         running = view.get("status", "playing") == "playing" and not view.get("finished")
-        self.border_title = (
+        title = (
             f"Auction {view.get('auction')} of {view.get('auctions', AUCTIONS)}"
             if running
             else "Auction"
         )
         left = f"{view.get('deck_left', 0)} cards left"
         shared = legend(view) if running and view.get("payout_preview") else ""
-        self.border_subtitle = " · ".join(filter(None, (shared, left))) if running else ""
+        subtitle = " · ".join(filter(None, (shared, left))) if running else ""
+        # Setting a border's title repaints the whole box, even unchanged.
+        if (self.border_title, self.border_subtitle) != (title, subtitle):
+            self.border_title, self.border_subtitle = title, subtitle
         lot = Text()
         if running:
             lot.append("Lot: ", style="bold")
@@ -112,15 +116,18 @@ class AuctionBox(Vertical):
                 else "the host"
             )
             lot.append(f"Waiting for {who} to start the game.", style="dim")
-        quiet_update(self.query_one("#sg-lot", Static), lot)
-        quiet_update(
-            self.query_one("#sg-turn", Static), self._turn_line(view, names) if running else ""
-        )
+        self.query_one("#sg-lot", LinePanel).set_lines(lot)
+        turn = self._turn_line(view, names) if running else ""
+        self.query_one("#sg-turn", LinePanel).set_lines(turn)
         self.query_one(TurnClock).show(view)
-        grid = self.query_one("#sg-grid", Static)
+        grid = self.query_one("#sg-grid", LinePanel)
         grid.display = running and bool(view.get("payout_preview"))
         if grid.display:
-            quiet_update(grid, payout_grid(view, self.content_size.width or 76))
+            width = self.content_size.width or 76
+            key = repr((width, you, view.get("payout_preview"), view.get("seats")))
+            if key != self._grid_key:  # it changes with a sale, not with a bid
+                self._grid_key = key
+                grid.set_lines(payout_lines(view, width))
         amounts = list((view.get("legal") or {}).get("bid") or [])
         entry = self.entry
         entry.amounts = amounts
@@ -184,7 +191,7 @@ class AuctionBox(Vertical):
                 note = Text(head + payout_words(amount, self.view, max(room, 20)))
         elif not self.entry.amounts:
             note = Text(" no amount is legal (S7): pass", style="dim")
-        quiet_update(self.query_one("#sg-note", Static), note)
+        self.query_one("#sg-note", LinePanel).set_lines(note)
 
     def show_error(self, message: str) -> None:
-        self.query_one("#sg-note", Static).update(Text(f" {message}", style="bold red"))
+        self.query_one("#sg-note", LinePanel).set_lines(Text(f" {message}", style="bold red"))

@@ -4,34 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
 
+from ..lines import columns
 from .words import compact_name
 
 SHARED = " pl"  # "3 pl": three players would share the price
 ALL = "all"  # a price ending in this digit pays everyone else
 EVERYONE = "everyone else, shared (no one holds a digit yet)"
+LABEL = 9  # the labels' column ("Ends in", "pays"), before the digits' columns
 
 
-def payout_grid(view: dict[str, Any], width: int) -> Table:
+def payout_lines(view: dict[str, Any], width: int) -> list[Text]:
     """Two rows: each last digit 0–9, and whom a price ending in it would pay; one phrase
-    when every digit pays everyone else (its "all all all …" row puzzled a newcomer)."""
-    col = max(4, min(8, (width - 9) // 10))
+    when every digit pays everyone else (its "all all all …" row puzzled a newcomer).
+
+    The columns touch (no space between them): each is given one cell less than its
+    width, and `columns()` puts the missing cell, a space, after it."""
+    col = max(4, min(8, (width - LABEL) // 10))
     pays = pays_row(view, col)
-    grid = Table.grid(padding=(0, 0))
-    grid.add_column(width=9, no_wrap=True)
     if all(cell.plain == ALL for cell in pays):
-        grid.add_column()
-        grid.add_row(Text("Ends in", style="dim"), Text("any digit", style="bold"))
-        grid.add_row(Text("pays", style="dim"), Text(EVERYONE, style="dim"))
-        return grid
-    for _ in range(10):
-        grid.add_column(width=col, no_wrap=True)
+        return [
+            columns(
+                (Text("Ends in", style="dim"), LABEL - 1, "left"),
+                (Text("any digit", style="bold"), 0, "left"),
+            ),
+            columns(
+                (Text("pays", style="dim"), LABEL - 1, "left"),
+                (Text(EVERYONE, style="dim"), 0, "left"),
+            ),
+        ]
     digits = [Text(str(d), style="bold") for d in range(10)]
-    grid.add_row(Text("Ends in", style="dim"), *digits)
-    grid.add_row(Text("pays", style="dim"), *pays)
-    return grid
+    return [
+        columns((Text(label, style="dim"), LABEL - 1, "left"), *((c, col - 1, "left") for c in row))
+        for label, row in (("Ends in", digits), ("pays", pays))
+    ]
 
 
 def legend(view: dict[str, Any]) -> str:

@@ -4,60 +4,111 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
 
+from ..lines import LinePanel, Paragraph, columns
 from ..presence import seat_status
-from ..quiet import quiet_update
 from ..words import short_name
 from .words import by_tribe, digit_list
 
+# The markers, on, chips and pts, with the spaces between all eight columns (the name,
+# barred and the cards come on top).
+FIXED_COLUMNS = 1 + 1 + 4 + 5 + 3 + 7
+MAX_MADE = 256  # seats' rows kept by a panel (it starts again when full)
 
-def players_table(view: dict[str, Any], name_width: int = 10, width: int = 0) -> Table:
+
+def players_lines(
+    view: dict[str, Any],
+    name_width: int = 10,
+    width: int = 0,
+    made: dict[str, list[Text]] | None = None,
+) -> list[Text]:
     """One row per seat: turn and start markers, name, chips, points, barred digits, cards.
-    At `width` (if given) the cards wrap by whole tribes."""
+    At `width` (if given) the cards wrap by whole tribes, each further line of them a row
+    of its own under the cards column.
+
+    `made` (if given) keeps each seat's rows by all they show: the turn marker moves
+    with every update, and building the rows of the seats that did not change again
+    was most of the players' time per update."""
     you = view.get("you")
     seats = view.get("seats") or []
     barred = [digit_list(info.get("barred") or []) for info in seats]
     barred_width = min(13, max(6, *map(len, barred))) if barred else 6
-    # the columns before the cards, and a space between each two of the eight
-    cards_width = width - (1 + 1 + name_width + 4 + 5 + 3 + barred_width + 7) if width else 0
+    cards_width = width - (FIXED_COLUMNS + name_width + barred_width) if width else 0
+    widths = (name_width, barred_width, max(cards_width, 10) if width else 0)
     playing = view.get("status", "playing") == "playing" and not view.get("finished")
     waiting = view.get("status", "playing") == "waiting"
     to_act = set(view.get("to_act") or [])
-    table = Table.grid(padding=(0, 1))
-    table.add_column(width=1, no_wrap=True)
-    table.add_column(width=1, no_wrap=True)
-    table.add_column(width=name_width, no_wrap=True)
-    table.add_column(width=4, no_wrap=True)  # "away", "left"
-    table.add_column(justify="right", width=5, no_wrap=True)
-    table.add_column(justify="right", width=3, no_wrap=True)
-    table.add_column(width=barred_width)
-    table.add_column(min_width=10)
-    head = ("", "", "Player", "on", "chips", "pts", "barred", "cards by tribe")
-    table.add_row(*(Text(h, style="bold") for h in head))
     passed = set(view.get("passed") or [])
+    head = ("", "", "Player", "on", "chips", "pts", "barred", "cards by tribe")
+    rows = [_row(widths, *(Text(h, style="bold") for h in head))]
+    if made is not None and len(made) > MAX_MADE:
+        made.clear()
     for seat, info in enumerate(seats):
-        name = Text(short_name(info.get("name", "?"), name_width))
-        name.stylize("bold reverse" if seat == you else "bold")
-        if seat in passed and playing:
-            name.stylize("dim")
-        chips = info.get("chips")
-        table.add_row(
-            Text("▶", style="bold yellow") if playing and seat in to_act else "",
-            Text("S", style="bold yellow reverse") if playing and seat == view.get("start") else "",
-            name,
-            seat_status(info),
-            Text(str(chips), style="bold") if chips is not None else Text("" if waiting else "?"),
-            "" if waiting else str(info.get("points", 0)),
-            Text(barred[seat], style="red"),
-            by_tribe(info.get("owned") or [], max(cards_width, 10) if width else 0),
+        marks = (
+            seat == you,
+            playing and seat in passed,
+            playing and seat in to_act,
+            playing and seat == view.get("start"),
+            waiting,
         )
-    return table
+        key = repr((widths, marks, info))
+        seat_rows = made.get(key) if made is not None else None
+        if seat_rows is None:
+            seat_rows = _seat_rows(info, marks, widths)
+            if made is not None:
+                made[key] = seat_rows
+        rows += seat_rows
+    return rows
 
 
-class SerengetiPlayers(Static):
+def _seat_rows(
+    info: dict[str, Any], marks: tuple[bool, ...], widths: tuple[int, ...]
+) -> list[Text]:
+    """A seat's row, and a row under its cards column for each further line of cards."""
+    yours, passed, acting, starting, waiting = marks
+    name = Text(short_name(info.get("name", "?"), widths[0]))
+    name.stylize("bold reverse" if yours else "bold")
+    if passed:
+        name.stylize("dim")
+    chips = info.get("chips")
+    cards, *more = by_tribe(info.get("owned") or [], widths[2]).split("\n")
+    row = _row(
+        widths,
+        Text("▶", style="bold yellow") if acting else "",
+        Text("S", style="bold yellow reverse") if starting else "",
+        name,
+        seat_status(info),
+        Text(str(chips), style="bold") if chips is not None else Text("" if waiting else "?"),
+        "" if waiting else str(info.get("points", 0)),
+        Text(digit_list(info.get("barred") or []), style="red"),
+        cards,
+    )
+    return [row, *(_row(widths, *[""] * 7, line) for line in more)]
+
+
+def _row(widths: tuple[int, ...], *cells: Paragraph) -> Text:
+    mark, start, name, on, chips, points, digits, cards = cells
+    name_width, barred_width, _ = widths
+    return columns(
+        (mark, 1, "left"),
+        (start, 1, "left"),
+        (name, name_width, "left"),
+        (on, 4, "left"),  # "away", "left"
+        (chips, 5, "right"),
+        (points, 3, "right"),
+        (digits, barred_width, "left"),
+        (cards, 0, "left"),
+    )
+
+
+class SerengetiPlayers(LinePanel):
+    """The players' rows, built again only when something they show changes (most
+    updates change a bid, not the players), and then only the rows that changed are
+    repainted."""
+
+    SHOWN = ("seats", "you", "status", "finished", "to_act", "start", "passed")
+
     DEFAULT_CSS = """
     SerengetiPlayers { height: auto; border: round ansi_bright_black; padding: 0 1;
                        border-title-color: ansi_bright_white; }
@@ -66,6 +117,8 @@ class SerengetiPlayers(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
+        self._key = ""
+        self._made: dict[str, list[Text]] = {}
 
     def show(self, view: dict[str, Any]) -> None:
         self.view = view
@@ -73,9 +126,13 @@ class SerengetiPlayers(Static):
 
     def _draw(self) -> None:
         width = self.content_size.width
+        key = repr([width, *(self.view.get(k) for k in self.SHOWN)])
+        if key == self._key:
+            return
+        self._key = key
         # Names get what the cards leave: a player may own a dozen cards in six tribes.
         names = max(8, min(20, width - 66)) if width else 10
-        quiet_update(self, players_table(self.view, names, width))
+        self.set_lines(players_lines(self.view, names, width, self._made))
 
     def on_resize(self) -> None:
         if self.view:
