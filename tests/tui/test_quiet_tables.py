@@ -127,7 +127,7 @@ async def test_every_games_tables_drawn_through_the_caches_are_drawn_as_rich_dra
     """A played game's views shown one after the other (seat 0's; the others' moves by
     random bots): after each, every table on the screen holds the lines Rich draws for
     it without the cells' cache, and the rows shown are those lines."""
-    for game in ("serengeti", "artsociety"):
+    for game in ("serengeti",):  # the others draw line panels (tui/lines.py)
         info = get_game(game)
         state = info.create(["Ann", "Bob", "Cy"], seed=11)
         bots = [info.make_bot("random", seat) for seat in range(3)]
