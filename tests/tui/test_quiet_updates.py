@@ -149,7 +149,7 @@ async def test_every_game_shown_the_same_view_again_lays_no_line_out():
             shown = screen_text(app)
             assert "Ann" in shown and "Bob" in shown, game
             calls: list[str] = []
-            for widget in table.query(Static):
+            for widget in table.query("Static, LinePanel"):  # line panels too (tui/lines.py)
                 spy(widget, calls)
             table.show(dict(view), [])  # type: ignore[attr-defined]
             assert "layout" not in calls, game
