@@ -33,7 +33,7 @@ from .placing import ghost, preview, problem
 from .values import frame_bonus, wall_hint
 
 
-def rows(text: Text) -> list[Text]:
+def lines_of(text: Text) -> list[Text]:
     """A text's lines, each a paragraph of a panel: a blank one after a last newline, as a
     `Static` shows it."""
     return list(text.split("\n", allow_blank=True))
@@ -64,7 +64,7 @@ class TableDrawing(TableFields):
     def _draw_waiting(self) -> None:
         """Before the game: an empty wall and who sits at the table."""
         layout = {"cols": 10, "rows": 10, "eyeline": [5, 6], "stars": ["E5", "F6"]}
-        self.query_one("#as-wall", LinePanel).set_lines(rows(wall_text(layout, [])))
+        self.query_one("#as-wall", LinePanel).set_lines(lines_of(wall_text(layout, [])))
         self.query_one("#as-others", OtherWalls).show([])
         self.query_one("#as-museum", LinePanel).set_lines("")
         self.query_one("#as-you").display = False
@@ -79,7 +79,7 @@ class TableDrawing(TableFields):
             text.append(f"Waiting for {host_name(seats, host)} to start the game.", style="dim")
         panel = self.query_one("#as-panel", LinePanel)
         titled(panel, "Table")
-        panel.set_lines(rows(text))
+        panel.set_lines(lines_of(text))
 
     def _draw_wall(self) -> None:
         widget = self.query_one("#as-wall", LinePanel)
@@ -97,7 +97,7 @@ class TableDrawing(TableFields):
             if option is not None:
                 ok = problem(view, option, *self.cursor) is None
                 the_ghost = ghost(option, *self.cursor, ok)
-        widget.set_lines(rows(wall_text(layout, seat.get("wall") or [], the_ghost)))
+        widget.set_lines(lines_of(wall_text(layout, seat.get("wall") or [], the_ghost)))
         title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
         titled(
             widget,
@@ -142,7 +142,7 @@ class TableDrawing(TableFields):
         self.query_one("#as-others", OtherWalls).show(cells)
 
     def _draw_museum(self) -> None:
-        self.query_one("#as-museum", LinePanel).set_lines(rows(museum_text(self.view)))
+        self.query_one("#as-museum", LinePanel).set_lines(lines_of(museum_text(self.view)))
 
     def _who(self, seat: object) -> str:
         names = self.names
@@ -205,7 +205,7 @@ class TableDrawing(TableFields):
         text.append_text(self._prompt())
         if self.error:
             text.append("\n" + self.error, style="bold red")
-        widget.set_lines(rows(text))
+        widget.set_lines(lines_of(text))
 
     def _fits(self, painting: dict[str, Any]) -> bool:
         """Whether a painting has a spot on your wall (A13), by the engine's own wall."""
@@ -334,7 +334,7 @@ class TableDrawing(TableFields):
         assistant = me.get("assistant")
         text.append_text(chip(assistant) if assistant else Text("empty", style="dim"))
         text.append(f" · excess {me.get('excess', 0)}")
-        widget.set_lines(rows(text))
+        widget.set_lines(lines_of(text))
         stack = view.get("stack") or []
         # A8: the white card at the bottom of your stack breaks tied bids
         white = f" · white {stack[0]} breaks ties" if stack else ""
