@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.text import Text
 
 from ..lines import LinePanel, columns
@@ -49,21 +50,24 @@ def fit(widths: list[int], room: int) -> list[int]:
     return widths
 
 
-def grid_rows(blocks: Sequence[Text], width: int, console: object) -> list[Text]:
+def grid_rows(blocks: Sequence[Text], width: int, console: Console) -> list[Text]:
     """The blocks side by side in `width` cells, one space between them, as rows (none
     before the panel has a width: it draws them when it gets one)."""
     if not blocks or width <= 0:
         return []
     last = len(blocks) - 1
-    natural = [max(line.cell_len for line in block.split("\n")) or 1 for block in blocks]
+    split = [list(block.split("\n")) for block in blocks]
+    natural = [max(line.cell_len for line in lines) or 1 for lines in split]
     gaps = [int(i != last) for i in range(len(blocks))]
     sizes = [n + gap for n, gap in zip(natural, gaps, strict=True)]
     if sum(sizes) > width:
         sizes = fit(sizes, width)
     cells = [max(size - gap, 0) for size, gap in zip(sizes, gaps, strict=True)]
-    wrapped = [
-        list(block.wrap(console, cell, justify="left", overflow="ellipsis"))  # type: ignore[arg-type]
-        for block, cell in zip(blocks, cells, strict=True)
+    wrapped = [  # only a narrowed block is wrapped (as Rich wraps and cuts a cell)
+        lines
+        if cell >= full
+        else list(block.wrap(console, cell, justify="left", overflow="ellipsis"))
+        for block, lines, cell, full in zip(blocks, split, cells, natural, strict=True)
     ]
     height = max(len(lines) for lines in wrapped)
     padded = [lines + [Text()] * (height - len(lines)) for lines in wrapped]

@@ -94,6 +94,7 @@ class ArtSocietyTable(TableActions, TableDrawing, BidCards, GameTable):
         self.chosen: list[str] = []  # shapes chosen for the lot so far (A9)
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
+        self.drawn_from: dict[str, str] = {}  # tabledraw.py: parts not to draw again
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="as-top"):

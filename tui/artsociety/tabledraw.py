@@ -64,6 +64,7 @@ class TableDrawing(TableFields):
     def _draw_waiting(self) -> None:
         """Before the game: an empty wall and who sits at the table."""
         layout = {"cols": 10, "rows": 10, "eyeline": [5, 6], "stars": ["E5", "F6"]}
+        self.drawn_from.clear()
         self.query_one("#as-wall", LinePanel).set_lines(lines_of(wall_text(layout, [])))
         self.query_one("#as-others", OtherWalls).show([])
         self.query_one("#as-museum", LinePanel).set_lines("")
@@ -86,6 +87,7 @@ class TableDrawing(TableFields):
         view = self.view
         seats = view.get("seats") or []
         if not seats:
+            self.drawn_from.pop("wall", None)
             widget.set_lines("")
             return
         you, shown = view.get("you"), self.shown
@@ -97,13 +99,23 @@ class TableDrawing(TableFields):
             if option is not None:
                 ok = problem(view, option, *self.cursor) is None
                 the_ghost = ghost(option, *self.cursor, ok)
-        widget.set_lines(lines_of(wall_text(layout, seat.get("wall") or [], the_ghost)))
+        if not self._unchanged("wall", layout, seat.get("wall"), the_ghost):
+            widget.set_lines(lines_of(wall_text(layout, seat.get("wall") or [], the_ghost)))
         title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
         titled(
             widget,
             f"{title} · {count(seat['score']['total'], 'pt')}",
             "> eyeline  * star" if shown == you else "w: next wall",
         )
+
+    def _unchanged(self, part: str, *inputs: Any) -> bool:
+        """Whether `part` was last drawn from these inputs, which then need not be drawn
+        again: building a wall's text costs more than comparing what it is built from."""
+        key = repr(inputs)
+        if self.drawn_from.get(part) == key:
+            return True
+        self.drawn_from[part] = key
+        return False
 
     @property
     def shown(self) -> int:
@@ -117,10 +129,11 @@ class TableDrawing(TableFields):
         # A watcher's small walls are those not shown full size: 3 of 4 fit at 80 columns.
         you = view.get("you") if view.get("you") is not None else self.shown
         layout = view.get("wall") or {"cols": 10, "rows": 10}
+        others = [(s, seat) for s, seat in enumerate(seats) if s != you]
+        if self._unchanged("others", layout, view.get("to_act"), others):
+            return
         cells: list[Text] = []
-        for s, seat in enumerate(seats):
-            if s == you:
-                continue
+        for s, seat in others:
             block = Text()
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
