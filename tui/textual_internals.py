@@ -21,13 +21,8 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `App._capture_stdout` / `_capture_stderr` (`capture_output`): Textual redirects the
   process's stdout while an app runs; a worker runs several apps in one process.
 - `textual._context.active_app`: the context variable naming the running app; a
-  worker charges each callback's CPU to it (server/doors/terminal/fairness.py) and the
-  cell cache finds the console through it (tui/quiet.py).
-- `Static`'s name-mangled `__content` / `__visual` (`show_content`): what
-  `Static.update` sets, without the full repaint it asks for (tui/quiet.py: only the
-  changed rows of a table are repainted).
-- Rich's `Style._ansi` (`cached_sgr`, the SGR string Rich caches per style) and
-  `Column._cells` (`column_cells`, a table's cells, swapped for cached ones).
+  worker charges each callback's CPU to it (server/doors/terminal/fairness.py).
+- Rich's `Style._ansi` (`cached_sgr`, the SGR string Rich caches per style).
 - `textual.keys._character_to_key`: the key name Textual gives a typed character
   (tui/ordered.py).
 - `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py): widgets
@@ -47,13 +42,11 @@ from typing import Any
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
-from rich.table import Column
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual._context import active_app
 from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
-from textual.widgets import Static
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 __all__ = [
@@ -69,11 +62,9 @@ __all__ = [
     "capture_output",
     "character_to_key",
     "colour_system",
-    "column_cells",
     "driver_of",
     "parser_waiting",
     "raw_mode",
-    "show_content",
 ]
 
 
@@ -132,14 +123,3 @@ def colour_system(console: Console) -> ColorSystem | None:
 def cached_sgr(style: Style) -> str | None:
     """The SGR parameters Rich cached for `style` (None: not rendered yet)."""
     return style._ansi
-
-
-def column_cells(column: Column) -> list[Any]:
-    """A Rich table column's own list of cells (changing it changes the table)."""
-    return column._cells
-
-
-def show_content(widget: Static, content: Any) -> None:
-    """What `Static.update` stores, without the repaint and layout it asks for."""
-    widget._Static__content = content  # type: ignore[attr-defined]
-    widget._Static__visual = None  # type: ignore[attr-defined]  # made again when drawn

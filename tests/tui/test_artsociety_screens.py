@@ -16,6 +16,7 @@ from modernart.engine.artsociety.bots import HeuristicBot
 from modernart.engine.artsociety.state import ArtSociety
 from modernart.tui.artsociety import ArtSocietyTable
 from modernart.tui.artsociety.end import ArtSocietyEnd, score_table
+from modernart.tui.lines import LinePanel
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -43,7 +44,7 @@ def placing(table: ArtSocietyTable) -> bool:
 
 
 def panel(table: ArtSocietyTable) -> str:
-    return str(table.query_one("#as-panel").render())
+    return str(table.query_one("#as-panel", LinePanel).content)
 
 
 async def test_a13_the_ghost_says_why_and_enter_sends_only_a_legal_spot() -> None:

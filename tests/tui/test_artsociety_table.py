@@ -14,11 +14,12 @@ from modernart.engine.artsociety.state import ArtSociety
 from modernart.tui.app import ClientApp
 from modernart.tui.artsociety import ArtSocietyTable
 from modernart.tui.artsociety.end import ArtSocietyEnd
+from modernart.tui.lines import LinePanel
 from modernart.tui.local import LocalGame
 
 
 def panel_text(table: ArtSocietyTable) -> str:
-    return str(table.query_one("#as-panel").render())
+    return str(table.query_one("#as-panel", LinePanel).content)
 
 
 async def test_a7_a28_whole_game_with_keys_only_against_a_server(tmp_path: pathlib.Path) -> None:

@@ -23,7 +23,6 @@ from modernart.tui.lines import LinePanel
 from modernart.tui.textual_internals import CompositorUpdate, StripDisplay
 
 
-
 class RelayedApp(StripDisplay, OfflineApp):
     """The offline table, its screen updates drawn into a relay's grid as a session's are."""
 

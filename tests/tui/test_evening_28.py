@@ -13,6 +13,7 @@ from modernart.engine.artsociety.state import ArtSociety
 from modernart.engine.games import get_game
 from modernart.tui.artsociety.look import cell_of
 from modernart.tui.artsociety.table import ArtSocietyTable
+from modernart.tui.lines import LinePanel
 
 FOUR = ["carol", "Heuristic bot 1", "Heuristic bot 2", "Heuristic bot 3"]
 
@@ -70,7 +71,7 @@ async def test_a7_the_stars_show_under_the_starting_paintings_ghost() -> None:
         assert "over a star (*)" in panel(table)
         corner = cell_of(*table.cursor, 10)  # the ghost's top-left shows its label
         stars = [s for s in table.view["wall"]["stars"] if s != corner]
-        wall = str(table.query_one("#as-wall").render())
+        wall = str(table.query_one("#as-wall", LinePanel).content)
         assert stars and wall.count("*") == len(stars), wall
 
 

@@ -19,7 +19,6 @@ from modernart.tui.app import ClientApp
 from modernart.tui.eventlog import EventLog
 from modernart.tui.footer import Footer
 from modernart.tui.games import client_game
-from modernart.tui.lines import LinePanel
 from modernart.tui.quiet import quiet_update, same
 
 
@@ -150,7 +149,7 @@ async def test_every_game_shown_the_same_view_again_lays_no_line_out():
             shown = screen_text(app)
             assert "Ann" in shown and "Bob" in shown, game
             calls: list[str] = []
-            for widget in [*table.query(Static), *table.query(LinePanel)]:
+            for widget in table.query("Static, LinePanel"):  # line panels too (tui/lines.py)
                 spy(widget, calls)
             table.show(dict(view), [])  # type: ignore[attr-defined]
             assert "layout" not in calls, game

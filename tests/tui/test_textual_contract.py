@@ -12,7 +12,6 @@ import pytest
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
-from rich.table import Table
 from textual import events
 from textual.app import App, ComposeResult
 from textual.driver import Driver
@@ -33,11 +32,9 @@ from modernart.tui.textual_internals import (
     capture_output,
     character_to_key,
     colour_system,
-    column_cells,
     driver_of,
     parser_waiting,
     raw_mode,
-    show_content,
 )
 
 
@@ -134,27 +131,6 @@ def test_rich_colour_system_and_cached_sgr():
     assert cached_sgr(style) is None
     sgr = Strip.render_ansi(style, ColorSystem.TRUECOLOR)
     assert cached_sgr(style) == sgr and sgr.startswith("1;")
-
-
-def test_column_cells_are_the_tables_own():
-    table = Table("name")
-    table.add_row("Ann")
-    cells = column_cells(table.columns[0])
-    assert cells == ["Ann"]
-    cells[0] = "Bob"
-    console = Console(width=20, file=io.StringIO(), color_system=None)
-    console.print(table)
-    assert "Bob" in console.file.getvalue()  # type: ignore[attr-defined]
-
-
-async def test_show_content_sets_what_static_shows():
-    app = Drawn()
-    async with app.run_test(size=(40, 10)) as pilot:
-        text = app.query_one("#text", Static)
-        show_content(text, "quiet")
-        text.refresh()
-        await pilot.pause()
-        assert text.content == "quiet" and "quiet" in str(text.render())
 
 
 def test_character_to_key_names_punctuation():

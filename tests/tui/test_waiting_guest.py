@@ -3,10 +3,10 @@ Society's waiting room said nothing to a guest). The real app against a real ser
 
 from __future__ import annotations
 
-from textual.widgets import Static
 from tui_keys import text_of, until
 
 from modernart.tui.app import ClientApp
+from modernart.tui.lines import LinePanel
 from modernart.tui.tokens import TokenStore
 
 
@@ -19,6 +19,6 @@ async def test_an_art_society_guest_reads_that_it_waits_for_the_host(url, raw, t
         await until(pilot, lambda: app.lobby is not None and len(app.lobby.rooms) == 1)
         await pilot.press("enter")
         await until(pilot, lambda: app.table is not None and app.seat == 1)
-        panel = lambda: text_of(app.table.query_one("#as-panel", Static))  # noqa: E731
+        panel = lambda: text_of(app.table.query_one("#as-panel", LinePanel))  # noqa: E731
         await until(pilot, lambda: "Waiting for Bob (the host) to start the game." in panel())
         assert "s: start" not in panel()

@@ -17,3 +17,4 @@ class TableFields:
     chosen: list[str]  # shapes chosen for the lot so far (A9)
     watching: int | None  # whose wall is shown full size (None: yours)
     error: str
+    drawn_from: dict[str, str]  # a part of the table -> what it was last drawn from

@@ -17,17 +17,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from modernart.engine.artsociety.rules import House
 
 from ..eventlog import EventLog
 from ..gametable import GameTable
+from ..lines import LinePanel
 from ..tablekeys import TABLE_BINDINGS
 from ..turnclock import TurnClock
 from .bidcards import BidCards
 from .end import ArtSocietyEnd
 from .narrate import narrate
+from .others import OtherWalls
 from .placing import Option, nearest, place_options
 from .tableacts import QUIET_KEYS, TableActions
 from .tabledraw import TableDrawing
@@ -93,17 +94,18 @@ class ArtSocietyTable(TableActions, TableDrawing, BidCards, GameTable):
         self.chosen: list[str] = []  # shapes chosen for the lot so far (A9)
         self.watching: int | None = None  # whose wall is shown full size (None: yours)
         self.error = ""
+        self.drawn_from: dict[str, str] = {}  # tabledraw.py: parts not to draw again
 
     def compose_table(self) -> ComposeResult:
         with Horizontal(id="as-top"):
             with Vertical(id="as-left"):
-                yield Static(id="as-wall")
-                yield Static(id="as-others")
+                yield LinePanel(id="as-wall")
+                yield OtherWalls(id="as-others")
             with Vertical(id="as-right"):
-                yield Static(id="as-museum")
-                yield Static(id="as-panel")
+                yield LinePanel(id="as-museum")
+                yield LinePanel(id="as-panel")
                 yield TurnClock("a bot moves for you", id="as-clock")
-                yield Static(id="as-you")
+                yield LinePanel(id="as-you")
                 yield TableLog(id="log")
 
     def mounted(self) -> None:

@@ -1,17 +1,21 @@
 """The Art Society table's drawing: your wall with its ghost, the others' walls, the museum,
-the panel of the decision and your part (mixed into `ArtSocietyTable`, tui/artsociety/table.py)."""
+the panel of the decision and your part (mixed into `ArtSocietyTable`, tui/artsociety/table.py).
+
+Each is a `LinePanel` (tui/lines.py, issue 31) given its text as lines: an update draws
+only the lines it has not drawn before and repaints only the rows that changed. Border
+titles are set only when they change, since setting one repaints the whole widget.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from modernart.engine.artsociety.wall import Wall
 
-from ..quiet import quiet_update
+from ..lines import LinePanel
 from ..words import count, host_name, short_name
 from .fields import TableFields
 from .look import (
@@ -24,8 +28,24 @@ from .look import (
     tile_style,
     wall_text,
 )
+from .others import OtherWalls
 from .placing import ghost, preview, problem
 from .values import frame_bonus, wall_hint
+
+
+def lines_of(text: Text) -> list[Text]:
+    """A text's lines, each a paragraph of a panel: a blank one after a last newline, as a
+    `Static` shows it."""
+    return list(text.split("\n", allow_blank=True))
+
+
+def titled(widget: Widget, title: str, subtitle: str | None = None) -> None:
+    """Set a border's title (and subtitle) if it changed: setting one, even to what it
+    was, repaints the whole widget."""
+    if widget.border_title != title:
+        widget.border_title = title
+    if subtitle is not None and widget.border_subtitle != subtitle:
+        widget.border_subtitle = subtitle
 
 
 class TableDrawing(TableFields):
@@ -44,9 +64,10 @@ class TableDrawing(TableFields):
     def _draw_waiting(self) -> None:
         """Before the game: an empty wall and who sits at the table."""
         layout = {"cols": 10, "rows": 10, "eyeline": [5, 6], "stars": ["E5", "F6"]}
-        quiet_update(self.query_one("#as-wall", Static), wall_text(layout, []))
-        quiet_update(self.query_one("#as-others", Static), "")
-        quiet_update(self.query_one("#as-museum", Static), "")
+        self.drawn_from.clear()
+        self.query_one("#as-wall", LinePanel).set_lines(lines_of(wall_text(layout, [])))
+        self.query_one("#as-others", OtherWalls).show([])
+        self.query_one("#as-museum", LinePanel).set_lines("")
         self.query_one("#as-you").display = False
         seats = self.view.get("seats") or []
         text = Text("Waiting room\n", style="bold")
@@ -57,16 +78,17 @@ class TableDrawing(TableFields):
             text.append("b: add a bot (B: its level) · s: start", style="yellow")
         else:  # a guest has nothing to do but wait, and is told so (playtests #13)
             text.append(f"Waiting for {host_name(seats, host)} to start the game.", style="dim")
-        panel = self.query_one("#as-panel", Static)
-        panel.border_title = "Table"
-        quiet_update(panel, text)
+        panel = self.query_one("#as-panel", LinePanel)
+        titled(panel, "Table")
+        panel.set_lines(lines_of(text))
 
     def _draw_wall(self) -> None:
-        widget = self.query_one("#as-wall", Static)
+        widget = self.query_one("#as-wall", LinePanel)
         view = self.view
         seats = view.get("seats") or []
         if not seats:
-            quiet_update(widget, "")
+            self.drawn_from.pop("wall", None)
+            widget.set_lines("")
             return
         you, shown = view.get("you"), self.shown
         seat = seats[shown]
@@ -77,10 +99,23 @@ class TableDrawing(TableFields):
             if option is not None:
                 ok = problem(view, option, *self.cursor) is None
                 the_ghost = ghost(option, *self.cursor, ok)
-        quiet_update(widget, wall_text(layout, seat.get("wall") or [], the_ghost))
+        if not self._unchanged("wall", layout, seat.get("wall"), the_ghost):
+            widget.set_lines(lines_of(wall_text(layout, seat.get("wall") or [], the_ghost)))
         title = "Your wall" if shown == you else f"{seat.get('name')}'s wall"
-        widget.border_title = f"{title} · {count(seat['score']['total'], 'pt')}"
-        widget.border_subtitle = "> eyeline  * star" if shown == you else "w: next wall"
+        titled(
+            widget,
+            f"{title} · {count(seat['score']['total'], 'pt')}",
+            "> eyeline  * star" if shown == you else "w: next wall",
+        )
+
+    def _unchanged(self, part: str, *inputs: Any) -> bool:
+        """Whether `part` was last drawn from these inputs, which then need not be drawn
+        again: building a wall's text costs more than comparing what it is built from."""
+        key = repr(inputs)
+        if self.drawn_from.get(part) == key:
+            return True
+        self.drawn_from[part] = key
+        return False
 
     @property
     def shown(self) -> int:
@@ -89,17 +124,16 @@ class TableDrawing(TableFields):
         return self.watching if self.watching is not None else (you if you is not None else 0)
 
     def _draw_others(self) -> None:
-        widget = self.query_one("#as-others", Static)
         view = self.view
         seats = view.get("seats") or []
         # A watcher's small walls are those not shown full size: 3 of 4 fit at 80 columns.
         you = view.get("you") if view.get("you") is not None else self.shown
         layout = view.get("wall") or {"cols": 10, "rows": 10}
-        grid = Table.grid(padding=(0, 1))
+        others = [(s, seat) for s, seat in enumerate(seats) if s != you]
+        if self._unchanged("others", layout, view.get("to_act"), others):
+            return
         cells: list[Text] = []
-        for s, seat in enumerate(seats):
-            if s == you:
-                continue
+        for s, seat in others:
             block = Text()
             marker = "▶" if s in (view.get("to_act") or []) else " "
             block.append(marker, style="bold yellow")
@@ -118,14 +152,10 @@ class TableDrawing(TableFields):
                 held = seat["assistant"]
                 block.append_text(Text(tile_label(held), style=tile_style(held)))
             cells.append(block)
-        for _ in cells:
-            grid.add_column()
-        if cells:
-            grid.add_row(*cells)
-        quiet_update(widget, grid)
+        self.query_one("#as-others", OtherWalls).show(cells)
 
     def _draw_museum(self) -> None:
-        quiet_update(self.query_one("#as-museum", Static), museum_text(self.view))
+        self.query_one("#as-museum", LinePanel).set_lines(lines_of(museum_text(self.view)))
 
     def _who(self, seat: object) -> str:
         names = self.names
@@ -134,14 +164,14 @@ class TableDrawing(TableFields):
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
     def _draw_panel(self) -> None:
-        widget = self.query_one("#as-panel", Static)
+        widget = self.query_one("#as-panel", LinePanel)
         view = self.view
         if not view:
             return
         legal = self.legal
         text = Text()
         phase = view.get("phase")
-        widget.border_title = {
+        title = {
             "setup": "Setup",
             "prepare": "Choosing the lot",
             "bid": "Bidding for the pick order",
@@ -151,9 +181,10 @@ class TableDrawing(TableFields):
         }.get(str(phase), "Table")
         picker = (view.get("turn") or {}).get("seat")
         if phase in ("pick", "place") and picker is not None:
-            widget.border_title += f": {self._who(picker)}"
+            title += f": {self._who(picker)}"
         elif phase == "prepare":
-            widget.border_title += f": {self._who(view.get('auctioneer'))}"
+            title += f": {self._who(view.get('auctioneer'))}"
+        titled(widget, title)
         # The lot (or the shapes to choose from)
         if "shapes" in legal:
             self._shape_lines(text, legal["shapes"])
@@ -187,7 +218,7 @@ class TableDrawing(TableFields):
         text.append_text(self._prompt())
         if self.error:
             text.append("\n" + self.error, style="bold red")
-        quiet_update(widget, text)
+        widget.set_lines(lines_of(text))
 
     def _fits(self, painting: dict[str, Any]) -> bool:
         """Whether a painting has a spot on your wall (A13), by the engine's own wall."""
@@ -295,7 +326,7 @@ class TableDrawing(TableFields):
     def _draw_you(self) -> None:
         view = self.view
         you = view.get("you")
-        widget = self.query_one("#as-you", Static)
+        widget = self.query_one("#as-you", LinePanel)
         widget.display = you is not None and self.playing
         if not widget.display:
             return
@@ -316,9 +347,8 @@ class TableDrawing(TableFields):
         assistant = me.get("assistant")
         text.append_text(chip(assistant) if assistant else Text("empty", style="dim"))
         text.append(f" · excess {me.get('excess', 0)}")
-        quiet_update(widget, text)
-        widget.border_subtitle = FRAME_LEGEND
+        widget.set_lines(lines_of(text))
         stack = view.get("stack") or []
         # A8: the white card at the bottom of your stack breaks tied bids
         white = f" · white {stack[0]} breaks ties" if stack else ""
-        widget.border_title = "Your bid cards" + white
+        titled(widget, "Your bid cards" + white, FRAME_LEGEND)
