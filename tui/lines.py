@@ -55,6 +55,9 @@ class LinePanel(Widget):
         self._drawn: dict[tuple[Any, ...], list[Strip]] = {}  # (key, width) -> its rows
         self._rows: list[Strip] = []
         self._rows_width = -1  # the width `_rows` were drawn at (-1: not drawn)
+        self._style: Style | None = None  # the widget's style (None: to be worked out)
+        self._styled: dict[int, Strip] = {}  # row -> drawn with the style, for `_styled_for`
+        self._styled_for: list[Strip] | None = None
 
     @property
     def paragraphs(self) -> list[Paragraph]:
@@ -188,11 +191,23 @@ class LinePanel(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self._width()
-        style: Style = self.rich_style
         rows = self.rows(width)
-        if y >= len(rows):
-            return Strip.blank(width, style)
-        return rows[y].crop_extend(0, width, style).apply_style(style)
+        if self._styled_for is not rows:  # new rows: each styled again when drawn
+            self._styled, self._styled_for = {}, rows
+        strip = self._styled.get(y)
+        if strip is None:
+            if self._style is None:  # the widget's own style, worked out once
+                self._style = self.rich_style
+            style = self._style
+            strip = Strip.blank(width, style)
+            if y < len(rows):
+                strip = rows[y].crop_extend(0, width, style).apply_style(style)
+            self._styled[y] = strip
+        return strip
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._style, self._styled_for = None, None
 
 
 def columns(*cells: tuple[Paragraph, int, str]) -> Text:

@@ -90,5 +90,4 @@ class OtherWalls(LinePanel):
         self.set_lines(grid_rows(self._blocks, self.content_size.width, self.app.console))
 
     def on_resize(self) -> None:
-        super().on_resize()
         self._draw()
