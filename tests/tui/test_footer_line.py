@@ -253,16 +253,21 @@ async def test_a_tables_footer_shows_the_keys_textuals_footer_would():
         await app.screen.mount(theirs)
         texts = set()
 
+        def rows() -> list[str]:
+            strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
+            return [s.text.rstrip() for s in strips]
+
         async def check() -> None:
             app.screen.refresh_bindings()
-            await until(pilot, lambda: shown(app) == table_keys(app))
+            # Both footers have their keys and are laid out with them (Textual's mounts
+            # a widget per key: under load its layout may come a frame later).
+            await until(pilot, lambda: shown(app) == table_keys(app) and rows()[0] == rows()[-1])
             keys = table_keys(app)
             assert keys == from_bindings(app)
             assert keys and not any(disabled for _, _, disabled in keys)
             text = " ".join(f"{display} {description}" for display, description, _ in keys)
             assert footer.text.rstrip() == text
-            rows = [s.text for s in app.screen._compositor.render_strips()]  # type: ignore[attr-defined]
-            assert rows[0].rstrip() == rows[-1].rstrip() == text  # both drawn so
+            assert rows()[0] == rows()[-1] == text  # both drawn so
             texts.add(text)
 
         await until(pilot, lambda: "Play" in footer.text)
