@@ -14,10 +14,9 @@ from typing import Any
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Static
 
+from .lines import LinePanel
 from .messages import SendToServer
-from .quiet import quiet_update
 from .reviewing import REVIEW_KEY
 
 # The rematch's key as every place names it: the end dialogs' hint, the log, the footer
@@ -86,7 +85,7 @@ def _your_keys(you: int, msg: dict[str, Any]) -> str:
     return f"{REMATCH_KEY}, D: decline"
 
 
-class RematchLine(Static):
+class RematchLine(LinePanel):
     """The rematch's state in a game-over dialog, kept up to date by the table."""
 
     def on_mount(self) -> None:
@@ -97,7 +96,7 @@ class RematchLine(Static):
 
     def show(self, text: str) -> None:
         self.display = bool(text)
-        quiet_update(self, Text(text, style="bold"))
+        self.set_lines(Text(text, style="bold"))
 
 
 class RematchKeys(Screen[None]):

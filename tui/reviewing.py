@@ -28,7 +28,7 @@ from textual.widgets import Static
 
 from modernart.engine.review import MARK_PLURALS
 
-from .quiet import quiet_update
+from .lines import LinePanel
 from .words import count
 
 REVIEW_KEY = "a: review"  # the key as the dialogs' hints name it
@@ -128,7 +128,7 @@ class ReviewWait(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text("The expert reviews the game", style="bold"), classes="title")
-            yield Static("Asking the server…", id="review-progress")
+            yield LinePanel("Asking the server…", id="review-progress")
             yield Static(Text("Esc: stop waiting (the review goes on; ask again later)", "dim"))
 
     def show(self, done: int, total: int) -> None:
@@ -137,7 +137,7 @@ class ReviewWait(ModalScreen[None]):
             line = f"Decision {done} of {total} reviewed"
             if not done:
                 line = f"{count(total, 'decision')} to review"
-            quiet_update(self.query_one("#review-progress", Static), line)
+            self.query_one("#review-progress", LinePanel).set_lines(line)
 
     def action_stop(self) -> None:
         self.stopped = True

@@ -10,9 +10,8 @@ from typing import Any
 from rich.text import Text
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Static
 
-from .quiet import quiet_update
+from .lines import LinePanel
 
 WARN_AT_S = 10  # a turn clock turns red and warns this many seconds before the end
 
@@ -30,10 +29,10 @@ class ClockWarning(Message):
     """Your decision's clock is about to run out."""
 
 
-class TurnClock(Static):
+class TurnClock(LinePanel):
     """A turn game's decision clock (`view.deadline_ms`): who decides and how long is left;
     yours in yellow, red with a warning in the last seconds. `then` says what the server
-    does for you when it runs out."""
+    does for you when it runs out. A line panel: a tick repaints its one row."""
 
     def __init__(self, then: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -79,4 +78,4 @@ class TurnClock(Static):
     def _draw(self) -> None:
         line = self.line()
         self.display = line is not None
-        quiet_update(self, line or "")
+        self.set_lines(line or "")

@@ -289,7 +289,7 @@ async def test_the_turn_clock_says_what_happens_when_it_runs_out() -> None:
         view = {**app.table.view, "deadline_ms": 48_500}  # "You: 49 s" (rounded up): 8 s of slack
         app._on_update({"t": "update", "seq": 99, "events": [], "view": view})
         await pilot.pause()
-        clock = str(app.table.query_one("#as-clock").render())
+        clock = str(app.table.query_one("#as-clock").content)
         assert clock.startswith("You: 4") and "s left; then a bot moves for you" in clock
 
 

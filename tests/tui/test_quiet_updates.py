@@ -1,6 +1,6 @@
 """A table's lines take new content without laying the screen out when their size stays
-(issue 16, fourth session: `tui/quiet.py`); what they show is still the new content, a
-line that needs more rows still gets them, and a change of the footer's keys restyles nothing."""
+(issue 31: line panels, tui/lines.py); what they show is still the new content, a panel
+that needs more rows still gets them, and a change of the footer's keys restyles nothing."""
 
 from __future__ import annotations
 
@@ -12,23 +12,23 @@ from test_quiet_redraws import Keys  # a footer with two keys, the second shown 
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Static
 
 from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.eventlog import EventLog
 from modernart.tui.footer import Footer
 from modernart.tui.games import client_game
-from modernart.tui.quiet import quiet_update, same
+from modernart.tui.lines import LinePanel, paragraph_key
 
 
 class Lines(App[None]):
-    CSS = "#narrow { width: auto; } #wide { width: 30; }"
+    CSS = "#narrow { width: auto; } #wide { width: 30; } #kept { width: 30; min-height: 2; }"
 
     def compose(self) -> ComposeResult:
-        yield Static("first line", id="wide")
+        yield LinePanel("first line", id="wide")
+        yield LinePanel("one", id="kept")
         with Horizontal():
-            yield Static("abc", id="narrow")
+            yield LinePanel("abc", id="narrow")
 
 
 def spy(widget: Widget, calls: list[str]) -> None:
@@ -49,42 +49,63 @@ def screen_text(app: App[Any]) -> str:
     )
 
 
-def test_same_tells_texts_apart_by_their_style_too():
-    assert same("a", "a") and not same("a", "b") and not same("a", Text("a"))
-    assert same(Text("a", style="bold"), Text("a", style="bold"))
-    assert not same(Text("a", style="bold"), Text("a", style="dim"))  # Rich's == says equal
-    assert not same(Text.assemble(("a", "red"), "b"), Text.assemble(("a", "blue"), "b"))
+def test_a_paragraph_is_told_apart_by_its_style_too():
+    assert paragraph_key("a") == paragraph_key("a") != paragraph_key("b")
+    assert paragraph_key("a") != paragraph_key(Text("a"))
+    assert paragraph_key(Text("a", style="bold")) == paragraph_key(Text("a", style="bold"))
+    assert paragraph_key(Text("a", style="bold")) != paragraph_key(Text("a", style="dim"))
+    red, blue = Text.assemble(("a", "red"), "b"), Text.assemble(("a", "blue"), "b")
+    assert paragraph_key(red) != paragraph_key(blue)  # Rich's == says equal
 
 
-async def test_a_line_of_the_same_size_is_repainted_and_a_longer_one_laid_out():
+async def test_a_changed_row_is_repainted_alone_and_more_rows_laid_out():
     app = Lines()
     async with app.run_test(size=(40, 10)) as pilot:
-        wide = app.query_one("#wide", Static)
+        wide = app.query_one("#wide", LinePanel)
+        await pilot.pause()
         calls: list[str] = []
         spy(wide, calls)
-        quiet_update(wide, "first line")  # what it shows already: nothing at all
+        wide.set_lines("first line")  # what it shows already: nothing at all
         assert calls == []
-        quiet_update(wide, Text("other line", style="bold"))  # one row still: a repaint
+        wide.set_lines(Text("other line", style="bold"))  # one row still: that row
         assert calls == ["repaint"]
         await pilot.pause()
         assert "other line" in screen_text(app) and wide.size.height == 1
         calls.clear()
-        quiet_update(wide, "a line much longer than thirty cells, wrapped on two rows")
-        assert calls == ["repaint", "layout"]
+        wide.set_lines("a line much longer than thirty cells, wrapped on two rows")
+        assert calls == ["layout"]
         await pilot.pause()
         assert wide.size.height == 2 and "wrapped on two rows" in screen_text(app)
 
 
-async def test_a_line_as_wide_as_its_content_is_laid_out_when_its_width_changes():
+async def test_rows_within_the_minimum_height_lay_nothing_out():
     app = Lines()
     async with app.run_test(size=(40, 10)) as pilot:
-        narrow = app.query_one("#narrow", Static)
+        kept = app.query_one("#kept", LinePanel)
+        await pilot.pause()
+        assert kept.size.height == 2
+        calls: list[str] = []
+        spy(kept, calls)
+        kept.set_lines(["one", "two"])  # a second row, in the room kept for it
+        kept.set_lines(["one"])
+        assert calls == ["repaint", "repaint"]
+        kept.set_lines(["one", "two", "three"])  # beyond it: laid out
+        assert calls[-1] == "layout"
+        await pilot.pause()
+        assert kept.size.height == 3 and "three" in screen_text(app)
+
+
+async def test_a_panel_as_wide_as_its_content_is_laid_out_when_its_width_changes():
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        narrow = app.query_one("#narrow", LinePanel)
+        await pilot.pause()
         calls: list[str] = []
         spy(narrow, calls)
-        quiet_update(narrow, "xyz")  # as wide: a repaint
+        narrow.set_lines("xyz")  # as wide: a repaint
         assert calls == ["repaint"]
-        quiet_update(narrow, "wider text")
-        assert calls == ["repaint", "repaint", "layout"]
+        narrow.set_lines("wider text")
+        assert calls == ["repaint", "layout"]
         await pilot.pause()
         assert narrow.size.width == len("wider text") and "wider text" in screen_text(app)
 

@@ -4,7 +4,6 @@ under `run_test()` against a real in-process server."""
 
 from __future__ import annotations
 
-from textual.widgets import Static
 from tui_keys import log_text, text_of, until
 from tui_table import deck_of, seated_game
 
@@ -155,7 +154,7 @@ async def test_r18_the_round_ending_card_is_marked_in_the_hand_and_told_in_the_l
         assert "You auction Krypto (sealed)" not in log
         assert "Round 1 ends" in log
         # The next auctioneer's clock keeps running behind the summary, and shows there.
-        clock = app.screen.query_one("#summary-clock", Static)
+        clock = app.screen.query_one("#summary-clock")
         await until(pilot, lambda: "s left" in text_of(clock))
         assert "Cy" in text_of(clock)
         # Who bought what in round 1 stays on record (H), with the bank's payments.

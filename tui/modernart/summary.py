@@ -15,7 +15,7 @@ from textual.widgets import Static
 from modernart.engine.modernart.cards import ARTISTS
 
 from ..dialog import Dialog
-from ..quiet import quiet_update
+from ..lines import LinePanel
 from ..rematch import DIALOG_KEYS, GAME_OVER_BINDINGS, RematchLine
 from ..words import winners_line
 from .style import artist_text, paintings
@@ -132,7 +132,7 @@ class RoundSummary(Dialog[None]):
                 Text(f"Round {self.event.get('round')} is over", style="bold"), classes="title"
             )
             yield Static(round_table(self.event, self.names, self.bought))
-            yield Static(id="summary-clock")
+            yield LinePanel(id="summary-clock")
             yield Static(Text("Enter: continue", style="dim"), classes="hint")
 
     def on_mount(self) -> None:
@@ -142,9 +142,9 @@ class RoundSummary(Dialog[None]):
 
     def _tick(self) -> None:
         line = self.clock("Your turn next: ") if self.clock is not None else None
-        clock = self.query_one("#summary-clock", Static)
+        clock = self.query_one("#summary-clock", LinePanel)
         clock.display = line is not None
-        quiet_update(clock, line or "")
+        clock.set_lines(line or "")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
