@@ -40,6 +40,7 @@ from textual.widgets import Input
 from modernart.engine.games import DEFAULT_GAME, get_game
 
 from .away import pause_line
+from .borders import titled
 from .devices import replaced_note
 from .eventlog import EventLog
 from .lines import LinePanel
@@ -326,9 +327,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
             text = Text.assemble(text[:name_end], room, text[name_end:])
         self.query_one("#status", LinePanel).set_lines(text)
         facts = table_facts(view, self.room_info)
-        log, title = self.query_one("#log"), " · ".join(["Events", *facts])
-        if log.border_title != title:  # setting it redraws the whole log, even unchanged
-            log.border_title = title
+        titled(self.query_one("#log"), " · ".join(["Events", *facts]))
 
     def on_resize(self) -> None:
         fit_size(self)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.widget import Widget
 
 from modernart.engine.artsociety.wall import Wall
 
+from ..borders import titled
 from ..lines import LinePanel
 from ..words import count, host_name, short_name
 from .fields import TableFields
@@ -37,15 +37,6 @@ def lines_of(text: Text) -> list[Text]:
     """A text's lines, each a paragraph of a panel: a blank one after a last newline, as a
     `Static` shows it."""
     return list(text.split("\n", allow_blank=True))
-
-
-def titled(widget: Widget, title: str, subtitle: str | None = None) -> None:
-    """Set a border's title (and subtitle) if it changed: setting one, even to what it
-    was, repaints the whole widget."""
-    if widget.border_title != title:
-        widget.border_title = title
-    if subtitle is not None and widget.border_subtitle != subtitle:
-        widget.border_subtitle = subtitle
 
 
 class TableDrawing(TableFields):

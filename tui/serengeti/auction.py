@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 from modernart.engine.serengeti.cards import AUCTIONS
 
 from ..amount import AmountInput
+from ..borders import titled
 from ..lines import LinePanel
 from ..turnclock import TurnClock
 from .payout import legend, payout_lines
@@ -90,9 +91,7 @@ class AuctionBox(Vertical):
         left = f"{view.get('deck_left', 0)} cards left"
         shared = legend(view) if running and view.get("payout_preview") else ""
         subtitle = " · ".join(filter(None, (shared, left))) if running else ""
-        # Setting a border's title repaints the whole box, even unchanged.
-        if (self.border_title, self.border_subtitle) != (title, subtitle):
-            self.border_title, self.border_subtitle = title, subtitle
+        titled(self, title, subtitle)
         lot = Text()
         if running:
             lot.append("Lot: ", style="bold")
