@@ -9,8 +9,9 @@ panel's width and kept; a new content draws only the paragraphs it has not drawn
 compares the rows with the rows shown, and repaints the rows that changed, nothing else.
 
 A panel with a fixed height (CSS) is never laid out by a change of content: rows past
-its height are not shown. With `height: auto` it is as tall as its rows, and laid out
-when their number changes (a new seat in a table, not a new bid).
+its height are not shown. With `height: auto` it is as tall as its rows within its
+`min-height` and `max-height`, and laid out only when that height changes (a new seat in
+a table, not a new bid).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -60,10 +62,6 @@ class LinePanel(Widget):
         self._styled_for: list[Strip] | None = None
 
     @property
-    def paragraphs(self) -> list[Paragraph]:
-        return list(self._paragraphs)
-
-    @property
     def content(self) -> Paragraph:
         """What is shown, as a `Static`'s `content` gives it: the one paragraph, or all of
         them as one text."""
@@ -86,9 +84,10 @@ class LinePanel(Widget):
         keys = [paragraph_key(p) for p in paragraphs]
         if keys == self._keys:
             return
-        natural = self._natural_width() if self._width_follows() else 0
+        follows = self._width_follows()
+        natural = self._natural_width() if follows else 0
         self._paragraphs, self._keys = list(paragraphs), keys
-        if natural != (self._natural_width() if self._width_follows() else 0):
+        if follows and self._natural_width() != natural:
             self._rows_width = -1
             self.refresh(layout=True)
             return
@@ -175,19 +174,8 @@ class LinePanel(Widget):
 
     def _natural_width(self) -> int:
         """The widest line of the paragraphs, in cells (a `width: auto` panel's width)."""
-        return max(
-            (Text(p).cell_len if isinstance(p, str) else p.cell_len for p in self._lines()),
-            default=0,
-        )
-
-    def _lines(self) -> list[Paragraph]:
-        lines: list[Paragraph] = []
-        for paragraph in self._paragraphs:
-            if isinstance(paragraph, str):
-                lines += paragraph.split("\n")
-            else:
-                lines += paragraph.split("\n")
-        return lines
+        lines = (line for p in self._paragraphs for line in str(p).split("\n"))
+        return max(map(cell_len, lines), default=0)
 
     def render_line(self, y: int) -> Strip:
         width = self._width()
@@ -222,10 +210,10 @@ def columns(*cells: tuple[Paragraph, int, str]) -> Text:
             row.append(" ")
         if width or i != last:
             text.truncate(width, overflow="crop")
-            gap = width - text.cell_len
-            if gap > 0:
-                text = Text.assemble(" " * gap, text) if justify == "right" else text
-                if justify != "right":
-                    text.pad_right(gap)
+            gap = max(0, width - text.cell_len)
+            if justify == "right":  # the padding unstyled, as a grid pads a cell
+                text = Text.assemble(" " * gap, text)
+            else:
+                text.pad_right(gap)
         row.append_text(text)
     return row

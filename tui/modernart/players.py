@@ -29,8 +29,8 @@ def players_lines(view: dict[str, Any], name_width: int = 12) -> list[Text]:
     playing = view.get("status", "playing") == "playing" and not view.get("finished")
     bold = "bold"
 
-    def row(mark: Paragraph, auctioneer: Paragraph, name: Paragraph, *rest: Paragraph) -> Text:
-        on, hand, money, bought = rest
+    def row(*cells: Paragraph) -> Text:
+        mark, auctioneer, name, on, hand, money, bought = cells
         return columns(
             (mark, 1, "left"),
             (auctioneer, 1, "left"),
