@@ -3,6 +3,7 @@ screens ask for (they post `tui/messages.py` messages; no screen imports the app
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -73,6 +74,9 @@ class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
         self.own_machine = own_machine  # False: an SSH or browser session (tui/playerlink.py)
         self.records_hint = records_hint
         self.connection: Connection | None = None
+        # Where the server's messages go; None: to this app at once. A terminal worker
+        # orders its sessions' news (server/doors/terminal/priority.py).
+        self.news: Callable[[ServerMessage], object] | None = None
         self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None
         self.table: GameTable | None = None
@@ -118,7 +122,7 @@ class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
         if self.local is not None and self.local.resuming:  # a kept game: its seat again
             token = self.local.token
             self._local_created = self._local_started = True
-        self.connection = Connection(self, self.url, self.player_name, token)
+        self.connection = Connection(self, self.url, self.player_name, token, self.news)
         self.network = self.run_connection()  # the worker that reads and reconnects
 
     @work(exclusive=True, group="network", exit_on_error=False)

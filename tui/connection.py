@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import itertools
 import socket
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -54,8 +55,18 @@ def why_not(exc: BaseException, url: str) -> str:
 class Connection:
     """A connection that survives drops: it reconnects and says hello with the token."""
 
-    def __init__(self, target: MessagePump, url: str, name: str, token: str | None = None) -> None:
+    def __init__(
+        self,
+        target: MessagePump,
+        url: str,
+        name: str,
+        token: str | None = None,
+        deliver: Callable[[ServerMessage], object] | None = None,
+    ) -> None:
         self.target = target
+        # Where the server's messages go: `target` itself, or a terminal worker's order
+        # of its sessions' news (server/doors/terminal/priority.py).
+        self.deliver = deliver or target.post_message
         self.url = url
         self.name = name
         self.token = token  # updated from every `welcome`
@@ -141,7 +152,7 @@ class Connection:
             self.token = msg["token"]
         elif msg.get("t") == "replaced" and msg.get("same") is not True:
             self.replaced_by = str(msg.get("by") or "")  # "": another window of this device
-        self.target.post_message(ServerMessage(msg))
+        self.deliver(ServerMessage(msg))
 
     @staticmethod
     def _pack(msg: dict[str, Any]) -> bytes:

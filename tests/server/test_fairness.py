@@ -13,7 +13,7 @@ import asyncssh
 import pytest
 from textual._context import active_app
 
-from modernart.server.doors.terminal import fairness
+from modernart.server.doors.terminal import fairness, priority
 from modernart.server.doors.terminal.session import RESIZE_GAP
 
 from .counting_app import COST
@@ -220,3 +220,36 @@ def test_what_an_app_computes_for_the_game_news_does_not_keep_its_next_key_waiti
     b.posted()
     ledger.used[id(bob)] += 0.6
     assert b.due() > 0.0 and b.tokens < -0.3
+
+
+class Waiting:
+    """A session's driver with keys waiting (what `InputShares` needs of a FairDriver)."""
+
+    def __init__(self, share: fairness.Share, name: str, posted: list[str]) -> None:
+        self.share, self.name, self.posted = share, name, posted
+        self.held = ["key"]
+
+    def post_one(self) -> bool:
+        self.posted.append(self.name)
+        self.held.pop()
+        return False
+
+
+async def test_the_keys_of_a_player_who_must_act_go_first_though_it_used_more_cpu():
+    """Issue 31: when CPU is short, the player who must act comes first (priority.py)."""
+    now = [0.0]
+    ledger = fairness.Ledger(clock=lambda: now[0])
+    shares = fairness.InputShares(ledger, clock=lambda: now[0])
+    acting, idle = priority.NewsOrder().session(object()), None
+    acting.rank = priority.ACTING
+    busy, calm = object(), object()
+    posted: list[str] = []
+    player = Waiting(shares.join(busy, news=acting), "player", posted)
+    watcher = Waiting(shares.join(calm, news=idle), "watcher", posted)
+    ledger.used[id(busy)] += 0.1  # the player's app computed more lately
+    player.share.due()
+    shares.want(watcher)  # the spectator's key came first
+    shares.want(player)
+    await asyncio.sleep(0)
+    assert posted == ["player"]
+    assert player.share.rank() == priority.ACTING and watcher.share.rank() == priority.WATCHING

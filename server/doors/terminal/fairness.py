@@ -28,6 +28,7 @@ from typing import Any
 from textual import events
 
 from modernart.server.doors.terminal.driver import TerminalDriver
+from modernart.server.doors.terminal.priority import WATCHING
 from modernart.tui.textual_internals import active_app
 
 WORKER_CPU = 0.3  # seconds of CPU a second that two or more typing sessions share
@@ -87,10 +88,13 @@ class InputShares:
         self.until = 0.0  # when the others go even if its app is still busy
         self._turn: asyncio.Handle | None = None
 
-    def join(self, app: object, drawing: Callable[[], float] = lambda: 0.0) -> Share:
+    def join(
+        self, app: object, drawing: Callable[[], float] = lambda: 0.0, news: Any = None
+    ) -> Share:
         """A new session's share, for its app; `drawing()`: the CPU seconds its screen's
-        own thread has used (the screen relay: driver.py)."""
-        share = Share(self, id(app), drawing)
+        own thread has used (the screen relay: driver.py); `news`: its `priority.News`,
+        whose rank puts the keys of a player who must act first."""
+        share = Share(self, id(app), drawing, news)
         self.shares.add(share)
         return share
 
@@ -111,8 +115,9 @@ class InputShares:
         """One turn. While the app of the last event posted still runs (the loop ran some
         of it since the last look), only a session that used far less CPU lately may go
         (for HOLD_MAX at most): costly input is computed one session at a time, and
-        charged before the next. Of the sessions whose share allows it, the one that
-        used the least CPU lately has its next event posted."""
+        charged before the next. Of the sessions whose share allows it, the one of the
+        highest rank (a player who must act first, priority.py) that used the least CPU
+        lately has its next event posted."""
         self._turn = None
         loop = asyncio.get_running_loop()
         current = self.current
@@ -130,7 +135,7 @@ class InputShares:
             elif not busy or driver.share.recent < current.share.recent * CHEAP:  # type: ignore[union-attr]
                 ready.append(driver)
         if ready:
-            driver = min(ready, key=lambda d: d.share.recent)
+            driver = min(ready, key=lambda d: (d.share.rank(), d.share.recent))
             driver.share.posted()
             if not driver.post_one():
                 self.queue.remove(driver)
@@ -152,10 +157,13 @@ class InputShares:
 class Share:
     """One session's token bucket of CPU seconds (`due()`), and the CPU it used lately."""
 
-    def __init__(self, shares: InputShares, app: int, drawing: Callable[[], float]) -> None:
+    def __init__(
+        self, shares: InputShares, app: int, drawing: Callable[[], float], news: Any = None
+    ) -> None:
         self.shares = shares
         self.app = app
         self.drawing = drawing
+        self.news = news
         self.tokens = shares.burst
         self.stamp = shares.clock()
         self.seen = shares.ledger.used.setdefault(app, 0.0)  # its app's CPU, taken from the bucket
@@ -165,6 +173,10 @@ class Share:
         self.typed = float("-inf")
         self.waiting = False  # it has events held back
         self.last = shares.ledger.used[app]  # its app's CPU at the last look (`idle`)
+
+    def rank(self) -> int:
+        """Its session's rank (priority.py): the keys of a player who must act go first."""
+        return WATCHING if self.news is None else self.news.rank
 
     def idle(self) -> bool:
         """Whether the loop ran nothing of its app since the last look."""

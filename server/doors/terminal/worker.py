@@ -44,6 +44,7 @@ from modernart.server.doors.terminal.collector import Pauses
 from modernart.server.doors.terminal.driver import SessionTerminal, terminal_app
 from modernart.server.doors.terminal.fairness import FairDriver, InputShares, Ledger
 from modernart.server.doors.terminal.memory import hand_back
+from modernart.server.doors.terminal.priority import NewsOrder
 from modernart.tui.textual_internals import capture_output
 
 log = logging.getLogger("modernart.server.doors.terminal.worker")
@@ -107,6 +108,7 @@ class Worker:
         self.ledger = Ledger()
         self.ledger.install()  # the loop's time by app (fairness.py)
         self.shares = InputShares(self.ledger)  # each session's share of the loop
+        self.news = NewsOrder()  # the player to act draws the game's news first
         self._trim: asyncio.TimerHandle | None = None
         self.pauses = Pauses()  # each garbage collection timed (collector.py)
         self.pauses.install()
@@ -195,7 +197,9 @@ class Worker:
             terminal.output.finish()
             self.send({"ended": sid, "code": 1})
             return
-        share = self.shares.join(app, terminal.output.cpu)
+        news = self.news.session(app)
+        app.news = news.deliver
+        share = self.shares.join(app, terminal.output.cpu, news)
         app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         capture_output(app, sys.stderr)  # see the module's docstring
         self.apps[sid] = app
@@ -203,7 +207,7 @@ class Worker:
         task = asyncio.get_running_loop().create_task(self._run(sid, app, terminal))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        task.add_done_callback(lambda _: share.leave())
+        task.add_done_callback(lambda _: (share.leave(), news.close()))
 
     async def _run(self, sid: int, app: Any, terminal: SessionTerminal) -> None:
         code = 1
