@@ -12,6 +12,7 @@ import socket
 
 import pytest
 
+from modernart.server.doors.terminal import collector
 from modernart.server.doors.terminal.collector import PAUSE_AIM, Pauses
 from modernart.server.doors.terminal.pool import WorkerPool, WorkerProcess
 
@@ -67,3 +68,89 @@ async def test_a_real_worker_times_its_collections_and_tells_them_with_its_beats
     (worker,) = {s.process.worker for s in gate.sessions}
     await eventually(lambda: worker.gc["n"] >= 1, "a collection told with a beat", timeout=30)
     assert worker.gc["n"] >= worker.gc["full"] and worker.gc["max_ms"] >= 0
+
+
+class Quiet:
+    """What the idle collector looks at, scripted: the apps' CPU, waiting input, time."""
+
+    def __init__(self) -> None:
+        self.cpu, self.waits, self.now = 0.0, False, 0.0
+
+
+def full_collections(run) -> int:
+    """How many collections of the oldest generation `run()` made."""
+    pauses = Pauses()
+    pauses.install()
+    try:
+        run()
+    finally:
+        pauses.uninstall()
+    return pauses.report()["full"]
+
+
+def make_due() -> None:
+    while gc.get_count()[2] < collector.DUE:
+        gc.collect(1)
+
+
+async def test_a_due_full_collection_waits_for_quiet_apps_then_runs_once() -> None:
+    """Issue 31: CPython's own full collections ran while a session drew; the worker
+    runs them when its apps computed next to nothing and no key or news waits."""
+    state = Quiet()
+    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
+    saved = gc.get_threshold()
+    idle.install()
+    try:
+        assert gc.get_threshold()[2] == collector.NEVER  # CPython starts none itself
+        make_due()
+        state.cpu += 0.05  # the apps drew since the last look: not now
+        assert full_collections(idle.look) == 0
+        state.waits = True  # quiet apps, but a key waits its turn
+        assert full_collections(idle.look) == 0
+        state.waits = False
+        assert full_collections(idle.look) == 1  # quiet: collected
+        assert gc.get_count()[2] < collector.DUE
+        assert full_collections(idle.look) == 0  # not due any more
+    finally:
+        idle.uninstall()
+        gc.set_threshold(*saved)
+
+
+async def test_a_worker_never_quiet_still_collects_after_the_latest_wait() -> None:
+    state = Quiet()
+    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
+    saved = gc.get_threshold()
+    idle.install()
+    try:
+        make_due()
+
+        def busy_look() -> None:
+            state.cpu += 0.05
+            idle.look()
+
+        assert full_collections(busy_look) == 0
+        state.now += collector.LATEST_S - 0.1
+        assert full_collections(busy_look) == 0
+        state.now += 0.1
+        assert full_collections(busy_look) == 1
+    finally:
+        idle.uninstall()
+        gc.set_threshold(*saved)
+
+
+async def test_memory_is_handed_back_after_the_next_quiet_full_collection() -> None:
+    state = Quiet()
+    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
+    saved = gc.get_threshold()
+    idle.install()
+    handed: list[int] = []
+    try:
+        gc.collect()  # nothing due
+        idle.soon(lambda: handed.append(idle.full))
+        state.cpu += 0.05
+        assert full_collections(idle.look) == 0 and handed == []  # not quiet yet
+        assert full_collections(idle.look) == 1 and handed == [1]
+        assert full_collections(idle.look) == 0 and handed == [1]  # once
+    finally:
+        idle.uninstall()
+        gc.set_threshold(*saved)

@@ -5,20 +5,38 @@ objects of all its sessions (up to K apps, each a Textual DOM, 10–50 thousand 
 The garbage the sessions leave is cyclic by Textual's design (a widget and its `Styles`
 refer to each other, the compositor's and signals' closures, the timers' bound
 methods): a closed dialog leaves 4–16 thousand objects that only the collector frees,
-none of them in cycles of ours (tests/tui/test_dialog_garbage.py). So the collector is
-left as it is (docs/decisions/terminal-sessions.md: keeping it to the young, freezing
-the rest, was measured and dropped), and measured: a `gc.callbacks` hook times each
-collection; the worker's beats carry the figures (worker.py) and the server logs a
-pause over `PAUSE_AIM` (pool.py).
+none of them in cycles of ours (tests/tui/test_dialog_garbage.py). A full collection
+costs what it costs (docs/decisions/terminal-sessions.md: keeping it to the young,
+freezing the rest, was measured and dropped), and each is measured: a `gc.callbacks`
+hook times each collection; the worker's beats carry the figures (worker.py) and the
+server logs a pause over `PAUSE_AIM` (pool.py).
+
+What can be chosen is *when* a full collection runs. CPython starts one in the middle
+of whatever allocates (a session drawing the game's news, a key's answer): someone
+always waited for it. `IdleCollections` keeps CPython's young collections and runs
+the full ones itself, when they are due as CPython would have them (ten collections
+of the middle generation since the last full one) and the worker's apps are quiet:
+they computed less than `QUIET_CPU` in the last `LOOK_S` and no key or news waits.
+At human pace that is most of the time; a worker never quiet collects after
+`LATEST_S` all the same (its memory stays bounded).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import gc
 import time
+from collections.abc import Callable
 from typing import Any
 
 PAUSE_AIM = 0.020  # seconds: a collection that pauses the sessions longer is logged
+LOOK_S = 0.1  # seconds between two looks at the apps' work
+QUIET_CPU = 0.005  # seconds of the apps' CPU in a look's time that still count as quiet
+LATEST_S = 10.0  # seconds a due full collection waits for quiet at most
+DUE = 10  # middle-generation collections since the last full one: CPython's threshold
+NEVER = 1 << 30  # CPython's own full collections: as good as never
+NOBODY = contextvars.Context()  # the looks' own context: their time is no app's
 
 
 class Pauses:
@@ -64,3 +82,64 @@ class Pauses:
         self.collections = self.full = self.slow = 0
         self.longest = 0.0
         return figures
+
+
+class IdleCollections:
+    """Full collections run when the worker's apps are quiet (the module's docstring).
+
+    `used()`: the CPU seconds the apps used so far (fairness.Ledger); `waiting()`:
+    whether keys or news wait for their turn."""
+
+    def __init__(
+        self,
+        used: Callable[[], float],
+        waiting: Callable[[], bool],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.used, self.waiting, self.clock = used, waiting, clock
+        self.last = 0.0  # the apps' CPU at the last look
+        self.due_since: float | None = None
+        self.full = 0  # full collections run here
+        self.then: list[Callable[[], None]] = []  # to run after the next one (`soon`)
+        self._look: asyncio.TimerHandle | None = None
+
+    def soon(self, then: Callable[[], None]) -> None:
+        """A full collection at the next quiet moment, due or not; `then()` after it."""
+        if then not in self.then:
+            self.then.append(then)
+
+    def install(self) -> None:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, NEVER)
+        self.last = self.used()
+        self._schedule()
+
+    def uninstall(self) -> None:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, DUE)
+        if self._look is not None:
+            self._look.cancel()
+            self._look = None
+
+    def _schedule(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._look = loop.call_later(LOOK_S, self.look, context=NOBODY)
+
+    def look(self) -> None:
+        used = self.used()
+        quiet = used - self.last < QUIET_CPU and not self.waiting()
+        self.last = used
+        now = self.clock()
+        if gc.get_count()[2] < DUE and not self.then:
+            self.due_since = None
+        elif self.due_since is None:
+            self.due_since = now
+        if self.due_since is not None and (quiet or now - self.due_since >= LATEST_S):
+            gc.collect()
+            self.full += 1
+            self.due_since = None
+            then, self.then = self.then, []
+            for step in then:
+                step()
+            self.last = self.used()
+        self._schedule()

@@ -3,14 +3,14 @@
 Python frees objects into its own allocator and glibc's, which keep the pages for
 later: a worker that grew under a hostile session stayed at its peak after the
 session ended. A full collection (the zygote's frozen objects are not visited:
-zygote.py) and glibc's `malloc_trim(0)` give the free pages back to the system.
+zygote.py; the worker runs it when its sessions are quiet: collector.py) and then
+glibc's `malloc_trim(0)` give the free pages back to the system.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import gc
 from functools import cache
 from typing import Any
 
@@ -27,8 +27,7 @@ def _libc() -> Any:
 
 
 def hand_back() -> None:
-    """Collect what is garbage and give free heap pages back to the system."""
-    gc.collect()
+    """Give free heap pages back to the system (after a full collection)."""
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
-from modernart.server.doors.terminal.collector import Pauses
+from modernart.server.doors.terminal.collector import IdleCollections, Pauses
 from modernart.server.doors.terminal.driver import SessionTerminal, terminal_app
 from modernart.server.doors.terminal.fairness import FairDriver, InputShares, Ledger
 from modernart.server.doors.terminal.memory import hand_back
@@ -112,6 +112,10 @@ class Worker:
         self._trim: asyncio.TimerHandle | None = None
         self.pauses = Pauses()  # each garbage collection timed (collector.py)
         self.pauses.install()
+        self.collections = IdleCollections(  # full collections when the apps are quiet
+            lambda: sum(self.ledger.used.values()),
+            lambda: bool(self.shares.queue or self.news.waiting),
+        )
 
     def send(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(OSError):  # full (the server is busy) or gone: it hears later
@@ -122,6 +126,7 @@ class Worker:
         self.gone = asyncio.Event()
         self.sock.setblocking(False)
         loop.add_reader(self.sock.fileno(), self._request)
+        self.collections.install()
         beating = loop.create_task(self._heartbeat())
         await self.gone.wait()
         beating.cancel()
@@ -173,7 +178,9 @@ class Worker:
         the last of several that end together (a full collection takes a while)."""
         if self._trim is not None:
             self._trim.cancel()
-        self._trim = asyncio.get_running_loop().call_later(TRIM_DELAY, hand_back)
+        self._trim = asyncio.get_running_loop().call_later(
+            TRIM_DELAY, self.collections.soon, hand_back
+        )
 
     def open(self, sid: int, msg: dict[str, Any], slave: int) -> None:
         config: dict[str, Any] = msg.get("config") or {}
