@@ -698,14 +698,17 @@ def report(results: list[Result], args) -> None:
             + (f" failed: {r.failed} |" if r.failed else "")
         )
     print("The workers' garbage collections: n: p50 / p99 / max, over the aim (20 ms)")
-    print("| design | workers | minutes | measure | every collection | full (generation 2) |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| design | workers | minutes | measure | every collection | full (generation 2) "
+        "| full, sessions not quiet |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for r in results:
         for on_cpu in (False, True) if r.gc is not None else ():
-            every, full = gcpauses.summary(r.gc, on_cpu)
+            every, full, busy = gcpauses.summary(r.gc, on_cpu)
             print(
                 f"| {r.design} | {r.gc.workers} | {r.gc.seconds / 60:.1f} | "
-                f"{'CPU' if on_cpu else 'pause'} | {every} | {full} |"
+                f"{'CPU' if on_cpu else 'pause'} | {every} | {full} | {busy} |"
             )
     base = results[0]
     for r in results[1:]:

@@ -7,7 +7,8 @@ Only processes forked without exec (the zygote's workers: the zygote itself, the
 and the bots' processes are exec'ed and import it with their own pid) record: each
 collection's generation, pause (wall clock: what the sessions wait) and CPU time (its
 own cost: on a loaded machine a pause also waits for a core), a line each, appended to
-`GC_PAUSES_DIR/<pid>`.
+`GC_PAUSES_DIR/<pid>`, and whether the worker started it when its sessions were quiet
+(server/doors/terminal/collector.py's `quietly`; a tree without it: never).
 `read(directory)` gathers them; `summary()` says what a report shows.
 """
 
@@ -24,6 +25,7 @@ import os
 
 if os.environ.get("GC_PAUSES_DIR"):
     import gc
+    import sys
     import time
 
     _home = os.getpid()  # the process that imported this: not recorded
@@ -42,7 +44,9 @@ if os.environ.get("GC_PAUSES_DIR"):
             path = os.path.join(os.environ["GC_PAUSES_DIR"], str(pid))
             _out[0] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
             _out[1] = pid
-        line = b"%d %.3f %.3f\\n" % (info["generation"], pause * 1000, used * 1000)
+        idle = sys.modules.get("modernart.server.doors.terminal.collector")
+        quiet = int(bool(getattr(idle, "quietly", False)))
+        line = b"%d %.3f %.3f %d\\n" % (info["generation"], pause * 1000, used * 1000, quiet)
         os.write(_out[0], line)
 
     gc.callbacks.append(_gc_pause)
@@ -60,12 +64,16 @@ def hook(into: pathlib.Path) -> pathlib.Path:
 class Pauses:
     """The workers' collections: (generation, pause ms, CPU ms) each, over `seconds`."""
 
-    collections: list[tuple[int, float, float]] = field(default_factory=list)
+    collections: list[tuple[int, float, float, bool]] = field(default_factory=list)
     workers: int = 0
     seconds: float = 0.0
 
-    def of(self, full: bool, cpu: bool = False) -> list[float]:
-        return sorted(c[1 + cpu] for c in self.collections if not full or c[0] == 2)
+    def of(self, full: bool, cpu: bool = False, busy: bool = False) -> list[float]:
+        """Sorted pauses (or CPU): all, or the full collections; `busy`: only those
+        that did not run at a quiet moment (the sessions waited for them)."""
+        return sorted(
+            c[1 + cpu] for c in self.collections if (not full or c[0] == 2) and not (busy and c[3])
+        )
 
 
 def read(directory: pathlib.Path, seconds: float) -> Pauses:
@@ -76,8 +84,10 @@ def read(directory: pathlib.Path, seconds: float) -> Pauses:
         pauses.workers += 1
         for line in path.read_text().splitlines():
             fields = line.split()
-            if len(fields) == 3:
-                pauses.collections.append((int(fields[0]), float(fields[1]), float(fields[2])))
+            if len(fields) in (3, 4):
+                generation, pause, cpu = int(fields[0]), float(fields[1]), float(fields[2])
+                quiet = len(fields) == 4 and fields[3] == "1"
+                pauses.collections.append((generation, pause, cpu, quiet))
     return pauses
 
 
@@ -96,7 +106,11 @@ def figures(values: list[float]) -> str:
     )
 
 
-def summary(pauses: Pauses, cpu: bool = False) -> tuple[str, str]:
-    """(every collection, the full ones): count, pause (or CPU) p50 / p99 / max, over
-    the aim."""
-    return figures(pauses.of(False, cpu)), figures(pauses.of(True, cpu))
+def summary(pauses: Pauses, cpu: bool = False) -> tuple[str, str, str]:
+    """(every collection, the full ones, the full ones the sessions waited for): count,
+    pause (or CPU) p50 / p99 / max, over the aim."""
+    return (
+        figures(pauses.of(False, cpu)),
+        figures(pauses.of(True, cpu)),
+        figures(pauses.of(True, cpu, busy=True)),
+    )

@@ -37,6 +37,7 @@ LATEST_S = 10.0  # seconds a due full collection waits for quiet at most
 DUE = 10  # middle-generation collections since the last full one: CPython's threshold
 NEVER = 1 << 30  # CPython's own full collections: as good as never
 NOBODY = contextvars.Context()  # the looks' own context: their time is no app's
+quietly = False  # a quiet full collection runs now (for scripts/gcpauses.py's hook)
 
 
 class Pauses:
@@ -135,7 +136,12 @@ class IdleCollections:
         elif self.due_since is None:
             self.due_since = now
         if self.due_since is not None and (quiet or now - self.due_since >= LATEST_S):
-            gc.collect()
+            global quietly
+            quietly = quiet
+            try:
+                gc.collect()
+            finally:
+                quietly = False
             self.full += 1
             self.due_since = None
             then, self.then = self.then, []
