@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,9 +31,10 @@ from tests.server.wsclient import Client
 DOWN = "\x1b[B"
 CTRL_HOME = "\x1b[1;5H"  # the lobby's list: the cursor to the first room
 CTRL_U = "\x15"  # the amount entry: delete what is left of the cursor
+TRACE = bool(os.environ.get("BENCH_TABLES_TRACE"))  # each seat's keys on stderr
 LOST_S = 5.0  # a key with no bytes back within this is lost
 HIGH = re.compile(r"High bid: (\d+) by ")
-BOUNDS = re.compile(r"(Your bid|Secret bid|Price) (\d+)–(\d+): ?(\S*)")
+BOUNDS = re.compile(r"(Your bid|Secret bid|Price) (\d+)–(\d+):\s*(\S*)")
 
 
 @dataclass
@@ -247,6 +250,12 @@ class Seat:
 
     async def type(self, keys: list[str]) -> None:
         """Keys one after another at a typist's pace."""
+        if TRACE:
+            phase = self.table.view.get("phase")
+            print(
+                f"{time.monotonic():.1f} t{self.table.number}.{self.seat} {phase} {keys!r}",
+                file=sys.stderr,
+            )
         for i, key in enumerate(keys):
             if i:
                 await asyncio.sleep(self.rng.uniform(0.08, 0.25))  # between two keys
