@@ -24,7 +24,9 @@ of them open and close the help (F1, q) at the same pace.
 
 Measured in `--seconds` after every game started:
 - key → changed cells: from each player's key to the first bytes its terminal receives
-  after it (SSH and browser apart, and together); a key with nothing back in 5 s is lost;
+  after it (SSH and browser apart, and together); a key with nothing back in 5 s is lost.
+  Bytes that were not the key's answer (another's bid drawn meanwhile) end its time too,
+  as in bench_sessions.py: at 1–4 s between decisions they are few;
 - a new high bid on every screen: each player's screen, read on every arrival, shows
   "High bid: N by …" in the auction box (tui/modernart/auction.py `describe`); for each
   high bid the time from the first screen of its table showing it to the last (a bid
@@ -216,8 +218,9 @@ def verdict(values: list[float], aim: float) -> str:
 def report(results: list[Result], args) -> None:
     print(
         f"\nT tables of 4 players ({args.web_share:.0%} through the browser door), "
-        f"{args.lobby} lobby sessions ({args.lobby_probes} pressing keys), {args.seconds:.0f} s "
-        f"measured after every game started, seed {args.seed}; load now {os.getloadavg()[0]:.1f}"
+        f"{args.lobby} lobby sessions ({min(args.lobby, args.lobby_probes)} pressing keys), "
+        f"{args.seconds:.0f} s measured after every game started, seed {args.seed}; "
+        f"load now {os.getloadavg()[0]:.1f}"
     )
     print(
         "| design | T | load before | tables playing | key → changed cells p50 / p99 (n): all | "

@@ -143,12 +143,13 @@ async def lobby(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
     failed = crowd["why"] + opened["why"]
     say({"ready": len(crowd["terms"]) + len(terms), "failed": failed})
     tasks: list[asyncio.Task[None]] = []
+    keyboards: list[Keyboard] = []
     start = 0.0
     while line := await lines.get():
         if line == "measure":
             start = time.monotonic()
             for i, term in enumerate(terms):
-                keys = Keyboard(term, "lobby", record)
+                keyboards.append(keys := Keyboard(term, "lobby", record))
                 rng = random.Random(f"{config['seed']}-lobby-{i}")
                 tasks.append(asyncio.create_task(probe(term, keys, rng)))
             say({"measuring": len(terms)})
@@ -161,6 +162,8 @@ async def lobby(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
                 for r in await asyncio.gather(*tasks, return_exceptions=True)
                 if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
             ]
+            for keys in keyboards:
+                keys.expire()
             received = sum(t.received for t in crowd["terms"])
             say({"report": record.window(start, end), "crashed": crashed, "received": received})
     for term in [*crowd["terms"], *terms]:

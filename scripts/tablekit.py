@@ -93,12 +93,16 @@ class Keyboard:
             listener(now)
 
     def press(self, keys: str) -> None:
-        now = time.monotonic()
-        expired = [t0 for t0 in self.pending if now - t0 > LOST_S]
-        self.record.lost += expired
-        self.pending = [t0 for t0 in self.pending if now - t0 <= LOST_S]
-        self.pending.append(now)
+        self.expire()
+        self.pending.append(time.monotonic())
         self.term.send(keys)
+
+    def expire(self) -> None:
+        """The keys that had no answer for LOST_S are lost (their answer, if it comes,
+        is another's)."""
+        now = time.monotonic()
+        self.record.lost += [t0 for t0 in self.pending if now - t0 > LOST_S]
+        self.pending = [t0 for t0 in self.pending if now - t0 <= LOST_S]
 
     async def changed(self, timeout: float) -> None:
         """Until the screen next changes (or `timeout`)."""
@@ -200,7 +204,10 @@ class Table:
             self.record.spreads.append((min(seen.values()), now - min(seen.values())))
 
     def close(self) -> None:
-        """The high bids some screen never showed (a newer one came first) are counted."""
+        """The high bids some screen never showed (a newer one came first) and the keys
+        never answered are counted."""
+        for seat in self.seats:
+            seat.keys.expire()
         for seen in self.sightings.values():
             if len(seen) < len(self.seats):
                 self.record.partial.append(min(seen.values()))
