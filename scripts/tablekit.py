@@ -185,20 +185,19 @@ class Table:
                 await self.news(timeout)
 
     def shown(self, seat: int, amount: int, now: float) -> None:
-        """Seat `seat`'s screen shows the high bid `amount` since `now`. A late screen may
-        show the last auction's bid after the spectator saw the next lot: that one's."""
+        """Seat `seat`'s screen shows the high bid `amount` since `now`: of the spectator's
+        last auction, or of the one before if a late screen still shows its last bid."""
         if not self.lots:
             return
-        for lot in self.lots[-2:][::-1]:
-            seen = self.sightings.get((lot, amount))
-            if seen is not None and seat not in seen and len(seen) < len(self.seats):
-                break
-        else:
-            lot, seen = self.lots[-1], None
-        if seen is None:
-            seen = self.sightings[(lot, amount)] = {}
-        if seat in seen:
+        key = (self.lots[-1], amount)
+        seen = self.sightings.get(key)
+        if seen is not None and seat in seen:
             return
+        if seen is None and len(self.lots) > 1:
+            older = self.sightings.get((self.lots[-2], amount))
+            if older is not None and seat not in older and len(older) < len(self.seats):
+                key = (self.lots[-2], amount)
+        seen = self.sightings.setdefault(key, {})
         seen[seat] = now
         if len(seen) == len(self.seats):
             self.record.spreads.append((min(seen.values()), now - min(seen.values())))
@@ -239,17 +238,22 @@ class Seat:
         self.term, self.door, self.table, self.seat, self.rng = term, door, table, seat, rng
         self.keys = Keyboard(term, door, table.record)
         self.keys.listeners.append(self._look_for_high_bid)
-        self.high: int | None = None
+        self.high: int | None = None  # the high bid on the screen, and its row
+        self.high_row: int | None = None
 
     def _look_for_high_bid(self, now: float) -> None:
         screen = self.term.screen
-        for y in screen.dirty:
+        for y in sorted(screen.dirty):
             row = screen.buffer[y]
-            line = "".join(row[x].data for x in range(screen.columns))
-            found = HIGH.search(line)
-            if found and int(found[1]) != self.high:
-                self.high = int(found[1])
+            found = HIGH.search("".join(row[x].data for x in range(screen.columns)))
+            if found is None:
+                if y == self.high_row:  # the auction is over: the next may repeat an amount
+                    self.high = self.high_row = None
+            elif int(found[1]) != self.high:
+                self.high, self.high_row = int(found[1]), y
                 self.table.shown(self.seat, self.high, now)
+            else:
+                self.high_row = y
         screen.dirty.clear()
 
     async def think(self) -> None:
