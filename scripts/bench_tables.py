@@ -82,6 +82,7 @@ class Result:
     tables: int  # asked for
     load: float = 0.0  # 1-minute load before the run
     playing: int = 0  # tables whose game started
+    setup_s: float = 0.0  # every table made, joined and started (the slowest helper)
     keys: dict[str, list[float]] = field(default_factory=dict)  # door → key → first bytes
     lost: int = 0
     spreads: list[float] = field(default_factory=list)  # a high bid: first screen → last
@@ -165,6 +166,7 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
             result.failed += ready["failed"]
         for answer in await everyone(players, "setup", "set", 120 * tables + 60):
             result.playing += answer["set"]
+            result.setup_s = max(result.setup_s, answer["seconds"])
             result.failed += answer["failed"]
         pids = [p.pid for p in procs]
         t0 = time.monotonic()
@@ -223,8 +225,9 @@ def report(results: list[Result], args) -> None:
         f"load now {os.getloadavg()[0]:.1f}"
     )
     print(
-        "| design | T | load before | tables playing | key → changed cells p50 / p99 (n): all | "
-        "SSH | browser | keys lost | high bid, first screen → last p50 / p99 (n) | "
+        "| design | T | load before | tables playing (set up in) | "
+        "key → changed cells p50 / p99 (n): all | SSH | browser | keys lost | "
+        "high bid, first screen → last p50 / p99 (n) | "
         "high bids not on every screen | lobby keys p50 / p99 (n) | CPU server tree | "
         "CPU bench (lobby, players…) | aims: key / high bid / lobby |"
     )
@@ -235,7 +238,8 @@ def report(results: list[Result], args) -> None:
             for k, v in (("keys", r.all_keys), ("spreads", r.spreads), ("lobby", r.lobby))
         )
         print(
-            f"| {r.design} | {r.tables} | {r.load:.1f} | {r.playing} of {r.tables} | "
+            f"| {r.design} | {r.tables} | {r.load:.1f} | {r.playing} of {r.tables} "
+            f"({r.setup_s:.0f} s) | "
             f"{ms(r.all_keys)} | {ms(r.keys.get('ssh', []))} | {ms(r.keys.get('web', []))} | "
             f"{r.lost} | {ms(r.spreads)} | {r.partial} | {ms(r.lobby)} "
             f"(lost {r.lobby_lost}) | {r.cpu_server:.0f}% | "

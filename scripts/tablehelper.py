@@ -78,7 +78,7 @@ async def players(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
     start = end = 0.0
     while line := await lines.get():
         if line == "setup":
-            failed = []
+            began, failed = time.monotonic(), []
             for t in config["tables"]:
                 if any(t * 4 + s not in opened for s in range(4)):
                     failed.append(f"table {t}: a seat's session did not open")
@@ -96,7 +96,7 @@ async def players(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
                     continue
                 tables.append(table)
                 tasks += [asyncio.create_task(seat.play()) for seat in table.seats]
-            say({"set": len(tables), "failed": failed})
+            say({"set": len(tables), "failed": failed, "seconds": time.monotonic() - began})
         elif line == "measure":
             start = time.monotonic()
             say({"measuring": len(tables)})

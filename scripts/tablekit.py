@@ -207,8 +207,9 @@ class Table:
         never answered are counted."""
         for seat in self.seats:
             seat.keys.expire()
+        recent = time.monotonic() - 1.0  # a bid of the last second may still be drawing
         for seen in self.sightings.values():
-            if len(seen) < len(self.seats):
+            if len(seen) < len(self.seats) and min(seen.values()) < recent:
                 self.record.partial.append(min(seen.values()))
         self.sightings.clear()
         if self.reader is not None:
