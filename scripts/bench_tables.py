@@ -94,8 +94,15 @@ class Result:
     over: int = 0  # games that ended within the measure
     failed: list[str] = field(default_factory=list)
 
-    def add(self, other: Result) -> None:
-        """Pool a repeat's samples into this one."""
+    def add(self, other: Result, runs: int) -> None:
+        """Pool a repeat's samples into this one (of `runs`): the load and CPU averaged,
+        the slowest set-up, the tables playing summed."""
+        self.load += other.load / runs
+        self.cpu_server += other.cpu_server / runs
+        mine = self.cpu_bench or [0.0] * len(other.cpu_bench)  # a failed run: none
+        self.cpu_bench = [a + b / runs for a, b in zip(mine, other.cpu_bench, strict=False)]
+        self.setup_s = max(self.setup_s, other.setup_s)
+        self.over += other.over
         for door, values in other.keys.items():
             self.keys.setdefault(door, []).extend(values)
         self.spreads += other.spreads
@@ -264,8 +271,9 @@ async def bench(args) -> None:
     if args.repeat > 1:
         pooled: dict[tuple[str, int], Result] = {}
         for r in results:
-            pooled.setdefault((r.design, r.tables), Result(f"{r.design} (pooled)", r.tables)).add(r)
-        print("\nThe repeats pooled (tables playing: summed over the runs):")
+            into = pooled.setdefault((r.design, r.tables), Result(f"{r.design} (pooled)", r.tables))
+            into.add(r, args.repeat)
+        print("\nThe repeats pooled (load and CPU averaged, tables playing summed):")
         report(list(pooled.values()), args)
 
 
