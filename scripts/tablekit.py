@@ -88,6 +88,10 @@ class Keyboard:
     def _arrived(self, now: float) -> None:
         for t0 in self.pending:
             self.record.key(self.door, t0, now - t0)
+            if TRACE and now - t0 > 0.3:
+                print(
+                    f"{now:.1f} slow key: {self.door} {1000 * (now - t0):.0f} ms", file=sys.stderr
+                )
         self.pending.clear()
         for listener in self.listeners:
             listener(now)
