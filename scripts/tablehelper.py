@@ -149,7 +149,7 @@ async def lobby(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
         if line == "measure":
             start = time.monotonic()
             for i, term in enumerate(terms):
-                keyboards.append(keys := Keyboard(term, "lobby", record))
+                keyboards.append(keys := Keyboard(term, "lobby", record, f"lobby{i}"))
                 rng = random.Random(f"{config['seed']}-lobby-{i}")
                 tasks.append(asyncio.create_task(probe(term, keys, rng)))
             say({"measuring": len(terms)})

@@ -79,34 +79,33 @@ class Tap:
 class Keyboard:
     """A terminal's keys, each timed to the first bytes that arrive after it."""
 
-    def __init__(self, term: Any, door: str, record: Record) -> None:
-        self.term, self.door, self.record = term, door, record
-        self.pending: list[float] = []
+    def __init__(self, term: Any, door: str, record: Record, name: str = "") -> None:
+        self.term, self.door, self.record, self.name = term, door, record, name
+        self.pending: list[tuple[float, str]] = []  # (sent at, key)
         self.listeners: list[Callable[[float], None]] = []
         term.stream = Tap(term.stream, self._arrived)
 
     def _arrived(self, now: float) -> None:
-        for t0 in self.pending:
+        for t0, key in self.pending:
             self.record.key(self.door, t0, now - t0)
             if TRACE and now - t0 > 0.3:
-                print(
-                    f"{now:.1f} slow key: {self.door} {1000 * (now - t0):.0f} ms", file=sys.stderr
-                )
+                slow = f"{self.name} {self.door} {key!r} {1000 * (now - t0):.0f} ms"
+                print(f"{now:.1f} slow key: {slow}", file=sys.stderr)
         self.pending.clear()
         for listener in self.listeners:
             listener(now)
 
     def press(self, keys: str) -> None:
         self.expire()
-        self.pending.append(time.monotonic())
+        self.pending.append((time.monotonic(), keys))
         self.term.send(keys)
 
     def expire(self) -> None:
         """The keys that had no answer for LOST_S are lost (their answer, if it comes,
         is another's)."""
         now = time.monotonic()
-        self.record.lost += [t0 for t0 in self.pending if now - t0 > LOST_S]
-        self.pending = [t0 for t0 in self.pending if now - t0 <= LOST_S]
+        self.record.lost += [t0 for t0, _ in self.pending if now - t0 > LOST_S]
+        self.pending = [(t0, key) for t0, key in self.pending if now - t0 <= LOST_S]
 
     async def changed(self, timeout: float) -> None:
         """Until the screen next changes (or `timeout`)."""
@@ -241,7 +240,7 @@ class Seat:
 
     def __init__(self, term: Any, door: str, table: Table, seat: int, rng: random.Random) -> None:
         self.term, self.door, self.table, self.seat, self.rng = term, door, table, seat, rng
-        self.keys = Keyboard(term, door, table.record)
+        self.keys = Keyboard(term, door, table.record, f"t{table.number}.{seat}")
         self.keys.listeners.append(self._look_for_high_bid)
         self.high: int | None = None  # the high bid on the screen, and its row
         self.high_row: int | None = None
