@@ -51,6 +51,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,8 +182,10 @@ async def start_server(
     per_worker: int | None,
     bot_delay_ms: int,
     gc_dir: pathlib.Path | None = None,
+    extra: Sequence[str] = (),
 ) -> tuple:
-    """The design's processes (the game server first), its WebSocket and SSH ports."""
+    """The design's processes (the game server first), its WebSocket and SSH ports;
+    `extra`: more arguments for the server with the doors (e.g. `--web-port`)."""
     port, ssh_port = free_port(), free_port()
     cmd = [sys.executable, "-c", WITH_BOT_DELAY, str(bot_delay_ms), "--dev", "--port", str(port)]
     cmd += ["--data", str(data), "--log-level", "warning"]
@@ -206,6 +209,7 @@ async def start_server(
         cmd += ["--ssh-total-start-rate", "0/1"]
     if per_worker is not None:
         cmd += ["--terminal-sessions-per-worker", str(per_worker)]
+    cmd += extra
     env = dict(os.environ)
     if src is not None:
         env["PYTHONPATH"] = str(src)
