@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_tables.py [--tables 25] [--lobby 100] [--seconds 60]
         [--web-share 0.25] [--lobby-probes 5] [--baseline REV] [--repeat R] [--seed S]
+        [--hog K]
 
 For each design a `modernart-server --dev --ssh-guests --web-port …` runs as a
 subprocess (bench_sessions.py's `start_server`): this tree, and with `--baseline REV`
@@ -33,6 +34,10 @@ Measured in `--seconds` after every game started:
   some screen never showed, because a higher one came first or the hammer fell, is
   counted apart);
 - the lobby probes' keys → first bytes;
+- the workers' full garbage collections in the measure (scripts/gcpauses.py), and those
+  that did not run at a moment the worker found quiet (its sessions waited for them);
+- with `--hog K`, K processes each wanting a whole core run beside the measure (when CPU
+  is short, the player who must act comes first: server/doors/terminal/priority.py);
 - the 1-minute load before each run, the CPU (% of one core) of the server with
   everything under it (zygote, workers), and of each of the bench's client processes.
 The client side is three processes besides this one (the lobby, and the tables in two
@@ -60,6 +65,7 @@ from typing import Any
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scripts import gcpauses  # noqa: E402
 from scripts.bench_sessions import (  # noqa: E402
     Helper,
     baseline_tree,
@@ -72,6 +78,7 @@ from scripts.bench_sessions import (  # noqa: E402
 from scripts.loadtest import free_port  # noqa: E402
 
 HELPER = ROOT / "scripts" / "tablehelper.py"
+HOG = [sys.executable, "-c", "while True: pass"]  # `--hog`: one core's worth of CPU wanted
 PLAYER_PROCESSES = 2
 AIMS = {"keys": 0.100, "spreads": 0.100, "lobby": 0.050}  # p99, seconds
 
@@ -93,6 +100,7 @@ class Result:
     cpu_bench: list[float] = field(default_factory=list)  # lobby, then the players' halves
     over: int = 0  # games that ended within the measure
     failed: list[str] = field(default_factory=list)
+    gc: gcpauses.Pauses = field(default_factory=gcpauses.Pauses)  # the workers', measured
 
     def add(self, other: Result, runs: int) -> None:
         """Pool a repeat's samples into this one (of `runs`): the load and CPU averaged,
@@ -111,6 +119,9 @@ class Result:
         self.partial += other.partial
         self.lobby_lost += other.lobby_lost
         self.playing += other.playing
+        self.gc.collections += other.gc.collections
+        self.gc.workers += other.gc.workers
+        self.gc.seconds += other.gc.seconds
 
     @property
     def all_keys(self) -> list[float]:
@@ -151,10 +162,13 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
     result = Result(design, tables, load=os.getloadavg()[0])
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-tables-{design}-"))
     web_port = free_port()
+    gc_dir = data / "gc"  # every collection in the workers (scripts/gcpauses.py)
+    gc_dir.mkdir()
     procs, port, ssh_port = await start_server(
-        design, src, data, None, 0, extra=["--web-port", str(web_port)]
+        design, src, data, None, 0, gc_dir, extra=["--web-port", str(web_port)]
     )
     helpers: list[TableHelper] = []
+    hogs: list[subprocess.Popen] = []
     try:
         await listening(web_port, "the browser door")
         base = {"port": port, "ssh_port": ssh_port, "web_port": web_port, "seed": args.seed}
@@ -179,10 +193,14 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
         t0 = time.monotonic()
         server0 = sum(cpu_seconds(pid, tree=True) for pid in pids)
         bench0 = [cpu_seconds(h.proc.pid) for h in helpers]
+        gc0 = gcpauses.lines(gc_dir)
+        hogs += [subprocess.Popen(HOG) for _ in range(args.hog)]
         await everyone(helpers, "measure", "measuring", 60)
         await asyncio.sleep(args.seconds)  # the measure: people playing for a while
         reports = await everyone(helpers, "report", "report", 120)
+        stop_hogs(hogs)
         span = time.monotonic() - t0
+        result.gc = gcpauses.read(gc_dir, span, skip=gc0)
         result.cpu_server = 100 * (sum(cpu_seconds(p, tree=True) for p in pids) - server0) / span
         result.cpu_bench = [
             100 * (cpu_seconds(h.proc.pid) - b) / span for h, b in zip(helpers, bench0, strict=True)
@@ -203,6 +221,7 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
     except (AssertionError, OSError, TimeoutError, SystemExit) as exc:
         result.failed.append(f"stopped: {exc!r}"[:300])
     finally:
+        stop_hogs(hogs)
         for helper in helpers:
             await helper.stop()
         for proc in reversed(procs):
@@ -216,6 +235,13 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
             print(f"{design}: the server's log ends:\n{log[-1500:]}", file=sys.stderr)
         shutil.rmtree(data, ignore_errors=True)
     return result
+
+
+def stop_hogs(hogs: list[subprocess.Popen]) -> None:
+    while hogs:
+        hog = hogs.pop()
+        hog.kill()
+        hog.wait()
 
 
 def verdict(values: list[float], aim: float) -> str:
@@ -252,6 +278,12 @@ def report(results: list[Result], args) -> None:
             f"(lost {r.lobby_lost}) | {r.cpu_server:.0f}% | "
             f"{', '.join(f'{c:.0f}%' for c in r.cpu_bench)} | {aims} |"
         )
+    print("The workers' full collections in the measure: n: pause p50 / p99 / max, over 20 ms")
+    print("| design | T | workers | every full collection | those while sessions were busy |")
+    print("|---|---|---|---|---|")
+    for r in results:
+        _, full, busy = gcpauses.summary(r.gc)
+        print(f"| {r.design} | {r.tables} | {r.gc.workers} | {full} | {busy} |")
     for r in results:
         for why in r.failed[:5]:
             print(f"{r.design} T={r.tables}: {why}")
@@ -289,6 +321,9 @@ def main() -> None:
     parser.add_argument("--baseline", help="also measure this commit's tree (git archive)")
     parser.add_argument("--repeat", type=int, default=1, help="the designs in turn, R times")
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument(
+        "--hog", type=int, default=0, help="processes burning CPU beside the measure"
+    )
     asyncio.run(bench(parser.parse_args()))
 
 

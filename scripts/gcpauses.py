@@ -76,13 +76,21 @@ class Pauses:
         )
 
 
-def read(directory: pathlib.Path, seconds: float) -> Pauses:
+def lines(directory: pathlib.Path) -> dict[str, int]:
+    """How many collections each worker has written so far (to `read` only later ones)."""
+    return {
+        p.name: len(p.read_text().splitlines()) for p in directory.iterdir() if p.name.isdigit()
+    }
+
+
+def read(directory: pathlib.Path, seconds: float, skip: dict[str, int] | None = None) -> Pauses:
+    """The collections written to `directory`, but the first `skip[worker]` of each."""
     pauses = Pauses(seconds=seconds)
     for path in directory.iterdir():
         if not path.name.isdigit():
             continue
         pauses.workers += 1
-        for line in path.read_text().splitlines():
+        for line in path.read_text().splitlines()[(skip or {}).get(path.name, 0) :]:
             fields = line.split()
             if len(fields) in (3, 4):
                 generation, pause, cpu = int(fields[0]), float(fields[1]), float(fields[2])
