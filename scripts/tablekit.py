@@ -122,14 +122,26 @@ async def join_room(term: Any, room: str, timeout: float = 90) -> None:
             lines = term.screen.display
             target = [y for y, line in enumerate(lines) if room in line]
             mark = [y for y, line in enumerate(lines) if "▶" in line]
+            before = marked(lines)
             if target and mark:
                 step = target[0] - mark[0]
                 term.send("\r" if step == 0 else UP if step < 0 else DOWN)
             elif mark:  # not on this page of the list: from the top
                 term.send(CTRL_HOME)
-            term.changed.clear()
-            with contextlib.suppress(TimeoutError):  # a key that changed nothing: look again
-                await asyncio.wait_for(term.changed.wait(), 2)
+            # As a person does: the next key once this one shows (the cursor on another
+            # room), not on a guess; a list redrawn meanwhile keeps the cursor on its room.
+            with contextlib.suppress(TimeoutError):
+                while marked(term.screen.display) == before and "Waiting room" not in term.text():
+                    term.changed.clear()
+                    await asyncio.wait_for(term.changed.wait(), 30)
+
+
+def marked(lines: list[str]) -> str:
+    """The name of the room the lobby's cursor (▶) is on ("" if none)."""
+    for line in lines:
+        if "▶" in line:
+            return line.split("▶", 1)[1].split("  ", 1)[0].strip()
+    return ""
 
 
 class Table:
@@ -219,6 +231,11 @@ class Table:
             self.reader.cancel()
 
 
+def seated_at_least(text: str, seated: int) -> bool:
+    found = re.search(r"Waiting room: (\d)/4 seated", text)
+    return found is not None and int(found[1]) >= seated
+
+
 async def set_up(table: Table, url: str, host: str) -> None:
     """The host makes the room with keys, the others join it from the lobby one by one
     (so that each takes the next seat), the host starts the game."""
@@ -230,7 +247,8 @@ async def set_up(table: Table, url: str, host: str) -> None:
     await table.watch(url, room)
     for seated, seat in enumerate(table.seats[1:], start=2):
         await join_room(seat.term, room)
-        await term.wait_text(f"Waiting room: {seated}/4 seated", timeout=60)
+        # At least: on a busy machine the next one's join can be drawn in the same frame.
+        await term.wait(lambda n=seated: seated_at_least(term.text(), n), f"{seated}/4", 60)
     term.send("s")
     await table.until(lambda: table.view.get("status") == "playing")
 

@@ -108,7 +108,9 @@ async def test_a_due_full_collection_waits_for_quiet_apps_then_runs_once() -> No
         state.waits = True  # quiet apps, but a key waits its turn
         assert full_collections(idle.look) == 0
         state.waits = False
-        assert full_collections(idle.look) == 1  # quiet: collected
+        state.now += 0.2  # the look came late: the loop was busy, or waited for a core
+        assert full_collections(idle.look) == 0
+        assert full_collections(idle.look) == 1  # quiet and on time: collected
         assert gc.get_count()[2] < collector.DUE
         assert full_collections(idle.look) == 0  # not due any more
     finally:

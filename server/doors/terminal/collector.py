@@ -16,7 +16,9 @@ of whatever allocates (a session drawing the game's news, a key's answer): someo
 always waited for it. `IdleCollections` keeps CPython's young collections and runs
 the full ones itself, when they are due as CPython would have them (ten collections
 of the middle generation since the last full one) and the worker's apps are quiet:
-they computed less than `QUIET_CPU` in the last `LOOK_S` and no key or news waits.
+they computed less than `QUIET_CPU` in the last `LOOK_S`, no key or news waits, and
+the look itself came on time (a loop busy with something else, or a process waiting
+for a core on a loaded machine, is late: whatever it has not read yet would wait).
 At human pace that is most of the time; a worker never quiet collects after
 `LATEST_S` all the same (its memory stays bounded).
 """
@@ -33,6 +35,7 @@ from typing import Any
 PAUSE_AIM = 0.020  # seconds: a collection that pauses the sessions longer is logged
 LOOK_S = 0.1  # seconds between two looks at the apps' work
 QUIET_CPU = 0.005  # seconds of the apps' CPU in a look's time that still count as quiet
+LATE_S = 0.01  # seconds a look may come after its time and still find the loop quiet
 LATEST_S = 10.0  # seconds a due full collection waits for quiet at most
 DUE = 10  # middle-generation collections since the last full one: CPython's threshold
 NEVER = 1 << 30  # CPython's own full collections: as good as never
@@ -102,6 +105,7 @@ class IdleCollections:
         self.due_since: float | None = None
         self.full = 0  # full collections run here
         self.then: list[Callable[[], None]] = []  # to run after the next one (`soon`)
+        self.due_at = 0.0  # when the next look should come
         self._look: asyncio.TimerHandle | None = None
 
     def soon(self, then: Callable[[], None]) -> None:
@@ -123,14 +127,15 @@ class IdleCollections:
             self._look = None
 
     def _schedule(self) -> None:
+        self.due_at = self.clock() + LOOK_S
         loop = asyncio.get_running_loop()
         self._look = loop.call_later(LOOK_S, self.look, context=NOBODY)
 
     def look(self) -> None:
-        used = self.used()
-        quiet = used - self.last < QUIET_CPU and not self.waiting()
+        used, now = self.used(), self.clock()
+        on_time = now - self.due_at <= LATE_S
+        quiet = on_time and used - self.last < QUIET_CPU and not self.waiting()
         self.last = used
-        now = self.clock()
         if gc.get_count()[2] < DUE and not self.then:
             self.due_since = None
         elif self.due_since is None:
