@@ -38,7 +38,8 @@ Measured in `--seconds` after every game started:
   that did not run at a moment the worker found quiet (its sessions waited for them);
 - with `--hog K`, K processes each wanting a whole core run beside the measure (when CPU
   is short, the player who must act comes first: server/doors/terminal/priority.py);
-- the 1-minute load before each run, the CPU (% of one core) of the server with
+- the 1-minute load before each run (each waits for it to fall under 1, 10 min at most),
+  the CPU (% of one core) of the server with
   everything under it (zygote, workers), and of each of the bench's client processes.
 The client side is three processes besides this one (the lobby, and the tables in two
 halves: scripts/tablehelper.py, scripts/tablekit.py), so that a busy client does not
@@ -158,7 +159,16 @@ async def everyone(helpers: list[TableHelper], command: str, key: str, timeout: 
     return [await helper.answer(key, timeout) for helper in helpers]
 
 
+async def quiet_machine(below: float = 1.0, limit: float = 600.0) -> None:
+    """Until the 1-minute load is under `below` (the last run's tail has gone), or
+    `limit` seconds."""
+    end = time.monotonic() + limit
+    while os.getloadavg()[0] >= below and time.monotonic() < end:
+        await asyncio.sleep(5)
+
+
 async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -> Result:
+    await quiet_machine()
     result = Result(design, tables, load=os.getloadavg()[0])
     data = pathlib.Path(tempfile.mkdtemp(prefix=f"bench-tables-{design}-"))
     web_port = free_port()

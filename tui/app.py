@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from textual import work
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.worker import Worker
 
 from .away import while_away
@@ -74,9 +75,10 @@ class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
         self.own_machine = own_machine  # False: an SSH or browser session (tui/playerlink.py)
         self.records_hint = records_hint
         self.connection: Connection | None = None
-        # Where the server's messages go; None: to this app at once. A terminal worker
-        # orders its sessions' news (server/doors/terminal/priority.py).
-        self.news: Callable[[ServerMessage], object] | None = None
+        # Where the server's messages (and the connection's changes) go; None: to this
+        # app at once. A terminal worker orders its sessions' news
+        # (server/doors/terminal/priority.py).
+        self.news: Callable[[Message], object] | None = None
         self.network: Worker[None] | None = None
         self.lobby: LobbyScreen | None = None
         self.table: GameTable | None = None

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import msgpack
+from textual.message import Message
 from textual.message_pump import MessagePump
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -61,11 +62,12 @@ class Connection:
         url: str,
         name: str,
         token: str | None = None,
-        deliver: Callable[[ServerMessage], object] | None = None,
+        deliver: Callable[[Message], object] | None = None,
     ) -> None:
         self.target = target
-        # Where the server's messages go: `target` itself, or a terminal worker's order
-        # of its sessions' news (server/doors/terminal/priority.py).
+        # Where the server's messages and the connection's changes go, in order: `target`
+        # itself, or a terminal worker's order of its sessions' news
+        # (server/doors/terminal/priority.py).
         self.deliver = deliver or target.post_message
         self.url = url
         self.name = name
@@ -90,14 +92,14 @@ class Connection:
         while not self._stopped:
             await self._may_hello.wait()
             state = "connecting" if attempt == 0 else "reconnecting"
-            self.target.post_message(ConnectionChanged(state, self.url))
+            self.deliver(ConnectionChanged(state, self.url))
             ws: ClientConnection | None = None
             try:
                 async with connect(self.url, max_size=2**20, open_timeout=5) as ws:
                     await ws.send(self._pack(self._hello()))
                     self._ws = ws
                     attempt = 0
-                    self.target.post_message(ConnectionChanged("connected", self.url))
+                    self.deliver(ConnectionChanged("connected", self.url))
                     writer = asyncio.create_task(self._write(ws))
                     try:
                         async for frame in ws:
@@ -105,12 +107,12 @@ class Connection:
                     finally:
                         writer.cancel()
             except InvalidURI as exc:
-                self.target.post_message(ConnectionChanged("closed", str(exc)))
+                self.deliver(ConnectionChanged("closed", str(exc)))
                 return
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 if (ws is None or ws.close_code != REPLACED) and not self._switching:
                     detail = why_not(exc, self.url)
-                    self.target.post_message(ConnectionChanged("reconnecting", detail))
+                    self.deliver(ConnectionChanged("reconnecting", detail))
             finally:
                 self._ws = None
                 # Whatever was queued for the lost socket is stale (views are resent on resume).
@@ -121,7 +123,7 @@ class Connection:
                 # The same identity connected from another window or device: reconnecting
                 # would throw that one out in turn, for ever. Stop here, saying which.
                 self._stopped = True
-                self.target.post_message(ConnectionChanged("replaced", self.replaced_by))
+                self.deliver(ConnectionChanged("replaced", self.replaced_by))
                 return
             if self._stopped:
                 break
@@ -131,7 +133,7 @@ class Connection:
                 continue
             await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
             attempt += 1
-        self.target.post_message(ConnectionChanged("closed", ""))
+        self.deliver(ConnectionChanged("closed", ""))
 
     def _hello(self) -> dict[str, Any]:
         hello: dict[str, Any] = {"t": "hello", "v": PROTOCOL_VERSION, "name": self.name}

@@ -18,7 +18,7 @@ from modernart.server.doors.terminal import priority
 from modernart.server.doors.terminal.priority import ACTING, SEATED, WATCHING, NewsOrder
 from modernart.server.doors.terminal.worker import SessionTokens
 from modernart.tui.app import ClientApp
-from modernart.tui.messages import ServerMessage
+from modernart.tui.messages import ConnectionChanged, ServerMessage
 
 
 class Screen:
@@ -29,7 +29,8 @@ class Screen:
         self.after: list[Any] = []
 
     def post_message(self, message: Any) -> bool:
-        self.log.append((self.name, message.msg["n"]))
+        said = message.msg["n"] if isinstance(message, ServerMessage) else message.state
+        self.log.append((self.name, said))
         return True
 
     def call_after_refresh(self, callback: Any) -> bool:
@@ -102,6 +103,21 @@ async def test_a_screen_that_is_never_drawn_holds_the_others_only_for_the_hold()
     order.waiting[0].app.post_message = lambda m: released.set_result(loop.time()) or True
     start = loop.time()
     assert await asyncio.wait_for(released, 10) >= start + 0.04
+
+
+async def test_a_change_of_the_connection_keeps_its_place_behind_held_news():
+    log: list[tuple[str, Any]] = []
+    order = NewsOrder(hold=60.0)
+    actor, watcher = Screen("actor", log), Screen("watcher", log)
+    acting, watching = order.session(actor), order.session(watcher)
+    acting.deliver(update(1, 1, [1]))
+    watching.deliver(update(1, None, [1]))
+    watching.deliver(ConnectionChanged("reconnecting", "lost"))
+    await turn()
+    assert log == [("actor", 1)] and watching.rank == WATCHING
+    actor.draw()
+    await turn()
+    assert log[1:] == [("watcher", 1), ("watcher", "reconnecting")]
 
 
 async def test_a_closed_session_holds_nobody():

@@ -70,8 +70,11 @@ class News:
         self.since = 0.0  # when the oldest of those was handed on
 
     def deliver(self, message: Any) -> None:
-        """A message from the server (`message.msg`: its fields), for this session."""
-        self.rank = rank_of(message.msg, self.rank)
+        """A message for this session's app from its connection: one from the server
+        (`message.msg`: its fields) or a change of the connection's state."""
+        msg = getattr(message, "msg", None)
+        if isinstance(msg, dict):
+            self.rank = rank_of(msg, self.rank)
         self.held.append(message)
         self.order.want(self)
 
