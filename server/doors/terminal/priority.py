@@ -59,13 +59,13 @@ def rank_of(msg: dict[str, Any], rank: int) -> int:
 
 
 class News:
-    """One session's messages from the server on their way to its app."""
+    """One session's messages from its connection on their way to its app."""
 
     def __init__(self, order: NewsOrder, app: App) -> None:
         self.order = order
         self.app = app
         self.rank = WATCHING
-        self.held: deque[tuple[dict[str, Any], Any]] = deque()  # (msg, the app's message)
+        self.held: deque[Any] = deque()  # the app's messages, in the order they came
         self.drawing = 0  # messages handed on whose screen is not drawn yet
         self.since = 0.0  # when the oldest of those was handed on
 
