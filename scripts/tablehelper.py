@@ -102,19 +102,24 @@ async def players(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
             say({"measuring": len(tables)})
         elif line == "report":
             end = time.monotonic()
-            for task in tasks:
-                task.cancel()
-            crashed = [
-                repr(r)[:300]
-                for r in await asyncio.gather(*tasks, return_exceptions=True)
-                if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
-            ]
+            crashed = await stopped(tasks)
             for table in tables:
                 table.close()
             over = sum(1 for table in tables if table.over)
             say({"report": record.window(start, end), "crashed": crashed, "over": over})
     for term, _ in opened.values():
         close(term)
+
+
+async def stopped(tasks: list[asyncio.Task[None]]) -> list[str]:
+    """Cancel `tasks`: what any of them failed with (not the cancel)."""
+    for task in tasks:
+        task.cancel()
+    return [
+        repr(r)[:300]
+        for r in await asyncio.gather(*tasks, return_exceptions=True)
+        if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+    ]
 
 
 def close(term: Any) -> None:
@@ -155,13 +160,7 @@ async def lobby(config: dict[str, Any], lines: asyncio.Queue[str]) -> None:
             say({"measuring": len(terms)})
         elif line == "report":
             end = time.monotonic()
-            for task in tasks:
-                task.cancel()
-            crashed = [
-                repr(r)[:300]
-                for r in await asyncio.gather(*tasks, return_exceptions=True)
-                if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
-            ]
+            crashed = await stopped(tasks)
             for keys in keyboards:
                 keys.expire()
             received = sum(t.received for t in crowd["terms"])

@@ -93,66 +93,62 @@ def make_due() -> None:
         gc.collect(1)
 
 
-async def test_a_due_full_collection_waits_for_quiet_apps_then_runs_once() -> None:
+@pytest.fixture
+async def idle():
+    """An idle collector installed in this process, on scripted looks; CPython's own
+    thresholds back after the test."""
+    state = Quiet()
+    collections = collector.IdleCollections(
+        lambda: state.cpu, lambda: state.waits, lambda: state.now
+    )
+    saved = gc.get_threshold()
+    collections.install()
+    try:
+        yield collections, state
+    finally:
+        collections.uninstall()
+        gc.set_threshold(*saved)
+
+
+async def test_a_due_full_collection_waits_for_quiet_apps_then_runs_once(idle) -> None:
     """Issue 31: CPython's own full collections ran while a session drew; the worker
     runs them when its apps computed next to nothing and no key or news waits."""
-    state = Quiet()
-    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
-    saved = gc.get_threshold()
-    idle.install()
-    try:
-        assert gc.get_threshold()[2] == collector.NEVER  # CPython starts none itself
-        make_due()
-        state.cpu += 0.05  # the apps drew since the last look: not now
-        assert full_collections(idle.look) == 0
-        state.waits = True  # quiet apps, but a key waits its turn
-        assert full_collections(idle.look) == 0
-        state.waits = False
-        state.now += 0.2  # the look came late: the loop was busy, or waited for a core
-        assert full_collections(idle.look) == 0
-        assert full_collections(idle.look) == 1  # quiet and on time: collected
-        assert gc.get_count()[2] < collector.DUE
-        assert full_collections(idle.look) == 0  # not due any more
-    finally:
-        idle.uninstall()
-        gc.set_threshold(*saved)
+    collections, state = idle
+    assert gc.get_threshold()[2] == collector.NEVER  # CPython starts none itself
+    make_due()
+    state.cpu += 0.05  # the apps drew since the last look: not now
+    assert full_collections(collections.look) == 0
+    state.waits = True  # quiet apps, but a key waits its turn
+    assert full_collections(collections.look) == 0
+    state.waits = False
+    state.now += 0.2  # the look came late: the loop was busy, or waited for a core
+    assert full_collections(collections.look) == 0
+    assert full_collections(collections.look) == 1  # quiet and on time: collected
+    assert gc.get_count()[2] < collector.DUE
+    assert full_collections(collections.look) == 0  # not due any more
 
 
-async def test_a_worker_never_quiet_still_collects_after_the_latest_wait() -> None:
-    state = Quiet()
-    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
-    saved = gc.get_threshold()
-    idle.install()
-    try:
-        make_due()
+async def test_a_worker_never_quiet_still_collects_after_the_latest_wait(idle) -> None:
+    collections, state = idle
+    make_due()
 
-        def busy_look() -> None:
-            state.cpu += 0.05
-            idle.look()
-
-        assert full_collections(busy_look) == 0
-        state.now += collector.LATEST_S - 0.1
-        assert full_collections(busy_look) == 0
-        state.now += 0.1
-        assert full_collections(busy_look) == 1
-    finally:
-        idle.uninstall()
-        gc.set_threshold(*saved)
-
-
-async def test_memory_is_handed_back_after_the_next_quiet_full_collection() -> None:
-    state = Quiet()
-    idle = collector.IdleCollections(lambda: state.cpu, lambda: state.waits, lambda: state.now)
-    saved = gc.get_threshold()
-    idle.install()
-    handed: list[int] = []
-    try:
-        gc.collect()  # nothing due
-        idle.soon(lambda: handed.append(idle.full))
+    def busy_look() -> None:
         state.cpu += 0.05
-        assert full_collections(idle.look) == 0 and handed == []  # not quiet yet
-        assert full_collections(idle.look) == 1 and handed == [1]
-        assert full_collections(idle.look) == 0 and handed == [1]  # once
-    finally:
-        idle.uninstall()
-        gc.set_threshold(*saved)
+        collections.look()
+
+    assert full_collections(busy_look) == 0
+    state.now += collector.LATEST_S - 0.1
+    assert full_collections(busy_look) == 0
+    state.now += 0.1
+    assert full_collections(busy_look) == 1
+
+
+async def test_memory_is_handed_back_after_the_next_quiet_full_collection(idle) -> None:
+    collections, state = idle
+    handed: list[int] = []
+    gc.collect()  # nothing due
+    collections.soon(lambda: handed.append(collections.full))
+    state.cpu += 0.05
+    assert full_collections(collections.look) == 0 and handed == []  # not quiet yet
+    assert full_collections(collections.look) == 1 and handed == [1]
+    assert full_collections(collections.look) == 0 and handed == [1]  # once
