@@ -240,12 +240,10 @@ async def test_the_keys_of_a_player_who_must_act_go_first_though_it_used_more_cp
     now = [0.0]
     ledger = fairness.Ledger(clock=lambda: now[0])
     shares = fairness.InputShares(ledger, clock=lambda: now[0])
-    acting, idle = priority.NewsOrder().session(object()), None
-    acting.rank = priority.ACTING
     busy, calm = object(), object()
     posted: list[str] = []
-    player = Waiting(shares.join(busy, news=acting), "player", posted)
-    watcher = Waiting(shares.join(calm, news=idle), "watcher", posted)
+    player = Waiting(shares.join(busy, rank=lambda: priority.ACTING), "player", posted)
+    watcher = Waiting(shares.join(calm, rank=lambda: priority.WATCHING), "watcher", posted)
     ledger.used[id(busy)] += 0.1  # the player's app computed more lately
     player.share.due()
     shares.want(watcher)  # the spectator's key came first

@@ -107,7 +107,7 @@ async def idle():
         yield collections, state
     finally:
         collections.uninstall()
-        gc.set_threshold(*saved)
+    assert gc.get_threshold() == saved
 
 
 async def test_a_due_full_collection_waits_for_quiet_apps_then_runs_once(idle) -> None:

@@ -26,11 +26,12 @@ At human pace that is most of the time; a worker never quiet collects after
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import gc
 import time
 from collections.abc import Callable
 from typing import Any
+
+from modernart.server.doors.terminal.fairness import NOBODY
 
 PAUSE_AIM = 0.020  # seconds: a collection that pauses the sessions longer is logged
 LOOK_S = 0.1  # seconds between two looks at the apps' work
@@ -39,7 +40,6 @@ LATE_S = 0.01  # seconds a look may come after its time and still find the loop 
 LATEST_S = 10.0  # seconds a due full collection waits for quiet at most
 DUE = 10  # middle-generation collections since the last full one: CPython's threshold
 NEVER = 1 << 30  # CPython's own full collections: as good as never
-NOBODY = contextvars.Context()  # the looks' own context: their time is no app's
 quietly = False  # a quiet full collection runs now (for scripts/gcpauses.py's hook)
 
 
@@ -106,6 +106,7 @@ class IdleCollections:
         self.full = 0  # full collections run here
         self.then: list[Callable[[], None]] = []  # to run after the next one (`soon`)
         self.due_at = 0.0  # when the next look should come
+        self._found = gc.get_threshold()  # CPython's thresholds, back at `uninstall`
         self._look: asyncio.TimerHandle | None = None
 
     def soon(self, then: Callable[[], None]) -> None:
@@ -114,14 +115,14 @@ class IdleCollections:
             self.then.append(then)
 
     def install(self) -> None:
-        young, middle, _ = gc.get_threshold()
+        self._found = gc.get_threshold()
+        young, middle, _ = self._found
         gc.set_threshold(young, middle, NEVER)
         self.last = self.used()
         self._schedule()
 
     def uninstall(self) -> None:
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, DUE)
+        gc.set_threshold(*self._found)
         if self._look is not None:
             self._look.cancel()
             self._look = None

@@ -28,7 +28,6 @@ from typing import Any
 from textual import events
 
 from modernart.server.doors.terminal.driver import TerminalDriver
-from modernart.server.doors.terminal.priority import WATCHING
 from modernart.tui.textual_internals import active_app
 
 WORKER_CPU = 0.3  # seconds of CPU a second that two or more typing sessions share
@@ -38,7 +37,7 @@ BUSY_POLL = 0.005  # seconds between two looks at an app still busy with its las
 CHEAP = 0.25  # a session that used less than this share of the busy one's CPU goes
 HOLD_MAX = 1.0  # seconds the others wait at most for an app busy with an event
 HALF_LIFE = 5.0  # seconds: how fast a session's use of the CPU is forgotten (priority)
-NOBODY = contextvars.Context()  # the turns' own context: their time is no app's
+NOBODY = contextvars.Context()  # the worker's own callbacks (turns, news, looks): no app's time
 
 
 class Ledger:
@@ -89,12 +88,15 @@ class InputShares:
         self._turn: asyncio.Handle | None = None
 
     def join(
-        self, app: object, drawing: Callable[[], float] = lambda: 0.0, news: Any = None
+        self,
+        app: object,
+        drawing: Callable[[], float] = lambda: 0.0,
+        rank: Callable[[], int] = lambda: 0,
     ) -> Share:
         """A new session's share, for its app; `drawing()`: the CPU seconds its screen's
-        own thread has used (the screen relay: driver.py); `news`: its `priority.News`,
-        whose rank puts the keys of a player who must act first."""
-        share = Share(self, id(app), drawing, news)
+        own thread has used (the screen relay: driver.py); `rank()`: its session's rank
+        (priority.py), the lower first: the keys of a player who must act go first."""
+        share = Share(self, id(app), drawing, rank)
         self.shares.add(share)
         return share
 
@@ -158,12 +160,16 @@ class Share:
     """One session's token bucket of CPU seconds (`due()`), and the CPU it used lately."""
 
     def __init__(
-        self, shares: InputShares, app: int, drawing: Callable[[], float], news: Any = None
+        self,
+        shares: InputShares,
+        app: int,
+        drawing: Callable[[], float],
+        rank: Callable[[], int] = lambda: 0,
     ) -> None:
         self.shares = shares
         self.app = app
         self.drawing = drawing
-        self.news = news
+        self.rank = rank  # its session's rank (priority.py): the lower, the sooner its keys
         self.tokens = shares.burst
         self.stamp = shares.clock()
         self.seen = shares.ledger.used.setdefault(app, 0.0)  # its app's CPU, taken from the bucket
@@ -173,10 +179,6 @@ class Share:
         self.typed = float("-inf")
         self.waiting = False  # it has events held back
         self.last = shares.ledger.used[app]  # its app's CPU at the last look (`idle`)
-
-    def rank(self) -> int:
-        """Its session's rank (priority.py): the keys of a player who must act go first."""
-        return WATCHING if self.news is None else self.news.rank
 
     def idle(self) -> bool:
         """Whether the loop ran nothing of its app since the last look."""

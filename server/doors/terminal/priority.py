@@ -21,15 +21,15 @@ session: each session's messages are handed on in the order they came.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from modernart.server.doors.terminal.fairness import NOBODY
+
 ACTING, SEATED, WATCHING = 0, 1, 2
 HOLD = 0.25  # seconds a higher rank's news may keep the lower ranks' waiting
-NOBODY = contextvars.Context()  # the flushes' own context: their time is no app's
 
 
 class App(Protocol):

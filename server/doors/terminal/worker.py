@@ -206,7 +206,7 @@ class Worker:
             return
         news = self.news.session(app)
         app.news = news.deliver
-        share = self.shares.join(app, terminal.output.cpu, news)
+        share = self.shares.join(app, terminal.output.cpu, lambda: news.rank)
         app.driver_class = partial(FairDriver, terminal=terminal, share=share)
         capture_output(app, sys.stderr)  # see the module's docstring
         self.apps[sid] = app
