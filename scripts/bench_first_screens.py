@@ -26,9 +26,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts.bench_sessions import baseline_tree, start_server  # noqa: E402
-from tests.server.sshterm import Terminal, open_terminal, ssh_connect  # noqa: E402
+from tests.server.sshterm import F1, Terminal, open_terminal, ssh_connect  # noqa: E402
 
-F1 = "\x1bOP"
 ESC = "\x1b"
 # (what, key, words the screen shows): the lobby's screens, then the table's F1.
 LOBBY = [

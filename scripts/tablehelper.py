@@ -29,8 +29,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 from scripts.bench_sessions import address, commands, open_session, open_waves, say  # noqa: E402
 from scripts.tablekit import Keyboard, Record, Seat, Table, set_up  # noqa: E402
 from tests.server.pageclient import PageClient  # noqa: E402
-
-F1 = "\x1bOP"
+from tests.server.sshterm import F1  # noqa: E402
 
 
 async def open_page(port: int, name: str) -> PageClient:

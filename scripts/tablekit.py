@@ -25,10 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.server.sshterm import UP
+from tests.server.sshterm import DOWN, UP
 from tests.server.wsclient import Client
 
-DOWN = "\x1b[B"
 CTRL_HOME = "\x1b[1;5H"  # the lobby's list: the cursor to the first room
 CTRL_U = "\x15"  # the amount entry: delete what is left of the cursor
 TRACE = bool(os.environ.get("BENCH_TABLES_TRACE"))  # each seat's keys on stderr

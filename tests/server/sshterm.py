@@ -9,7 +9,8 @@ from typing import Any
 import asyncssh
 import pyte
 
-UP = "\x1b[A"
+UP, DOWN = "\x1b[A", "\x1b[B"
+F1 = "\x1bOP"
 WAIT = 60.0  # an upper bound only, never a pause: tests wait on what arrives
 
 

@@ -4,7 +4,9 @@ that needs more rows still gets them, and a change of the footer's keys restyles
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 from rich.text import Text
@@ -42,6 +44,18 @@ def spy(widget: Widget, calls: list[str]) -> None:
     widget.refresh = noted  # type: ignore[method-assign]
 
 
+@contextlib.asynccontextmanager
+async def watched(name: str) -> AsyncIterator[tuple[Lines, Any, LinePanel, list[str]]]:
+    """`Lines` running at 40×10, its panel `#name` drawn, then each refresh of it noted."""
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        panel = app.query_one(f"#{name}", LinePanel)
+        await pilot.pause()
+        calls: list[str] = []
+        spy(panel, calls)
+        yield app, pilot, panel, calls
+
+
 def screen_text(app: App[Any]) -> str:
     return "\n".join(
         "".join(seg.text for seg in app.screen._compositor.render_strips()[y])  # type: ignore[attr-defined]
@@ -59,12 +73,7 @@ def test_a_paragraph_is_told_apart_by_its_style_too():
 
 
 async def test_a_changed_row_is_repainted_alone_and_more_rows_laid_out():
-    app = Lines()
-    async with app.run_test(size=(40, 10)) as pilot:
-        wide = app.query_one("#wide", LinePanel)
-        await pilot.pause()
-        calls: list[str] = []
-        spy(wide, calls)
+    async with watched("wide") as (app, pilot, wide, calls):
         wide.set_lines("first line")  # what it shows already: nothing at all
         assert calls == []
         wide.set_lines(Text("other line", style="bold"))  # one row still: that row
@@ -79,13 +88,8 @@ async def test_a_changed_row_is_repainted_alone_and_more_rows_laid_out():
 
 
 async def test_rows_within_the_minimum_height_lay_nothing_out():
-    app = Lines()
-    async with app.run_test(size=(40, 10)) as pilot:
-        kept = app.query_one("#kept", LinePanel)
-        await pilot.pause()
+    async with watched("kept") as (app, pilot, kept, calls):
         assert kept.size.height == 2
-        calls: list[str] = []
-        spy(kept, calls)
         kept.set_lines(["one", "two"])  # a second row, in the room kept for it
         kept.set_lines(["one"])
         assert calls == ["repaint", "repaint"]
@@ -96,12 +100,7 @@ async def test_rows_within_the_minimum_height_lay_nothing_out():
 
 
 async def test_a_panel_as_wide_as_its_content_is_laid_out_when_its_width_changes():
-    app = Lines()
-    async with app.run_test(size=(40, 10)) as pilot:
-        narrow = app.query_one("#narrow", LinePanel)
-        await pilot.pause()
-        calls: list[str] = []
-        spy(narrow, calls)
+    async with watched("narrow") as (app, pilot, narrow, calls):
         narrow.set_lines("xyz")  # as wide: a repaint
         assert calls == ["repaint"]
         narrow.set_lines("wider text")
