@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import pathlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from longfirst import long_first
+from nursery import Nursery
 
+from modernart.server.doors.terminal import workers
 from modernart.server.wire.app import Server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     long_first(items)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def zygotes_from_one_warm_process() -> Iterator[None]:
+    """Every terminal door's zygote is forked from this test process's nursery
+    (tests/nursery.py) instead of importing and warming up the client again."""
+    nursery = Nursery()
+    workers.launch = nursery.launch
+    yield
+    workers.launch = workers.run_zygote
+    nursery.stop()
 
 
 @pytest.fixture

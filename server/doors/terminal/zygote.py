@@ -180,6 +180,14 @@ def main(argv: list[str]) -> int:
     os.setpgid(0, 0)  # its own group: a terminal's ctrl+c to the server does not reach it
     preload(spec)
     warm_up(load_app(spec))
+    serve(sock)
+    return 0
+
+
+def serve(sock: socket.socket) -> None:
+    """Be the zygote on the control socket `sock`, once the client is imported and warm,
+    until the server's end closes (also the way in for a process forked from a warm one:
+    tests/nursery.py)."""
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
@@ -190,7 +198,6 @@ def main(argv: list[str]) -> int:
     gc.freeze()  # what the imports made is shared by every fork: never scan (copy) it
     sock.send(b'{"ready": true}')
     Zygote(sock, wake_r).serve()
-    return 0
 
 
 if __name__ == "__main__":
