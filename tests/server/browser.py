@@ -20,6 +20,7 @@ import os
 import pathlib
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -152,6 +153,58 @@ class Browser:
         self.driver.quit()
         if self.profile:
             shutil.rmtree(self.profile, ignore_errors=True)
+
+    def clean(self) -> bool:
+        """A blank page and no cookies (those of every port of 127.0.0.1), as a fresh
+        profile has: the page keeps nothing else (no storage); False if it failed."""
+        try:
+            self.driver.get("about:blank")
+            if self.kind == "firefox":
+                client = self.driver.client
+                with client.using_context(client.CONTEXT_CHROME):
+                    client.execute_script("Services.cookies.removeAll();")
+            else:
+                self.driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+                self.driver.get_log("browser")  # read: the next test's console starts empty
+        except Exception:
+            return False
+        return True
+
+
+# Browsers given back by earlier tests: a browser's start costs about 1 s of CPU (Firefox's
+# 3 s), and the browser tests run one after another on one test worker.
+_kept: list[Browser] = []
+_kept_lock = threading.Lock()
+
+
+def take(kind: str = "chromium", width: int = 1100, height: int = 720) -> Browser:
+    """A browser of `kind` on a blank page without cookies, its window this size: one an
+    earlier test gave back, or a new one. It blocks: call it in a thread."""
+    with _kept_lock:
+        browser = next((b for b in _kept if b.kind == kind), None)
+        if browser is not None:
+            _kept.remove(browser)
+    if browser is None:
+        return Browser(width, height, kind)
+    browser.driver.set_window_size(width, height)
+    return browser
+
+
+def give_back(browser: Browser) -> None:
+    """Clean `browser` for the next test and keep it; quit it if it cannot be cleaned."""
+    if browser.clean():
+        with _kept_lock:
+            _kept.append(browser)
+    else:
+        browser.quit()
+
+
+def quit_kept() -> None:
+    with _kept_lock:
+        kept = list(_kept)
+        _kept.clear()
+    for browser in kept:
+        browser.quit()
 
 
 class Page:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pathlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import asyncssh
@@ -14,9 +14,17 @@ from modernart.server.cli import new_loop
 from modernart.server.limits import Limits
 from modernart.server.wire.app import Server
 
+from .browser import quit_kept
 from .pgcluster import pg_cluster, store_url  # noqa: F401 (fixtures: both stores)
 from .sshgate import MakeGate, gates
 from .wsclient import Client
+
+
+@pytest.fixture(autouse=True, scope="session")
+def browsers_quit_at_the_end() -> Iterator[None]:
+    """The browsers the tests gave back (tests/server/browser.py `take`) end with the tests."""
+    yield
+    quit_kept()
 
 
 def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict:

@@ -1,8 +1,8 @@
 """Play in a browser (issue 17): the page in headless Chromium, the game server in-process.
 
-Each `Browser` is a fresh Chromium profile (its own cookies): one player's
-browser. What the page's terminal shows is read from xterm.js's rows; keys are
-typed into its textarea.
+Each `Browser` is one player's browser, with no cookies of another (a browser is
+kept between tests, its cookies cleared: tests/server/browser.py `take`). What the
+page's terminal shows is read from xterm.js's rows; keys are typed into its textarea.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from websockets.http11 import Response
 from modernart.server.doors.web.gate import WebGate, WebSettings
 from modernart.server.doors.web.identity import COOKIE
 
-from .browser import WAIT, Browser, Page, available
+from .browser import WAIT, Browser, Page, available, give_back, take
 from .sshgate import gates
 from .sshterm import keys_for
 from .wsclient import Client
@@ -77,12 +77,12 @@ async def browser(request: pytest.FixtureRequest) -> AsyncIterator[Callable[[], 
     opened: list[Browser] = []
 
     async def make() -> Page:
-        b = await asyncio.to_thread(Browser, kind=kind)
+        b = await asyncio.to_thread(take, kind)
         opened.append(b)
         return Page(b)
 
     yield make
-    await asyncio.gather(*(asyncio.to_thread(b.quit) for b in opened))
+    await asyncio.gather(*(asyncio.to_thread(give_back, b) for b in opened))
 
 
 def url_of(gate: WebGate) -> str:

@@ -15,7 +15,7 @@ from selenium.webdriver.common.keys import Keys
 from modernart.server.doors.terminal import Limits, TerminalSettings
 from modernart.server.doors.web.gate import WebGate, WebSettings
 
-from .browser import WAIT, Browser, Page, available
+from .browser import WAIT, Page, available, give_back, take
 from .pageclient import PageClient
 from .sshgate import gates
 from .waiting import eventually
@@ -44,9 +44,9 @@ async def web(tmp_path: pathlib.Path) -> AsyncIterator[Callable[..., Awaitable[W
 
 @pytest.fixture
 async def page() -> AsyncIterator[Page]:
-    browser = await asyncio.to_thread(Browser)
+    browser = await asyncio.to_thread(take)
     yield Page(browser)
-    await asyncio.to_thread(browser.quit)
+    await asyncio.to_thread(give_back, browser)
 
 
 async def status(page: Page, has: str) -> str:

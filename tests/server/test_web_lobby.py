@@ -14,7 +14,7 @@ import pytest
 
 from modernart.server.doors.web.gate import WebGate, WebSettings
 
-from .browser import Browser, Page, available
+from .browser import Page, available, give_back, take
 from .sshgate import gates
 from .wsclient import Client
 
@@ -38,9 +38,9 @@ async def web(tmp_path: pathlib.Path) -> AsyncIterator[Callable[..., Awaitable[W
 
 @pytest.fixture
 async def page() -> AsyncIterator[Page]:
-    browser = await asyncio.to_thread(Browser, 760, 600)
+    browser = await asyncio.to_thread(take, "chromium", 760, 600)
     yield Page(browser)
-    await asyncio.to_thread(browser.quit)
+    await asyncio.to_thread(give_back, browser)
 
 
 async def test_a_760_px_page_shows_every_column_of_the_lobby_whole(web, page):

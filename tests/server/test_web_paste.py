@@ -13,7 +13,7 @@ import pytest
 
 from modernart.server.doors.web.gate import WebGate, WebSettings
 
-from .browser import Browser, Page, available
+from .browser import Page, available, give_back, take
 from .sshgate import gates
 
 pytestmark = [
@@ -41,9 +41,9 @@ async def web(tmp_path: pathlib.Path) -> AsyncIterator[Callable[..., Awaitable[W
 
 @pytest.fixture
 async def page() -> AsyncIterator[Page]:
-    browser = await asyncio.to_thread(Browser)
+    browser = await asyncio.to_thread(take)
     yield Page(browser)
-    await asyncio.to_thread(browser.quit)
+    await asyncio.to_thread(give_back, browser)
 
 
 async def test_a_100_kib_paste_in_the_browser_is_cut_and_the_keys_still_work(web, page):
