@@ -93,17 +93,11 @@ def nurse(path: str) -> None:
 
 
 def reap(children: dict[int, socket.socket]) -> None:
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    for pid, code in zygote.reaped():
         conn = children.pop(pid, None)
         if conn is not None:
             with contextlib.suppress(OSError):
-                conn.send(json.dumps({"exited": os.waitstatus_to_exitcode(status)}).encode())
+                conn.send(json.dumps({"exited": code}).encode())
             conn.close()
 
 

@@ -29,6 +29,7 @@ import select
 import signal
 import socket
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 MAX_PACKET = 65536
@@ -85,8 +86,16 @@ def warm_up(app_class: type) -> None:
         raise RuntimeError("the warm-up left threads running")
 
 
-def exit_code(status: int) -> int:
-    return os.waitstatus_to_exitcode(status)
+def reaped() -> Iterator[tuple[int, int]]:
+    """Each child process that has ended, reaped: its pid and exit code (< 0: the signal)."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        yield pid, os.waitstatus_to_exitcode(status)
 
 
 class Zygote:
@@ -110,14 +119,8 @@ class Zygote:
                 return
 
     def reap(self) -> None:
-        while True:
-            try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-            self.send({"exited": pid, "code": exit_code(status)})
+        for pid, code in reaped():
+            self.send({"exited": pid, "code": code})
 
     def request(self) -> bool:
         """Serve one packet; False once the server has gone."""
