@@ -153,19 +153,35 @@ class Client:
 async def autoplay(client: Client, seed: int, quiet: float = 60.0) -> dict[str, Any]:
     """Play the client's seat with the engine's random bot until game_end; the last update.
 
-    It acts on every update whose view offers something; an action that went
-    stale (someone was faster) is refused, and the newer update already on its
-    way brings a fresh choice. `quiet` bounds the wait for each next message, not
-    the whole game (which takes longer on a loaded machine).
+    It acts, as the server's own bots do (server/rooms/bots.py), only on an update
+    whose view waits for its seat (`to_act`), never merely because `legal` offers
+    something: an open auction's high bidder may raise her own bid (R12), and
+    answering each of her own bids with another ran her up to her whole money at
+    the machine's speed, past the connection's rate (PROTOCOL.md: 60 messages a
+    second here), after which the server refuses anything she sends.
+
+    An action that went stale (someone was faster) is refused after the newer
+    update that made it stale (one connection's frames keep their order), which
+    brings a fresh choice. A refusal of an action chosen on the newest view is
+    another thing: nothing newer will come while the game waits for this seat,
+    so it fails at once, saying what was refused. `quiet` bounds the wait for
+    each next message, not the whole game (which takes longer on a loaded machine).
     """
     bot = make_bot("random", seed)
-    view = client.view
-    if view is not None and view["legal"]:
-        action = bot.choose(view)
-        if action:
-            await client.act(**action)
+    last: tuple[int, int, dict[str, Any]] | None = None  # (request id, seq seen, action)
+
+    async def act_on(view: dict[str, Any]) -> None:
+        nonlocal last
+        if view["you"] in view["to_act"] and (action := bot.choose(view)):
+            last = (await client.act(**action), client.seq, action)
+
+    if client.view is not None:
+        await act_on(client.view)
     while True:
         msg = await client.recv(quiet)
+        if msg["t"] == "error" and last is not None and msg.get("re") == last[0]:
+            assert client.seq > last[1], f"{last[2]} on update {last[1]} was refused: {msg}"
+            continue  # stale: the update that made it so came first, and was acted on
         if msg["t"] != "update":
             continue
         if msg["view"]["finished"]:
@@ -174,8 +190,4 @@ async def autoplay(client: Client, seed: int, quiet: float = 60.0) -> dict[str, 
         client.buffer.extend(newer)
         if any(m["t"] == "update" for m in newer):
             continue
-        view = msg["view"]
-        if view["legal"]:
-            action = bot.choose(view)
-            if action:
-                await client.act(**action)
+        await act_on(msg["view"])
