@@ -4,6 +4,8 @@ the stars under the starting painting's ghost, the lot chooser's words, the lobb
 
 from __future__ import annotations
 
+import re
+
 from artsociety_offline import ArtSocietyOffline
 from test_artsociety_newcomer import screen_lines
 from test_artsociety_screens import panel, play_until
@@ -85,6 +87,22 @@ async def test_a9_the_lot_chooser_says_in_words_what_its_numbers_are() -> None:
         assert "shape:left" not in words and "worth wide+high−1" in words
         lines = screen_lines(app)
         assert any("│ Size (wide×high): paintings left" in line for line in lines)
+
+
+async def test_a9_the_lot_chooser_counts_what_the_lot_took_from_each_pile() -> None:
+    """Play-tests 2026-12-03 (before midnight) #3: with a 2×2 in the lot the chooser still
+    said "2×2:1", and Enter on it then said the pile had no more paintings."""
+    app = ArtSocietyOffline(ArtSociety(FOUR, seed=5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await play_until(pilot, app, lambda t: "shapes" in t.legal)
+        piles = table.legal["shapes"]["piles"]
+        name = list(piles)[table.pointer % len(piles)]
+        shown = rf"{name.replace('x', '×')}:(\d+)"
+        assert int(re.search(shown, panel(table))[1]) == piles[name]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert table.chosen == [name] and "Lot: " + name.replace("x", "×") in panel(table)
+        assert int(re.search(shown, panel(table))[1]) == piles[name] - 1
 
 
 async def test_back_in_the_lobby_the_cursor_is_on_a_room_with_a_free_seat() -> None:

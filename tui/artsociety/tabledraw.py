@@ -226,7 +226,8 @@ class TableDrawing(TableFields):
         per_line = 5
         for i, name in enumerate(piles):
             w, _, h = name.partition("x")
-            label = f"{w}×{h}:{shapes['piles'][name]:<2}"
+            left = shapes["piles"][name] - self.chosen.count(name)  # A9: what the lot took
+            label = f"{w}×{h}:{left:<2}"
             style = "bold reverse" if i == self.pointer % len(piles) else ""
             text.append(label, style=style)
             text.append("\n" if i % per_line == per_line - 1 or i == len(piles) - 1 else " ")
