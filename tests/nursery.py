@@ -51,7 +51,6 @@ def fork_zygote(fd: int, nursery: list[socket.socket], pipe: tuple[int, int]) ->
             sock.close()
         for end in pipe:
             os.close(end)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         os.setpgid(0, 0)
         zygote.serve(socket.socket(fileno=fd))
     except BaseException:
@@ -63,11 +62,7 @@ def fork_zygote(fd: int, nursery: list[socket.socket], pipe: tuple[int, int]) ->
 def nurse(path: str) -> None:
     zygote.preload(zygote.DEFAULT_APP)
     zygote.warm_up(zygote.load_app(zygote.DEFAULT_APP))
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_r, False)
-    os.set_blocking(wake_w, False)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    signal.set_wakeup_fd(wake_w)
+    wake_r, wake_w = zygote.child_wakeup()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(path)
     listener.listen(64)

@@ -164,7 +164,7 @@ class Share:
         shares: InputShares,
         app: int,
         drawing: Callable[[], float],
-        rank: Callable[[], int] = lambda: 0,
+        rank: Callable[[], int],
     ) -> None:
         self.shares = shares
         self.app = app

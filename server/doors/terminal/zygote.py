@@ -86,6 +86,17 @@ def warm_up(app_class: type) -> None:
         raise RuntimeError("the warm-up left threads running")
 
 
+def child_wakeup() -> tuple[int, int]:
+    """A pipe whose read end turns readable when a child process ends (SIGCHLD), for a
+    `select` loop to reap it: (read end, write end), neither blocking."""
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    return wake_r, wake_w
+
+
 def reaped() -> Iterator[tuple[int, int]]:
     """Each child process that has ended, reaped: its pid and exit code (< 0: the signal)."""
     while True:
@@ -191,12 +202,8 @@ def serve(sock: socket.socket) -> None:
     """Be the zygote on the control socket `sock`, once the client is imported and warm,
     until the server's end closes (also the way in for a process forked from a warm one:
     tests/nursery.py)."""
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_r, False)
-    os.set_blocking(wake_w, False)
-    signal.signal(signal.SIGCHLD, lambda *_: None)
+    wake_r, _ = child_wakeup()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.set_wakeup_fd(wake_w)
     gc.collect()
     gc.freeze()  # what the imports made is shared by every fork: never scan (copy) it
     sock.send(b'{"ready": true}')
