@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import pathlib
 from collections.abc import AsyncIterator, Iterator
 
@@ -15,6 +16,14 @@ from modernart.server.wire.app import Server
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     long_first(items)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the imports and the collection made lives as long as the test process:
+    frozen, no full garbage collection walks it again. Each walked about 136,000 objects
+    (75 ms of CPU), a tenth of the client's tests' CPU (docs/decisions/29-vtime.md)."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -1,7 +1,7 @@
 """Every use of Textual's (and its renderer Rich's) undocumented internals, in one place.
 
 Textual is pinned to the minor version these were written against (pyproject.toml);
-tests/test_library_contracts.py fails when an upgrade takes away or changes what this
+tests/tui/test_textual_contract.py fails when an upgrade takes away or changes what this
 module relies on. Nothing else imports a private Textual name. The package is shared by
 the client and the server's terminal workers (server/doors/terminal/), which use most of it.
 
@@ -27,6 +27,12 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
   (tui/ordered.py).
 - `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py): widgets
   Textual does not export, subclassed.
+- `textual._styles_cache.StylesCache.get_inner_outer`, replaced on import by
+  `inner_outer`: Textual caches that method with `functools.lru_cache`, so its key holds
+  the instance, and the 1,024 newest keys kept 1,024 widgets' styles caches alive, each
+  with the lines it last drew, long after their widgets were gone. In a worker that is
+  up to 100,000 objects more for every full garbage collection to walk (issue 31), and
+  in a test process half its heap. The colours alone decide the result.
 
 Still used where they are (subclasses' own overrides of Textual's methods; the
 contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
@@ -37,6 +43,7 @@ contract test checks each exists): `DataTable._update_dimensions` / `_clear_cach
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from rich.color import ColorSystem
@@ -44,9 +51,12 @@ from rich.console import Console
 from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual._context import active_app
+from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
+from textual.color import Color
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
+from textual.style import Style as TextualStyle
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 __all__ = [
@@ -63,6 +73,7 @@ __all__ = [
     "character_to_key",
     "colour_system",
     "driver_of",
+    "inner_outer",
     "parser_waiting",
     "raw_mode",
 ]
@@ -123,3 +134,23 @@ def colour_system(console: Console) -> ColorSystem | None:
 def cached_sgr(style: Style) -> str | None:
     """The SGR parameters Rich cached for `style` (None: not rendered yet)."""
     return style._ansi
+
+
+@lru_cache(1024)
+def inner_outer(base_background: Color, background: Color) -> tuple[TextualStyle, TextualStyle]:
+    """A widget's inner and outer background styles, as `StylesCache.get_inner_outer`
+    gives them, cached by the two colours only (not by the styles cache asking)."""
+    return (
+        TextualStyle(background=base_background + background),
+        TextualStyle(background=base_background),
+    )
+
+
+def _get_inner_outer(
+    self: StylesCache, base_background: Color, background: Color
+) -> tuple[TextualStyle, TextualStyle]:
+    return inner_outer(base_background, background)
+
+
+textuals_inner_outer = StylesCache.get_inner_outer.__wrapped__  # the contract test compares
+StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]

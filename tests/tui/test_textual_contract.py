@@ -4,8 +4,11 @@ it, rather than breaking the SSH and browser doors' screens or the client silent
 
 from __future__ import annotations
 
+import gc
+import inspect
 import io
 import termios
+import weakref
 from typing import Any
 
 import pytest
@@ -13,7 +16,9 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
 from textual import events
+from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
+from textual.color import Color
 from textual.driver import Driver
 from textual.strip import Strip
 from textual.widgets import DataTable, RichLog, Select, Static
@@ -33,8 +38,10 @@ from modernart.tui.textual_internals import (
     character_to_key,
     colour_system,
     driver_of,
+    inner_outer,
     parser_waiting,
     raw_mode,
+    textuals_inner_outer,
 )
 
 
@@ -159,3 +166,31 @@ def test_the_private_members_left_where_they_are_still_exist():
     app = App[None]()
     for name in ("_bindings", "_exit", "_batch_count", "_running", "_closed"):
         assert hasattr(app, name), f"App.{name}"
+
+
+def test_styles_caches_ask_inner_outer_by_colours_and_get_textuals_answer():
+    """Textual's `render_line` still asks `get_inner_outer` with the two colours, and the
+    replacement answers what Textual's own method answers."""
+    assert StylesCache.get_inner_outer.__name__ == "_get_inner_outer"
+    source = inspect.getsource(StylesCache.render_line)
+    assert "self.get_inner_outer(base_background, background)" in source
+    for base, background in [
+        (Color(0, 0, 0), Color(255, 0, 0, 0.5)),
+        (Color(10, 20, 30), Color(1, 2, 3)),
+    ]:
+        assert inner_outer(base, background) == textuals_inner_outer(None, base, background)
+
+
+async def test_a_removed_widgets_styles_cache_is_freed():
+    """Textual's `lru_cache` on `get_inner_outer` kept the newest 1,024 styles caches
+    (and the lines each drew) alive after their widgets had gone."""
+    app = Drawn()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        text = app.query_one("#text", Static)
+        drawn = weakref.ref(text._styles_cache)
+        await text.remove()
+        await pilot.pause()
+    del app, pilot, text
+    gc.collect()
+    assert drawn() is None
