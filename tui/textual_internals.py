@@ -33,6 +33,12 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
   with the lines it last drew, long after their widgets were gone. In a worker that is
   up to 100,000 objects more for every full garbage collection to walk (issue 31), and
   in a test process half its heap. The colours alone decide the result.
+- `Stylesheet._parse_rules` and `Stylesheet._variables`, wrapped by `parse_rules_once`:
+  Textual parses every CSS source again for each app (its parse cache is the app's
+  stylesheet's), about 90 ms of CPU an app's start, in a worker each session's. Parsed
+  rules depend only on the source, where it came from and the variables (the theme), and
+  Textual never changes them once parsed (its own cache hands the same ones out again),
+  so the process parses each once.
 
 Still used where they are (subclasses' own overrides of Textual's methods; the
 contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
@@ -54,6 +60,8 @@ from textual._context import active_app
 from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.color import Color
+from textual.css.model import RuleSet
+from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
 from textual.style import Style as TextualStyle
@@ -74,6 +82,7 @@ __all__ = [
     "colour_system",
     "driver_of",
     "inner_outer",
+    "parse_rules_once",
     "parser_waiting",
     "raw_mode",
 ]
@@ -154,3 +163,45 @@ def _get_inner_outer(
 
 textuals_inner_outer = StylesCache.get_inner_outer.__wrapped__  # the contract test compares
 StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
+
+
+PARSED_KEPT = 512  # parsed CSS sources kept (about 30 an app and theme)
+_parsed: dict[tuple[Any, ...], list[RuleSet]] = {}
+_themes: dict[int, tuple[dict[str, str], tuple[tuple[str, str], ...]]] = {}
+
+
+def _theme(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The CSS variables as a key, worked out once for each dict of them (an app makes a
+    new one for each theme; nobody changes one). The dict is kept, so its id is not
+    given to another while it names it here."""
+    known = _themes.get(id(variables))
+    if known is None:
+        if len(_themes) >= PARSED_KEPT:
+            _themes.clear()
+        known = _themes[id(variables)] = (variables, tuple(sorted(variables.items())))
+    return known[1]
+
+
+textuals_parse_rules = Stylesheet._parse_rules  # the contract test compares
+
+
+def parse_rules_once(
+    self: Stylesheet,
+    css: str,
+    read_from: CSSLocation,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> list[RuleSet]:
+    """`Stylesheet._parse_rules`, parsed once a process for each source and theme."""
+    key = (css, read_from, is_default_rules, tie_breaker, scope, _theme(self._variables))
+    rules = _parsed.get(key)
+    if rules is None:
+        rules = textuals_parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        if len(_parsed) >= PARSED_KEPT:
+            _parsed.clear()
+        _parsed[key] = rules
+    return rules
+
+
+Stylesheet._parse_rules = parse_rules_once  # type: ignore[method-assign]

@@ -19,6 +19,7 @@ from textual import events
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.color import Color
+from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
 from textual.strip import Strip
 from textual.widgets import DataTable, RichLog, Select, Static
@@ -39,9 +40,11 @@ from modernart.tui.textual_internals import (
     colour_system,
     driver_of,
     inner_outer,
+    parse_rules_once,
     parser_waiting,
     raw_mode,
     textuals_inner_outer,
+    textuals_parse_rules,
 )
 
 
@@ -194,3 +197,28 @@ async def test_a_removed_widgets_styles_cache_is_freed():
     del app, pilot, text
     gc.collect()
     assert drawn() is None
+
+
+def test_each_css_source_is_parsed_once_a_process_for_each_theme():
+    """Textual's `Stylesheet.parse` still asks `_parse_rules` for each source; two apps'
+    stylesheets get the rules parsed once, a new theme's variables parse again, and the
+    rules are what Textual's own parse makes."""
+    assert Stylesheet._parse_rules is parse_rules_once
+    assert "self._parse_rules(" in inspect.getsource(Stylesheet.parse)
+    css = "Static { color: $accent; height: 3; }"
+    where = ("contract.tcss", "")
+
+    def parsed(variables: dict[str, str]) -> list:
+        sheet = Stylesheet(variables=variables)
+        sheet.add_source(css, read_from=where)
+        return sheet.rules
+
+    dark, light = {"accent": "#ff0000"}, {"accent": "#0000ff"}
+    first = parsed(dark)
+    assert parsed(dict(dark)) == first and parsed(dark)[0] is first[0]
+    other = parsed(light)
+    assert other[0] is not first[0]
+    for rules, variables in [(first, dark), (other, light)]:
+        textuals = textuals_parse_rules(Stylesheet(variables=variables), css, where)
+        assert [r.css for r in rules] == [r.css for r in textuals]
+    assert "#FF0000" in first[0].css.upper() and "#0000FF" in other[0].css.upper()
