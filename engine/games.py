@@ -43,6 +43,10 @@ class GameState(Protocol):
     def apply(self, action: Action) -> list[Event]:
         """Apply one record action (with `seat`); raise a RuleError and change nothing."""
 
+    def step(self, action: Action, events: list[Event] | None = None) -> Action:
+        """`apply` without the log: the action as the log would keep it, its events added
+        to `events` (None: nobody listens, as in a replay or a search's playout)."""
+
     def legal(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may send now, with bounds a client can use directly."""
 

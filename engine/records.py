@@ -48,14 +48,14 @@ class Record:
         """The game after the record's actions (the first `upto` of them, if given).
 
         Raises RuleError at an illegal action; `replay` is the forgiving reader. The
-        game's log is a plain list, as a search's worlds keep it (a replay is read, and
-        packing each action cost a replay a fifth of its time, issue 31); a server that
-        keeps the game running packs it (`resumed`).
+        game's log is a plain list of the record's own actions (not copies), as a search's
+        worlds keep it: a replay is read, and packing or copying each action, or building
+        its events, cost a replay a fifth of its time (issue 31). A server that keeps the
+        game running packs it (`resumed`).
         """
         game = self.new_game()
-        game.actions = []
-        for action in self.actions[:upto]:
-            game.apply(action)
+        step = game.step
+        game.actions = [step(action) for action in self.actions[:upto]]
         return game
 
     def resumed(self, upto: int | None = None) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..actionlog import ActionLog
@@ -63,6 +64,13 @@ def new_deck(house: House, n: int, rng: random.Random) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=64)
+def pile_codes(name: str, size: int) -> list[str]:
+    """A pile's paintings' codes, sorted: what a deck's pile of that shape must hold. Kept
+    (a record's every replay checks its deck), a few: a record's names are anyone's."""
+    return sorted(f"{name}.{j}" for j in range(size))
+
+
 def check_deck(deck: object) -> bool:
     """True if `deck` has the shape of an Art Society deck (docs/records.md).
 
@@ -81,9 +89,9 @@ def check_deck(deck: object) -> bool:
         w, _, h = name.partition("x")
         if not (w.isdigit() and h.isdigit()):
             return False
-        if sorted(map(str, pile)) != sorted(f"{name}.{j}" for j in range(len(pile))):
-            return False
         if any(not isinstance(code, str) for code in pile):
+            return False
+        if sorted(pile) != pile_codes(name, len(pile)):
             return False
     if not isinstance(starts, list) or not isinstance(white, list):
         return False
@@ -412,10 +420,17 @@ class ArtSociety:
     # ---------------------------------------------------------------- actions
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply one action (with `seat`); return its events or raise a RuleError.
+        """Apply one action (with `seat`) and log it; return its events or raise a RuleError.
 
         Everything is checked before anything changes: an error leaves the game as it was.
         """
+        events: list[Event] = []
+        self.actions.append(self.step(action, events))
+        return events
+
+    def step(self, action: Action, events: list[Event] | None = None) -> Action:
+        """`apply` without the log: the action as the log keeps it (its type, seat and own
+        fields, a new map); its events go to `events`, None when nobody listens."""
         if not isinstance(action, dict):
             raise Illegal("an action must be a map")
         kind = action.get("type")
@@ -430,14 +445,12 @@ class ArtSociety:
         fields, handler = entry
         if seat not in self.to_act():
             raise NotYourTurn(f"seat {seat} has nothing to do now")
-        events: list[Event] = []
         handler(self, seat, action, events)
         record: Action = {"type": kind, "seat": seat}
         for name in fields:
             if name in action:
                 record[name] = action[name]
-        self.actions.append(record)
-        return events
+        return record
 
     # -- placement
 
@@ -447,7 +460,7 @@ class ArtSociety:
             raise Illegal(problem)
         return spot_at(self.house.cols, self.house.rows, w, h)[cell]  # type: ignore[index]
 
-    def _place(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _place(self, seat: int, action: Action, events: list[Event] | None) -> None:
         tile, cell, turned = action.get("tile"), action.get("cell"), action.get("turned", False)
         if tile not in TILES:
             raise Illegal(f"tile must be one of {TILES}")
@@ -485,17 +498,18 @@ class ArtSociety:
         painting = self.paintings.get(code)
         matches = wall.frame_matches(spot, painting.frame, self.paintings) if painting else 0
         wall.hang(code, spot, w, h)
-        events.append(
-            {
-                "type": "placed",
-                "seat": seat,
-                "tile": tile,
-                "code": code,
-                "cell": cell,
-                "w": w,
-                "h": h,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "placed",
+                    "seat": seat,
+                    "tile": tile,
+                    "code": code,
+                    "cell": cell,
+                    "w": w,
+                    "h": h,
+                }
+            )
         if tile == "start":
             if all(wall.tiles for wall in self.walls):
                 self.phase = PREPARE
@@ -508,17 +522,19 @@ class ArtSociety:
             self.assistants[seat] = None
         self._hung(seat, matches, events)
 
-    def _hung(self, seat: int, matches: int, events: list[Event]) -> None:
+    def _hung(self, seat: int, matches: int, events: list[Event] | None) -> None:
         """After a tile is hung: A19's full wall, A18's frame bonus, the turn's end."""
         if self.walls[seat].full and not self.full_round:
             self.full_round = True
-            events.append({"type": "wall_full", "seat": seat})
+            if events is not None:
+                events.append({"type": "wall_full", "seat": seat})
         if matches and not self.full_round:
             self.bonus, self.multi = matches, matches >= 4
-            events.append({"type": "bonus", "seat": seat, "matches": matches})
+            if events is not None:
+                events.append({"type": "bonus", "seat": seat, "matches": matches})
         self._continue(seat, events)
 
-    def _continue(self, seat: int, events: list[Event]) -> None:
+    def _continue(self, seat: int, events: list[Event] | None) -> None:
         """Lapse a bonus nothing can be taken for; end the turn when nothing is left to do."""
         if self.full_round:
             self.bonus = 0
@@ -529,7 +545,7 @@ class ArtSociety:
             if assistant is None or not self._can_hang(seat, assistant):
                 self._end_turn(events)
 
-    def _assist(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _assist(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A15 / A18: give the picked painting, or the decor piece in hand, to the assistant."""
         self._check_placing()
         if self.assistants[seat] is not None:
@@ -545,7 +561,8 @@ class ArtSociety:
         else:
             raise Illegal("nothing to give to the assistant (A15)")
         self.assistants[seat] = code
-        events.append({"type": "assisted", "seat": seat, "code": code})
+        if events is not None:
+            events.append({"type": "assisted", "seat": seat, "code": code})
         self._continue(seat, events)
 
     def _check_placing(self) -> None:
@@ -563,7 +580,7 @@ class ArtSociety:
             raise Illegal("the painting can be hung, so it must be hung or assisted (A14)")
         return self.picked
 
-    def _exchange(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _exchange(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A16: the picked painting to the museum, a museum painting hung at once."""
         given = self._check_unhangable(seat)
         code, cell = action.get("painting"), action.get("cell")
@@ -579,24 +596,27 @@ class ArtSociety:
         self.museum.append(given)
         self.picked = None
         wall.hang(code, spot, taken.w, taken.h)
-        events.append(
-            {"type": "exchanged", "seat": seat, "given": given, "taken": code, "cell": cell}
-        )
+        if events is not None:
+            events.append(
+                {"type": "exchanged", "seat": seat, "given": given, "taken": code, "cell": cell}
+            )
         self._hung(seat, matches, events)
 
-    def _excess(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _excess(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A17: the painting to the excess pile; a 1-shield decor piece if one is left."""
         code = self._check_unhangable(seat)
         self.excess[seat].append(code)
         self.picked = None
-        events.append({"type": "excess", "seat": seat, "code": code})
+        if events is not None:
+            events.append({"type": "excess", "seat": seat, "code": code})
         if self.decor[0] and not self.full_round:
             self.decor[0] -= 1
             self.held = 1
-            events.append({"type": "decor", "seat": seat, "size": 1})
+            if events is not None:
+                events.append({"type": "decor", "seat": seat, "size": 1})
         self._continue(seat, events)
 
-    def _decor(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _decor(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A18: take one decor piece of the bonus (`_decor_sizes`)."""
         self._check_placing()
         size = action.get("size")
@@ -611,9 +631,10 @@ class ArtSociety:
             self.multi = self.multi or self.bonus > 0
         else:
             self.bonus = self.bonus - size if self.multi else 0
-        events.append({"type": "decor", "seat": seat, "size": size})
+        if events is not None:
+            events.append({"type": "decor", "seat": seat, "size": size})
 
-    def _decline(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _decline(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """Revision 1's A18: a bonus of at most M may be taken as nothing."""
         self._check_placing()
         if not self.bonus or self.held is not None:
@@ -621,20 +642,22 @@ class ArtSociety:
         if self.house.frame_bonus == "exact":
             raise Illegal("the frame bonus is decor of exactly M shields: take it (A18)")
         self.bonus = 0
-        events.append({"type": "declined", "seat": seat})
+        if events is not None:
+            events.append({"type": "declined", "seat": seat})
         self._continue(seat, events)
 
-    def _discard(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _discard(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A18: a decor piece neither hung nor given to the assistant is lost."""
         self._check_placing()
         if self.held is None:
             raise Illegal("no decor piece in hand (A18)")
         self.decor_lost += 1
-        events.append({"type": "discarded", "seat": seat, "size": self.held})
+        if events is not None:
+            events.append({"type": "discarded", "seat": seat, "size": self.held})
         self.held = None
         self._continue(seat, events)
 
-    def _done(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _done(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """End the placement, keeping the assistant's tile (A15)."""
         self._check_placing()
         if self.picked is not None or self.held is not None or self.bonus:
@@ -643,7 +666,7 @@ class ArtSociety:
 
     # -- the round
 
-    def _shapes(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _shapes(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A9: the auctioneer chooses the lot's shapes; their top paintings turn face up."""
         if self.phase != PREPARE:
             raise Illegal("shapes are chosen at the start of a round (A9)")
@@ -658,10 +681,12 @@ class ArtSociety:
                 raise Illegal(f"the {name} pile has only {len(self.piles[name])} left (A9)")
         self.lot = [self.piles[name].pop() for name in shapes]
         self.phase = BID
-        events.append({"type": "shapes", "seat": seat, "shapes": list(shapes)})
-        events.append({"type": "lot", "paintings": [self.describe(c) for c in self.lot]})
+        if events is not None:
+            events.append({"type": "shapes", "seat": seat, "shapes": list(shapes)})
+        if events is not None:
+            events.append({"type": "lot", "paintings": [self.describe(c) for c in self.lot]})
 
-    def _bid(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _bid(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A10: a card from hand onto the stack; A11: all revealed, ordered by the stacks."""
         if self.phase != BID:
             raise Illegal("no bidding now (A10)")
@@ -671,16 +696,18 @@ class ArtSociety:
         self.hands[seat].remove(card)
         self.bids[seat] = card
         self.stacks[seat].append(card)
-        events.append({"type": "bid_in", "seat": seat})
+        if events is not None:
+            events.append({"type": "bid_in", "seat": seat})
         if any(b is None for b in self.bids):
             return
         stacks = self.stacks
         self.order = sorted(range(self.n), key=lambda s: stacks[s][::-1], reverse=True)
-        events.append({"type": "reveal", "bids": list(self.bids), "order": list(self.order)})
+        if events is not None:
+            events.append({"type": "reveal", "bids": list(self.bids), "order": list(self.order)})
         self.pick_index = -1
         self._end_turn(events)
 
-    def _pick(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _pick(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """A12: take one painting of the lot."""
         if self.phase != PICK:
             raise Illegal("no picking now (A12)")
@@ -690,9 +717,10 @@ class ArtSociety:
         self.lot.remove(code)
         self.picked = code
         self.phase = PLACE
-        events.append({"type": "picked", "seat": seat, "code": code})
+        if events is not None:
+            events.append({"type": "picked", "seat": seat, "code": code})
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list[Event] | None) -> None:
         """The next player in bid order picks (A12); when none is left, the round ends."""
         self.picked, self.held, self.bonus, self.multi = None, None, 0, False
         self.pick_index += 1
@@ -703,25 +731,27 @@ class ArtSociety:
         self.picker = None
         self._end_round(events)
 
-    def _end_round(self, events: list[Event]) -> None:
+    def _end_round(self, events: list[Event] | None) -> None:
         """A20 (the unpicked painting to the museum), A22 (the end), A21 (next auctioneer)."""
         for code in self.lot:
             painting = self.paintings[code]
             self.prestige[painting.genre] += painting.value
             self.museum.append(code)
             prestige = self.prestige[painting.genre]
-            events.append(
-                {"type": "museum", "code": code, "genre": painting.genre, "prestige": prestige}
-            )
+            if events is not None:
+                events.append(
+                    {"type": "museum", "code": code, "genre": painting.genre, "prestige": prestige}
+                )
         self.lot = []
-        events.append(
-            {
-                "type": "round_end",
-                "round": self.round,
-                "prestige": dict(self.prestige),
-                "multipliers": self.multipliers(),
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "round_end",
+                    "round": self.round,
+                    "prestige": dict(self.prestige),
+                    "multipliers": self.multipliers(),
+                }
+            )
         over = (
             any(wall.full for wall in self.walls)
             or not any(self.hands)
@@ -738,7 +768,7 @@ class ArtSociety:
         self.order = []
         self.full_round = False
 
-    def _finish(self, events: list[Event]) -> None:
+    def _finish(self, events: list[Event] | None) -> None:
         """A28: most points; then fewer excess paintings; then more shields; else shared."""
         self.phase = OVER
         self.finished = True
@@ -749,9 +779,15 @@ class ArtSociety:
         best = max(keys)
         self.winners = [s for s in range(self.n) if keys[s] == best]
         points = [sc["total"] for sc in scores]
-        events.append(
-            {"type": "game_end", "points": points, "scores": scores, "winners": list(self.winners)}
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "game_end",
+                    "points": points,
+                    "scores": scores,
+                    "winners": list(self.winners),
+                }
+            )
 
     # ------------------------------------------------------------- for tests
 

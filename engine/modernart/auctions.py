@@ -34,7 +34,7 @@ def require(g: Game, phase: str, why: str) -> None:
         raise Illegal(why)
 
 
-def play(g: Game, seat: int, card: str, events: list[Event]) -> None:
+def play(g: Game, seat: int, card: str, events: list[Event] | None) -> None:
     """R8: the auctioneer plays a card; R18 may end the round at once."""
     require(g, PLAY, "no card can be played now")
     if seat != g.auctioneer:
@@ -44,7 +44,8 @@ def play(g: Game, seat: int, card: str, events: list[Event]) -> None:
         raise Illegal(f"{card} is not in your hand")
     hand.remove(card)
     g.played.append(card)
-    events.append({"type": "played", "seat": seat, "card": card})
+    if events is not None:
+        events.append({"type": "played", "seat": seat, "card": card})
     if ends_round(g, card):
         end_round(g, seat, events)
         return
@@ -61,7 +62,7 @@ def play(g: Game, seat: int, card: str, events: list[Event]) -> None:
         open_auction(g)
 
 
-def add(g: Game, seat: int, card: str, events: list[Event]) -> None:
+def add(g: Game, seat: int, card: str, events: list[Event] | None) -> None:
     """R16: the player being offered the double adds a second card."""
     check_offer(g, seat)
     hand = g.hands[seat]
@@ -72,7 +73,8 @@ def add(g: Game, seat: int, card: str, events: list[Event]) -> None:
     hand.remove(card)
     g.played.append(card)
     g.lot.append(card)
-    events.append({"type": "added", "seat": seat, "card": card})
+    if events is not None:
+        events.append({"type": "added", "seat": seat, "card": card})
     if ends_round(g, card):
         end_round(g, seat, events)
         return
@@ -84,10 +86,11 @@ def add(g: Game, seat: int, card: str, events: list[Event]) -> None:
     open_auction(g)
 
 
-def decline(g: Game, seat: int, _: None, events: list[Event]) -> None:
+def decline(g: Game, seat: int, _: None, events: list[Event] | None) -> None:
     """R16: decline to add; when everyone has, the auctioneer takes the double free."""
     check_offer(g, seat)
-    events.append({"type": "declined", "seat": seat})
+    if events is not None:
+        events.append({"type": "declined", "seat": seat})
     turn = g.turn = g.turn + 1
     if turn == len(g.order):
         give_free(g, events)
@@ -118,7 +121,7 @@ def open_auction(g: Game) -> None:
         g.phase = PRICE
 
 
-def bid(g: Game, seat: int, amount: int, events: list[Event]) -> None:
+def bid(g: Game, seat: int, amount: int, events: list[Event] | None) -> None:
     """R12 (open, any time) and R13 (once-around, in turn)."""
     phase = g.phase
     if phase == ONCE_AROUND:
@@ -133,7 +136,8 @@ def bid(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     if amount > money:
         raise InsufficientFunds(f"you have only {money}")
     g.high_amount, g.high_seat = amount, seat
-    events.append({"type": "bid", "seat": seat, "amount": amount})
+    if events is not None:
+        events.append({"type": "bid", "seat": seat, "amount": amount})
     if phase == OPEN:
         passed = g.passed
         passed.discard(seat)
@@ -143,7 +147,7 @@ def bid(g: Game, seat: int, amount: int, events: list[Event]) -> None:
         next_bidder(g, events)
 
 
-def pass_(g: Game, seat: int, _: None, events: list[Event]) -> None:
+def pass_(g: Game, seat: int, _: None, events: list[Event] | None) -> None:
     """R12, R13, R15: pass in an open auction, on a lap's turn or on a fixed price."""
     phase = g.phase
     if phase == OPEN:
@@ -153,7 +157,8 @@ def pass_(g: Game, seat: int, _: None, events: list[Event]) -> None:
         if seat in passed:
             raise Illegal("you have already passed (R12)")
         passed.add(seat)
-        events.append({"type": "pass", "seat": seat})
+        if events is not None:
+            events.append({"type": "pass", "seat": seat})
         if high_seat is None:
             if len(passed) == g.n:
                 give_free(g, events)
@@ -163,7 +168,8 @@ def pass_(g: Game, seat: int, _: None, events: list[Event]) -> None:
         order, turn = g.order, g.turn
         if seat != order[turn]:
             raise NotYourTurn(f"it is {g.players[order[turn]]}'s turn")
-        events.append({"type": "pass", "seat": seat})
+        if events is not None:
+            events.append({"type": "pass", "seat": seat})
         if phase == ONCE_AROUND:
             next_bidder(g, events)
         else:
@@ -175,20 +181,20 @@ def pass_(g: Game, seat: int, _: None, events: list[Event]) -> None:
         raise Illegal("there is nothing to pass on now")
 
 
-def next_bidder(g: Game, events: list[Event]) -> None:
+def next_bidder(g: Game, events: list[Event] | None) -> None:
     """R13: one lap; after the auctioneer the highest bid wins."""
     turn = g.turn = g.turn + 1
     if turn == len(g.order):
         hammer(g, events)
 
 
-def close(g: Game, _seat: int, _: None, events: list[Event]) -> None:
+def close(g: Game, _seat: int, _: None, events: list[Event] | None) -> None:
     """R12: the hammer falls on an open auction."""
     require(g, OPEN, "no open auction to close")
     hammer(g, events)
 
 
-def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
+def sealed(g: Game, seat: int, amount: int, events: list[Event] | None) -> None:
     """R14: one secret bid each; revealed together; ties to the auctioneer, then clockwise."""
     require(g, SEALED, "no sealed auction is running")
     bids_in = g.sealed
@@ -200,12 +206,14 @@ def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     if amount > money:
         raise InsufficientFunds(f"you have only {money}")
     bids_in[seat] = amount
-    events.append({"type": "sealed_in", "seat": seat})
+    if events is not None:
+        events.append({"type": "sealed_in", "seat": seat})
     n = g.n
     if len(bids_in) < n:
         return
     bids = list(map(bids_in.__getitem__, g.all_seats))
-    events.append({"type": "reveal", "bids": bids})
+    if events is not None:
+        events.append({"type": "reveal", "bids": bids})
     best = max(bids)
     if best == 0:
         give_free(g, events)
@@ -219,7 +227,7 @@ def sealed(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     sell(g, winner, best, events)
 
 
-def price(g: Game, seat: int, amount: int, events: list[Event]) -> None:
+def price(g: Game, seat: int, amount: int, events: list[Event] | None) -> None:
     """R15: the auctioneer names a price in [min(1, money), money]."""
     require(g, PRICE, "no fixed price is being set")
     if seat != g.seller:
@@ -233,10 +241,11 @@ def price(g: Game, seat: int, amount: int, events: list[Event]) -> None:
     g.phase = BUY
     g.order = list(g.from_left[seat][:-1])  # the others, from the left
     g.turn = 0
-    events.append({"type": "price", "seat": seat, "amount": amount})
+    if events is not None:
+        events.append({"type": "price", "seat": seat, "amount": amount})
 
 
-def buy(g: Game, seat: int, _: None, events: list[Event]) -> None:
+def buy(g: Game, seat: int, _: None, events: list[Event] | None) -> None:
     """R15: the player being asked buys at the fixed price."""
     require(g, BUY, "nothing is for sale at a fixed price")
     if seat != g.order[g.turn]:
@@ -249,7 +258,7 @@ def buy(g: Game, seat: int, _: None, events: list[Event]) -> None:
 # ----------------------------------------------------------- auction results
 
 
-def sell(g: Game, winner: int, amount: int, events: list[Event]) -> None:
+def sell(g: Game, winner: int, amount: int, events: list[Event] | None) -> None:
     """R10 and R17: the winner pays the seller(s); a seller who wins pays the bank."""
     seller, original = g.seller, g.original
     money = g.money
@@ -272,20 +281,21 @@ def sell(g: Game, winner: int, amount: int, events: list[Event]) -> None:
             else:
                 money[to] += share
                 payments.append({"from": winner, "to": to, "amount": share})
-    events.append(
-        {
-            "type": "sold",
-            "winner": winner,
-            "price": amount,
-            "cards": list(g.lot),
-            "seller": seller,
-            "payments": payments,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "sold",
+                "winner": winner,
+                "price": amount,
+                "cards": list(g.lot),
+                "seller": seller,
+                "payments": payments,
+            }
+        )
     take_lot(g, winner, events)
 
 
-def hammer(g: Game, events: list[Event]) -> None:
+def hammer(g: Game, events: list[Event] | None) -> None:
     """R10, R12, R13: the lot goes to the high bid, or free to the auctioneer if none."""
     if g.high_seat is None:
         give_free(g, events)
@@ -293,13 +303,14 @@ def hammer(g: Game, events: list[Event]) -> None:
         sell(g, g.high_seat, g.high_amount, events)
 
 
-def give_free(g: Game, events: list[Event]) -> None:
+def give_free(g: Game, events: list[Event] | None) -> None:
     """R10/R16: nobody bid; the auctioneer takes the lot for free."""
-    events.append({"type": "free", "seat": g.seller, "cards": list(g.lot)})
+    if events is not None:
+        events.append({"type": "free", "seat": g.seller, "cards": list(g.lot)})
     take_lot(g, g.seller, events)
 
 
-def take_lot(g: Game, seat: int, events: list[Event]) -> None:
+def take_lot(g: Game, seat: int, events: list[Event] | None) -> None:
     """The lot becomes `seat`'s paintings; the next turn goes left of the seller (R11)."""
     lot, played = g.lot, g.played
     for card in lot:

@@ -258,10 +258,21 @@ class Game:
     # ---------------------------------------------------------------- actions
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply one RECORD.md action; return its events or raise a RuleError.
+        """Apply one RECORD.md action and log it; return its events or raise a RuleError.
 
         Everything is checked before anything changes, so an error leaves the
         game exactly as it was. The handlers are in engine/modernart/auctions.py.
+        """
+        events: list[Event] = []
+        self.actions.append(dict(self.step(action, events)))
+        return events
+
+    def step(self, action: Action, events: list[Event] | None = None) -> Action:
+        """`apply` without the log: return the action as the log keeps it, not copied.
+
+        Its events go to `events`; None when nobody listens (a record's replay, a search's
+        playout). Building events and copying each action into the log were a fifth of a
+        replay (issue 31): `Record.played` keeps the record's own actions as the log.
         """
         try:
             kind = action["type"]
@@ -270,11 +281,9 @@ class Game:
             raise Illegal(f"not an action: {action!r}"[:200]) from None
         if self.finished:
             raise Illegal("the game is over (R25)")
-        events: list[Event] = []
         if kind == "close":  # the hammer (R12) is nobody's action: no seat, nothing else
             handler(self, -1, None, events)
-            self.actions.append({"type": "close"})
-            return events
+            return {"type": "close"}
         try:  # subscripts, not `get`: this runs for every action of every replay
             seat = action["seat"]
         except KeyError:
@@ -297,8 +306,7 @@ class Game:
                 except (KeyError, TypeError):  # not one, or not even hashable
                     raise Illegal(f"{argument!r} is not a card code (R3)") from None
             handler(self, seat, argument, events)
-        self.actions.append(dict(action))
-        return events
+        return action
 
     # ---------------------------------------------------------------- records
 
@@ -316,8 +324,8 @@ class Game:
 
 # Each action type (RECORD.md): the field it carries besides `type` and `seat`,
 # and the handler (engine/modernart/auctions.py) that applies it as
-# (game, seat, argument, events).
-ACTIONS: dict[str, tuple[str | None, Callable[[Game, int, Any, list[Event]], None]]] = {
+# (game, seat, argument, events), `events` None when nobody listens.
+ACTIONS: dict[str, tuple[str | None, Callable[[Game, int, Any, list[Event] | None], None]]] = {
     "play": ("card", auctions.play),
     "add": ("card", auctions.add),
     "decline": (None, auctions.decline),

@@ -48,7 +48,7 @@ def next_with_cards(g: Game, position: int) -> int | None:
     return None
 
 
-def begin_turn(g: Game, position: int | None, events: list[Event]) -> None:
+def begin_turn(g: Game, position: int | None, events: list[Event] | None) -> None:
     """Hand the turn to `position`; the virtual player turns its card at once (R29)."""
     if position is None:  # no cards anywhere: only at the start of round 4
         end_round(g, None, events)
@@ -59,20 +59,21 @@ def begin_turn(g: Game, position: int | None, events: list[Event]) -> None:
         virtual_turn(g, events)
 
 
-def virtual_turn(g: Game, events: list[Event]) -> None:
+def virtual_turn(g: Game, events: list[Event] | None) -> None:
     """R29: turn up the oldest card; it is not auctioned but counts for R18/R20."""
     virtual = g.virtual
     card = g.hands[virtual].pop(0)  # type: ignore[index]  # only called with one
     g.played.append(card)
     g.turned.append(card)
-    events.append({"type": "turned", "card": card})
+    if events is not None:
+        events.append({"type": "turned", "card": card})
     if ends_round(g, card):
         end_round(g, virtual, events)
     else:
         begin_turn(g, next_with_cards(g, virtual), events)
 
 
-def end_round(g: Game, ended_by: int | None, events: list[Event]) -> None:
+def end_round(g: Game, ended_by: int | None, events: list[Event] | None) -> None:
     """R20–R24 scoring; then R25 or the next round (R6, R7)."""
     r = g.round - 1
     ranked = ranking(g)
@@ -86,17 +87,18 @@ def end_round(g: Game, ended_by: int | None, events: list[Event]) -> None:
     money = g.money
     for s, amount in enumerate(sales):
         money[s] += amount
-    events.append(
-        {
-            "type": "round_end",
-            "round": g.round,
-            "counts": dict(g.counts),
-            "ranking": ranked,
-            "tokens": {a: tokens[a][r] for a in scored},
-            "values": values,
-            "sales": sales,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "round_end",
+                "round": g.round,
+                "counts": dict(g.counts),
+                "ranking": ranked,
+                "tokens": {a: tokens[a][r] for a in scored},
+                "values": values,
+                "sales": sales,
+            }
+        )
     g.discarded += len(g.played) + sum(map(len, g.purchased))
     g.played = []
     g.turned = []
@@ -108,12 +110,14 @@ def end_round(g: Game, ended_by: int | None, events: list[Event]) -> None:
         g.winners = [s for s in range(g.n) if money[s] == best]
         g.phase = OVER
         g.finished = True
-        events.append({"type": "game_end", "money": list(money), "winners": g.winners})
+        if events is not None:
+            events.append({"type": "game_end", "money": list(money), "winners": g.winners})
         return
     g.round += 1
     deal(g)
     start = next_with_cards(g, ended_by) if ended_by is not None else None
-    events.append({"type": "round_start", "round": g.round, "auctioneer": start})
+    if events is not None:
+        events.append({"type": "round_start", "round": g.round, "auctioneer": start})
     begin_turn(g, start, events)
 
 

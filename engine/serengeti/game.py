@@ -203,8 +203,15 @@ class SerengetiGame:
     # ---------------------------------------------------------------- actions
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply one record action (`bid {amount}` or `pass`, with `seat`); return its
-        events or raise a RuleError, changing nothing."""
+        """Apply one record action (`bid {amount}` or `pass`, with `seat`) and log it;
+        return its events or raise a RuleError, changing nothing."""
+        events: list[Event] = []
+        self.actions.append(dict(self.step(action, events)))
+        return events
+
+    def step(self, action: Action, events: list[Event] | None = None) -> Action:
+        """`apply` without the log: the action as the log keeps it (not copied); its events
+        go to `events`, None when nobody listens (`Record.played`, a playout)."""
         try:
             kind = action["type"]
             handler = ACTIONS[kind]
@@ -218,12 +225,10 @@ class SerengetiGame:
         if seat != self.turn:
             assert self.turn is not None
             raise NotYourTurn(f"it is {self.players[self.turn]}'s turn (S6)")
-        events: list[Event] = []
         handler(self, seat, action, events)
-        self.actions.append(dict(action))
-        return events
+        return action
 
-    def _bid(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _bid(self, seat: int, action: Action, events: list[Event] | None) -> None:
         """S7: higher than the high bid (first at least 1), within chips, digit not barred."""
         amount = action.get("amount")
         if type(amount) is not int:
@@ -237,13 +242,14 @@ class SerengetiGame:
             raise Illegal(f"you own a card with a {amount % 10}: no bid may end in it (S7)")
         self.high_amount, self.high_seat = amount, seat
         self.decided.add(seat)
-        events.append({"type": "bid", "seat": seat, "amount": amount})
+        if events is not None:
+            events.append({"type": "bid", "seat": seat, "amount": amount})
         if len(self.passed) == self.n - 1:  # S9: everyone else passed already
             self._sell(seat, amount, events)
         else:
             self._next_turn(seat)
 
-    def _pass(self, seat: int, _action: Action, events: list[Event]) -> None:
+    def _pass(self, seat: int, _action: Action, events: list[Event] | None) -> None:
         """S8: final for this auction; a first-decision pass earns the early-pass bonus."""
         bonus, deferred = 0, False
         if seat not in self.decided:
@@ -254,7 +260,8 @@ class SerengetiGame:
                 self.chips[seat] += bonus
         self.decided.add(seat)
         self.passed.add(seat)
-        events.append({"type": "pass", "seat": seat, "bonus": bonus, "deferred": deferred})
+        if events is not None:
+            events.append({"type": "pass", "seat": seat, "bonus": bonus, "deferred": deferred})
         if self.high_seat is None:
             if len(self.passed) == self.n:  # S10
                 self._give_free(events)
@@ -286,7 +293,7 @@ class SerengetiGame:
         share = price // len(paid)
         return digit, holders, {s: share for s in paid}
 
-    def _sell(self, winner: int, price: int, events: list[Event]) -> None:
+    def _sell(self, winner: int, price: int, events: list[Event] | None) -> None:
         """S9, S11: the winner pays; holders of the digit (or all others) share; the rest
         goes to the bank. A start player who passed first gets the S8 bonus now."""
         digit, holders, shares = self._shares(winner, price)
@@ -300,29 +307,32 @@ class SerengetiGame:
         bank = price - sum(shares.values())
         if bank:
             payments.append({"from": winner, "to": None, "amount": bank})
-        events.append(
-            {
-                "type": "sold",
-                "winner": winner,
-                "price": price,
-                "cards": list(self.lot),
-                "digit": digit,
-                "holders": holders,
-                "payments": payments,
-                "bank": bank,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "sold",
+                    "winner": winner,
+                    "price": price,
+                    "cards": list(self.lot),
+                    "digit": digit,
+                    "holders": holders,
+                    "payments": payments,
+                    "bank": bank,
+                }
+            )
         if self.start_bonus_due:
             chips[self.start] += EARLY_PASS_BONUS
-            events.append({"type": "bonus", "seat": self.start, "amount": EARLY_PASS_BONUS})
+            if events is not None:
+                events.append({"type": "bonus", "seat": self.start, "amount": EARLY_PASS_BONUS})
         self._take_lot(winner, events)
 
-    def _give_free(self, events: list[Event]) -> None:
+    def _give_free(self, events: list[Event] | None) -> None:
         """S10: nobody bid; the start player takes the lot free (and no S8 bonus)."""
-        events.append({"type": "free", "seat": self.start, "cards": list(self.lot)})
+        if events is not None:
+            events.append({"type": "free", "seat": self.start, "cards": list(self.lot)})
         self._take_lot(self.start, events)
 
-    def _take_lot(self, seat: int, events: list[Event]) -> None:
+    def _take_lot(self, seat: int, events: list[Event] | None) -> None:
         """S12: the cards lie in front of `seat`; S13: they start the next auction."""
         digits = self.digits[seat]
         for card in self.lot:
@@ -334,7 +344,7 @@ class SerengetiGame:
         else:
             self._start_auction(seat, events)
 
-    def _start_auction(self, start: int, events: list[Event]) -> None:
+    def _start_auction(self, start: int, events: list[Event] | None) -> None:
         """S5, S13: the start player turns up the next auction's cards and acts first (S6)."""
         self.auction += 1
         size = lot_size(self.auction)
@@ -345,11 +355,12 @@ class SerengetiGame:
         self.passed = set()
         self.decided = set()
         self.start_bonus_due = False
-        events.append(
-            {"type": "auction", "number": self.auction, "start": start, "cards": list(self.lot)}
-        )
+        if events is not None:
+            events.append(
+                {"type": "auction", "number": self.auction, "start": start, "cards": list(self.lot)}
+            )
 
-    def _end(self, events: list[Event]) -> None:
+    def _end(self, events: list[Event] | None) -> None:
         """S15–S18: tribe points, the most-chips bonus, the winners and how ties fell."""
         most = max(self.chips)
         scores = []
@@ -375,15 +386,16 @@ class SerengetiGame:
         self.passed = set()
         self.decided = set()
         self.high_amount, self.high_seat = 0, None
-        events.append(
-            {
-                "type": "game_end",
-                "chips": list(self.chips),
-                "scores": [dict(s) for s in scores],
-                "winners": list(self.winners),
-                "tiebreak": self.tiebreak,
-            }
-        )
+        if events is not None:
+            events.append(
+                {
+                    "type": "game_end",
+                    "chips": list(self.chips),
+                    "scores": [dict(s) for s in scores],
+                    "winners": list(self.winners),
+                    "tiebreak": self.tiebreak,
+                }
+            )
 
     # ---------------------------------------------------------------- records
 
