@@ -45,7 +45,7 @@ class GameState(Protocol):
 
     def step(self, action: Action, events: list[Event] | None = None) -> Action:
         """`apply` without the log: the action as the log would keep it, its events added
-        to `events` (None: nobody listens, as in a replay or a search's playout)."""
+        to `events` (None: nobody listens, as in `Record.played`'s replay)."""
 
     def legal(self, seat: int | None) -> dict[str, Any]:
         """What `seat` may send now, with bounds a client can use directly."""

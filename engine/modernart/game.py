@@ -270,9 +270,9 @@ class Game:
     def step(self, action: Action, events: list[Event] | None = None) -> Action:
         """`apply` without the log: return the action as the log keeps it, not copied.
 
-        Its events go to `events`; None when nobody listens (a record's replay, a search's
-        playout). Building events and copying each action into the log were a fifth of a
-        replay (issue 31): `Record.played` keeps the record's own actions as the log.
+        Its events go to `events`; None when nobody listens (a record's replay). Building
+        events and copying each action into the log were a fifth of a replay (issue 31):
+        `Record.played` keeps the record's own actions as the log.
         """
         try:
             kind = action["type"]

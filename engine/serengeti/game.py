@@ -211,7 +211,7 @@ class SerengetiGame:
 
     def step(self, action: Action, events: list[Event] | None = None) -> Action:
         """`apply` without the log: the action as the log keeps it (not copied); its events
-        go to `events`, None when nobody listens (`Record.played`, a playout)."""
+        go to `events`, None when nobody listens (`Record.played`)."""
         try:
             kind = action["type"]
             handler = ACTIONS[kind]
