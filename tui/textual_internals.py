@@ -40,6 +40,12 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
   rules depend only on the source, where it came from and the variables (the theme), and
   Textual never changes them once parsed (its own cache hands the same ones out again),
   so the process parses each once.
+- `Strip`'s seven caches (`_crop_cache`, `_style_cache`, ...: `STRIP_CACHES`), made when
+  first used instead of with every strip (`strip_init`, and a property over each cache's
+  slot): Textual makes a strip for every line it draws, crops, joins or styles, and each
+  made seven `FIFOCache`s that most never used. A game's session kept about 12,000 of
+  them alive (38 % of its objects, issue 31), every one walked by each full garbage
+  collection.
 
 Still used where they are (subclasses' own overrides of Textual's methods; the
 contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
@@ -60,11 +66,13 @@ from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual._context import active_app
 from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
+from textual.cache import FIFOCache
 from textual.color import Color
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
+from textual.strip import Strip
 from textual.style import Style as TextualStyle
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
@@ -86,6 +94,7 @@ __all__ = [
     "parse_rules_once",
     "parser_waiting",
     "raw_mode",
+    "strip_init",
 ]
 
 
@@ -205,3 +214,46 @@ def parse_rules_once(
 
 
 Stylesheet._parse_rules = parse_rules_once  # type: ignore[method-assign]
+
+
+# Each of `Strip`'s caches and its size, as `Strip.__init__` makes them.
+STRIP_CACHES = {
+    "_divide_cache": 4,
+    "_crop_cache": 16,
+    "_style_cache": 16,
+    "_filter_cache": 4,
+    "_line_length_cache": 4,
+    "_crop_extend_cache": 4,
+    "_offsets_cache": 4,
+}
+textuals_strip_init = Strip.__init__  # the contract test compares
+
+
+def strip_init(self: Strip, segments: Any, cell_length: int | None = None) -> None:
+    """`Strip.__init__` but for the caches, which `_made_when_used` makes when asked for."""
+    self._segments = list(segments)
+    self._cell_length = cell_length
+    self._render_cache = None
+    self._link_ids = None
+    self._cell_count = None
+
+
+def _made_when_used(name: str, size: int) -> property:
+    """The cache `name` of a strip: its slot's value, or a new cache put there."""
+    slot = Strip.__dict__[name]  # the slot's own descriptor: where the value lives
+    get, put = slot.__get__, slot.__set__
+
+    def cache(strip: Strip) -> FIFOCache[Any, Any]:
+        try:
+            return get(strip, Strip)
+        except AttributeError:  # not asked for before
+            made: FIFOCache[Any, Any] = FIFOCache(size)
+            put(strip, made)
+            return made
+
+    return property(cache, put)
+
+
+for _name, _size in STRIP_CACHES.items():
+    setattr(Strip, _name, _made_when_used(_name, _size))
+Strip.__init__ = strip_init  # type: ignore[method-assign]

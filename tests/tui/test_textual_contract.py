@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 from rich.color import ColorSystem
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
+from textual.cache import FIFOCache
 from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
@@ -26,6 +28,7 @@ from textual.widgets import DataTable, RichLog, Select, Static
 
 from modernart.server.doors.terminal.screen import pieces
 from modernart.tui.textual_internals import (
+    STRIP_CACHES,
     ChopsUpdate,
     CompositorUpdate,
     LayoutUpdate,
@@ -43,8 +46,10 @@ from modernart.tui.textual_internals import (
     parse_rules_once,
     parser_waiting,
     raw_mode,
+    strip_init,
     textuals_inner_outer,
     textuals_parse_rules,
+    textuals_strip_init,
 )
 
 
@@ -222,3 +227,35 @@ def test_each_css_source_is_parsed_once_a_process_for_each_theme():
         textuals = textuals_parse_rules(Stylesheet(variables=variables), css, where)
         assert [r.css for r in rules] == [r.css for r in textuals]
     assert "#FF0000" in first[0].css.upper() and "#0000FF" in other[0].css.upper()
+
+
+def test_strips_make_their_caches_when_first_used():
+    """A strip holds none of its seven caches until one is asked for; then it is the
+    cache Textual's `Strip.__init__` makes (its size), kept for the strip's next call;
+    every other slot is what Textual's own `__init__` sets."""
+    assert set(Strip.__slots__) == {
+        *STRIP_CACHES,
+        "_segments",
+        "_cell_length",
+        "_render_cache",
+        "_link_ids",
+        "_cell_count",
+    }
+    assert Strip.__init__ is strip_init
+    segments = [Segment("ab", Style(bold=True)), Segment("cd")]
+    ours = Strip(segments, 4)
+    theirs = Strip.__new__(Strip)
+    textuals_strip_init(theirs, segments, 4)
+    assert not any(isinstance(o, FIFOCache) for o in gc.get_referents(ours))
+    for name in Strip.__slots__:
+        mine, textuals = getattr(ours, name), getattr(theirs, name)
+        if name in STRIP_CACHES:
+            assert type(mine) is type(textuals) is FIFOCache
+            assert mine._maxsize == textuals._maxsize == STRIP_CACHES[name]
+        else:
+            assert mine == textuals
+    fresh = Strip(segments)
+    cropped = fresh.crop(1, 3)
+    assert fresh.crop(1, 3) is cropped and list(cropped) == list(theirs.crop(1, 3))
+    made = [o for o in gc.get_referents(fresh) if isinstance(o, FIFOCache)]
+    assert made == [fresh._crop_cache] and len(made[0]) == 1
