@@ -29,7 +29,7 @@ from textual.widget import Widget
 
 Paragraph = Text | str
 _TEXT_FIELDS = ("plain", "style", "justify", "overflow", "no_wrap", "end")
-MAX_DRAWN = 256  # paragraphs drawn remembered per panel (it starts again when full)
+MAX_DRAWN = 32  # paragraphs drawn kept per panel, the least recently used let go
 
 
 def paragraph_key(paragraph: Paragraph) -> tuple[Any, ...]:
@@ -142,14 +142,16 @@ class LinePanel(Widget):
         """The rows of the paragraphs at `width`, drawn from the cache where it can."""
         if width == self._rows_width:
             return self._rows
-        if len(self._drawn) > MAX_DRAWN:
-            self._drawn.clear()
+        kept = self._drawn
         rows: list[Strip] = []
         for key, paragraph in zip(self._keys, self._paragraphs, strict=True):
-            drawn = self._drawn.get((key, width))
+            drawn = kept.pop((key, width), None)  # put back last: the newest used last
             if drawn is None:
-                drawn = self._drawn[(key, width)] = self._draw_paragraph(paragraph, width)
+                drawn = self._draw_paragraph(paragraph, width)
+            kept[(key, width)] = drawn
             rows += drawn
+        for _ in range(len(kept) - MAX_DRAWN):
+            del kept[next(iter(kept))]  # the least recently used
         self._rows, self._rows_width = rows, width
         return rows
 
