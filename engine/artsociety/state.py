@@ -683,7 +683,6 @@ class ArtSociety:
         self.phase = BID
         if events is not None:
             events.append({"type": "shapes", "seat": seat, "shapes": list(shapes)})
-        if events is not None:
             events.append({"type": "lot", "paintings": [self.describe(c) for c in self.lot]})
 
     def _bid(self, seat: int, action: Action, events: list[Event] | None) -> None:
