@@ -36,10 +36,9 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `Stylesheet._parse_rules` and `Stylesheet._variables`, wrapped by `parse_rules_once`:
   Textual parses every CSS source again for each app (its parse cache is the app's
   stylesheet's), about 30 ms of CPU of an app's 220 ms start, in a worker each session's
-  (`scripts/bench_appstart.py`). Parsed
-  rules depend only on the source, where it came from and the variables (the theme), and
-  Textual never changes them once parsed (its own cache hands the same ones out again),
-  so the process parses each once.
+  (`scripts/bench_appstart.py`). Parsed rules depend only on the source, where it came
+  from and the variables (the theme), and Textual never changes them once parsed (its own
+  cache hands the same ones out again), so the process parses each once.
 - `Strip`'s seven caches (`_crop_cache`, `_style_cache`, ...: `STRIP_CACHES`), made when
   first used instead of with every strip (`strip_init`, and a property over each cache's
   slot): Textual makes a strip for every line it draws, crops, joins or styles, and each
