@@ -35,6 +35,7 @@ async def measure(name: str, updates: int) -> None:
     from tui_offline import OfflineApp
 
     from modernart.engine.games import get_game
+    from modernart.engine.selfplay import bot_move
 
     info = get_game(name)
     game = info.create(["Ann", "Bob", "Cy", "Dee"], seed=4)
@@ -45,16 +46,12 @@ async def measure(name: str, updates: int) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await app.begin()
         await pilot.pause()
+        bots = [info.make_bot("random", seat) for seat in range(game.n)]
         for _ in range(updates):
             if game.finished:
                 break
-            seats, action = game.to_act(), None
-            for seat in rng.sample(seats, len(seats)):
-                chosen = info.make_bot("random", rng.randrange(1 << 30)).choose(game.view(seat))
-                if chosen is not None:
-                    action = {**chosen, "seat": seat}
-                    break
-            app.push_view(game.apply(action or dict(info.hammer)))
+            events = bot_move(game, bots, rng)
+            app.push_view(game.apply(dict(info.hammer)) if events is None else events)
             await pilot.pause()
         gc.collect()
         kinds = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
