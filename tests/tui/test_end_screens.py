@@ -6,10 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.screen import ModalScreen
 from tui_offline import OfflineApp
 
 from modernart.engine.games import get_game
+from modernart.tui.lines import LinePanel
+from modernart.tui.modernart.summary import RoundSummary
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -67,3 +70,23 @@ async def test_a_watcher_gets_no_dialogs(name: str) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, ModalScreen)
         assert app.screen is app.table
+
+
+async def test_a_round_summarys_clock_tick_after_it_was_closed_changes_nothing() -> None:
+    """The summary's clock ticks each second (R20's summary over a running turn clock): a
+    tick already due when Enter closed it ran on a screen whose rows were gone and raised
+    (`NoMatches`), ending the player's app. Found by a benchmark's player closing it."""
+    game = get_game("modernart").create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    event = {"type": "round_end", "round": 1, "sales": [0, 0, 0]}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        summary = RoundSummary(event, NAMES, [[], [], []], lambda first: Text(first + "9 s"))
+        app.push_screen(summary)
+        await pilot.pause()
+        assert "Your turn next: 9 s" in summary.query_one("#summary-clock", LinePanel).text
+        await pilot.press("enter")
+        assert app.screen is app.table
+        summary._tick()  # the tick its timer had already queued
+        await pilot.pause()
+        assert app.screen is app.table and app.is_running

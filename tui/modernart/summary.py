@@ -125,6 +125,8 @@ class RoundSummary(Dialog[None]):
         super().__init__()
         self.event, self.names, self.bought = event, names, bought
         self.clock = clock  # the table's turn clock: it keeps running behind this summary
+        # Kept, not queried: a tick may come after a dismiss has removed the children.
+        self._clock_panel = LinePanel(id="summary-clock")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -132,7 +134,7 @@ class RoundSummary(Dialog[None]):
                 Text(f"Round {self.event.get('round')} is over", style="bold"), classes="title"
             )
             yield Static(round_table(self.event, self.names, self.bought))
-            yield LinePanel(id="summary-clock")
+            yield self._clock_panel
             yield Static(Text("Enter: continue", style="dim"), classes="hint")
 
     def on_mount(self) -> None:
@@ -142,7 +144,7 @@ class RoundSummary(Dialog[None]):
 
     def _tick(self) -> None:
         line = self.clock("Your turn next: ") if self.clock is not None else None
-        clock = self.query_one("#summary-clock", LinePanel)
+        clock = self._clock_panel
         clock.display = line is not None
         clock.set_lines(line or "")
 
