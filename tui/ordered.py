@@ -16,7 +16,9 @@ from functools import cache
 
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.keys import key_to_character
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -46,6 +48,12 @@ def shown(widget: Widget) -> bool:
 
 class OrderedInput(Input):
     """An Input that runs its own key bindings at once, in the order of the keys."""
+
+    # An Input sets its virtual size (its text's width) with every key, and a widget's
+    # virtual size is laid out (Textual's `Widget.virtual_size`): each key typed laid the
+    # whole screen out again. An Input has no scroll bars; its scrolling reads the size
+    # when it scrolls, so a repaint is all a new one needs (issue 31).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def _on_hide(self, event: events.Hide) -> None:
         """Textual tells a widget it was hidden after the screen's next refresh, and the

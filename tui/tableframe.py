@@ -9,7 +9,9 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from .footer import Footer
@@ -28,6 +30,12 @@ def chat_line() -> Horizontal:
 
 class TableFrame(Screen[None]):
     """A table's layout: `LinePanel(id="status")`, `compose_table()`, `chat_line()`, `Footer`."""
+
+    # Textual repaints the whole screen when the focus moves (its `Screen.focused`
+    # repaints); the two widgets whose focus changed repaint themselves with their new
+    # styles, which is all that changes. A table's focus moves between the hand and the
+    # amount entry with the game: no whole-screen repaint for it (issue 31).
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     # a game's widget (a selector) -> its border's title and subtitle ("": none) on mount
     BORDERS: ClassVar[dict[str, tuple[str, str]]] = {}
