@@ -16,7 +16,7 @@ ANN_SEAT = 1
 
 def panel_text(app) -> str:
     panel = app.table.query_one(AuctionPanel)
-    return " ".join(text_of(panel.query_one(f"#{part}")) for part in ("lot", "state"))
+    return text_of(panel.query_one("#state"))  # the lot's line, then its auction's
 
 
 def entry(app) -> AmountInput:
@@ -24,7 +24,10 @@ def entry(app) -> AmountInput:
 
 
 def entry_shown(app) -> bool:
-    return app.table.query_one("#entry").display
+    """The entry asks for an amount: its row is always there, blank and not focusable
+    when it does not (issue 31: a row shown or hidden lays the screen out)."""
+    row = app.table.query_one("#entry")
+    return row.display and not row.has_class("idle") and not entry(app).disabled
 
 
 async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp_path):

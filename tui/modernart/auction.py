@@ -185,12 +185,14 @@ def _lap(view: dict[str, Any]) -> list[int]:
     return [(seller + i) % n for i in range(1, n + 1)]
 
 
+LABEL_WIDTH = 18  # the entry's label, in cells, and a space (tui/app.tcss `#entry-label`)
+
+
 class AuctionPanel(Vertical):
     """Shows the lot, the state of its auction, the amount entry and the last error."""
 
     def compose(self) -> ComposeResult:
-        yield LinePanel(id="lot")
-        yield LinePanel(id="state")
+        yield LinePanel(id="state")  # the lot's line, then its auction's
         yield LinePanel(id="clock")
         with Horizontal(id="entry"):
             yield LinePanel(id="entry-label")
@@ -207,7 +209,7 @@ class AuctionPanel(Vertical):
         self._interval = 0.0
         self._key: object = None
         self._warned: float | None = None  # the deadline already warned about
-        self.query_one("#entry").display = False
+        self._entry_asks(False)
 
     @property
     def amount_input(self) -> AmountInput:
@@ -227,8 +229,9 @@ class AuctionPanel(Vertical):
         if key != self._key:
             self._key = key
             self.query_one("#error", LinePanel).set_lines("")  # errors are about the last state
-            self.query_one("#lot", LinePanel).set_lines(lot_title(view))
-            self.query_one("#state", LinePanel).set_lines(describe(view))
+            # One panel for both: a lot's line wrapping takes a row of the auction's
+            # (tui/app.tcss), not a layout of the screen (issue 31).
+            self.query_one("#state", LinePanel).set_lines([lot_title(view), describe(view)])
             self._set_mode(view.get("legal") or {})
         self._draw_clock()
 
@@ -236,17 +239,22 @@ class AuctionPanel(Vertical):
         entry = self.amount_input
         mode = next((k for k in AMOUNT_ACTIONS if k in legal), "")
         if not mode:
-            self.mode = ""
-            self.query_one("#entry").display = False
+            if self.mode:
+                self.mode = ""
+                self._entry_asks(False)
             return
         low, high = legal[mode]
         new_mode = mode != self.mode
         self.mode, entry.bounds = mode, (low, high)
-        self.query_one("#entry").display = True
-        label = {"bid": "Your bid", "sealed": "Secret bid", "price": "Price"}[mode]
+        if new_mode:
+            self._entry_asks(True)
         # No brackets and no space before the ✗ note: "✗ max 100" keeps its number beside
-        # the entry at 80 columns.
-        prompt = Text(f"{label} {low}–{high}: ", style="bold")
+        # the entry at 80 columns. The label's width is fixed (a width that follows it lays
+        # the screen out): the shorter words when the bounds are long.
+        label = {"bid": "Your bid", "sealed": "Secret bid", "price": "Price"}[mode]
+        if len(f"{label} {low}–{high}:") > LABEL_WIDTH:
+            label = {"bid": "Bid", "sealed": "Secret", "price": "Price"}[mode]
+        prompt = Text(f"{label} {low}–{high}:", style="bold", justify="right", no_wrap=True)
         self.query_one("#entry-label", LinePanel).set_lines(prompt)
         entry.placeholder = "amount"
         if mode == "bid":
@@ -261,6 +269,17 @@ class AuctionPanel(Vertical):
         elif new_mode:
             entry.offer("")
         self._check_amount()
+
+    def _entry_asks(self, asks: bool) -> None:
+        """The entry's row is always there (a row shown or hidden lays the whole screen out
+        again, issue 31): when no amount is asked for it is blank and takes no focus."""
+        entry = self.amount_input
+        self.query_one("#entry").set_class(not asks, "idle")
+        entry.disabled = not asks
+        if not asks:
+            self.query_one("#entry-label", LinePanel).set_lines("")
+            entry.placeholder = ""
+            entry.offer("")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "amount":
@@ -337,7 +356,9 @@ class AuctionPanel(Vertical):
         return Text(f"{capital(who)}: {seconds} s left to decide", style="dim")
 
     def _draw_clock(self) -> None:
-        clock = self.query_one("#clock", LinePanel)
+        # One row, always there, blank without a clock: a row shown or hidden, or a line
+        # wrapping to two, would lay the screen out (issue 31).
         line = self.clock_line()
-        clock.display = line is not None
-        clock.set_lines(line or "")
+        if line is not None:
+            line.no_wrap, line.overflow = True, "ellipsis"
+        self.query_one("#clock", LinePanel).set_lines(line or "")

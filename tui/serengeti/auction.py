@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from modernart.engine.serengeti.cards import AUCTIONS
 
@@ -52,9 +52,10 @@ class AuctionBox(Vertical):
     AuctionBox #sg-lot { width: 1fr; }
     AuctionBox #sg-clock { width: auto; }
     AuctionBox #sg-entry { height: 1; }
-    AuctionBox #sg-entry-label { width: auto; }
+    AuctionBox #sg-entry-label { width: 9; }
     AuctionBox #bid { width: 6; background: ansi_blue; color: ansi_bright_white; }
     AuctionBox #bid:focus { background: ansi_bright_blue; }
+    AuctionBox #sg-entry.idle #bid { background: ansi_default; }
     AuctionBox #sg-note { width: 1fr; height: 1; }
     """
 
@@ -62,6 +63,7 @@ class AuctionBox(Vertical):
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
         self._grid_key = ""
+        self._asks: bool | None = None  # the entry asks for a bid (None: not shown yet)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="sg-lot-line"):
@@ -70,7 +72,7 @@ class AuctionBox(Vertical):
         yield LinePanel(id="sg-turn")
         yield LinePanel(id="sg-grid")
         with Horizontal(id="sg-entry"):
-            yield Static(Text("Your bid ", style="bold"), id="sg-entry-label")
+            yield LinePanel(id="sg-entry-label")
             yield BidInput(id="bid")
             yield LinePanel(id="sg-note")
 
@@ -131,7 +133,7 @@ class AuctionBox(Vertical):
         entry = self.entry
         entry.amounts = amounts
         yours = "pass" in (view.get("legal") or {})
-        self.query_one("#sg-entry").display = yours
+        self._entry_asks(yours)
         if yours:
             # A new decision (or an amount no longer legal) starts from the lowest legal bid,
             # selected, so that typing replaces it.
@@ -144,6 +146,20 @@ class AuctionBox(Vertical):
                 entry.value = str(amounts[0]) if amounts else ""
                 entry.select_all()
             self.check_amount()
+
+    def _entry_asks(self, asks: bool) -> None:
+        """The entry's row is always there (a row shown or hidden lays the whole screen out
+        again, issue 31): when it is not your turn it is blank and takes no focus."""
+        if asks == self._asks:
+            return
+        self._asks = asks
+        self.query_one("#sg-entry").set_class(not asks, "idle")
+        self.entry.disabled = not asks
+        label = Text("Your bid ", style="bold") if asks else ""
+        self.query_one("#sg-entry-label", LinePanel).set_lines(label)
+        if not asks:
+            self.entry.value = ""
+            self.query_one("#sg-note", LinePanel).set_lines("")
 
     @staticmethod
     def _turn_line(view: dict[str, Any], names: list[str]) -> Text:
@@ -177,6 +193,8 @@ class AuctionBox(Vertical):
 
     def check_amount(self) -> None:
         """Under the entry: whom the amount would pay, or why it would be refused."""
+        if not self._asks:
+            return
         amount = self.entry.amount
         note = Text()
         if amount is not None:
