@@ -33,6 +33,27 @@ class AmountInput(OrderedInput):
         # The player changed the amount since it was last put there for them (`offer`).
         # Told by keys, not by the value: a typed 5 over an offered 5 is the same value.
         self.typed = False
+        self.asking = True  # False: the entry rests (`ask`)
+
+    def ask(self, asking: bool) -> None:
+        """Ask for an amount, or rest: a resting entry keeps its place on the screen but
+        shows nothing (empty, the background of what is behind it) and takes no focus.
+        A table's entry rests instead of being hidden, since a widget shown or hidden lays
+        the whole screen out again; and by an inline style and `allow_focus`, not a CSS
+        class or `disabled`, which make Textual match the stylesheet again (issue 31)."""
+        if asking == self.asking:
+            return
+        self.asking = asking
+        if asking:
+            self.styles.clear_rule("background")
+            return
+        self.value = ""
+        self.styles.background = "ansi_default"
+        if self.has_focus:
+            self.blur()
+
+    def allow_focus(self) -> bool:
+        return self.asking and super().allow_focus()
 
     def offer(self, value: str) -> None:
         """Put `value` (a suggestion, or nothing) in the entry for the player."""

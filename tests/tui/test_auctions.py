@@ -26,8 +26,7 @@ def entry(app) -> AmountInput:
 def entry_shown(app) -> bool:
     """The entry asks for an amount: its row is always there, blank and not focusable
     when it does not (issue 31: a row shown or hidden lays the screen out)."""
-    row = app.table.query_one("#entry")
-    return row.display and not row.has_class("idle") and not entry(app).disabled
+    return app.table.query_one("#entry").display and entry(app).asking
 
 
 async def test_r12_open_auction_shout_quick_raise_and_hammer_clock(url, raw, tmp_path):

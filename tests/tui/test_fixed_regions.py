@@ -49,11 +49,11 @@ async def test_r14_the_entry_asking_then_not_and_typing_lay_nothing_out() -> Non
         await log_scrolling(app, pilot)
         before = regions(app)
         entry = app.table.query_one(AmountInput)
-        assert entry.disabled and text_of(app.table.query_one("#entry-label")) == ""
+        assert not entry.focusable and text_of(app.table.query_one("#entry-label")) == ""
         layouts = Layouts(app)
         app.act({"type": "play", "card": "krypto.sealed"})
         await pilot.pause()
-        assert app.table.focused is entry and not entry.disabled
+        assert app.table.focused is entry and entry.asking
         assert "Secret bid 0–100:" in text_of(app.table.query_one("#entry-label"))
         await pilot.press("1", "2", "backspace", "5")  # each key changes the entry's text
         assert entry.value == "15"
@@ -63,7 +63,7 @@ async def test_r14_the_entry_asking_then_not_and_typing_lay_nothing_out() -> Non
         app.others(*({"seat": s, "type": "sealed", "amount": s} for s in (1, 2, 3)))
         await pilot.pause()
         assert "sold" in [e["type"] for e in app.events]
-        assert entry.disabled and app.table.focused is not entry
+        assert not entry.focusable and app.table.focused is not entry
         assert text_of(app.table.query_one("#entry-label")) == "" and entry.value == ""
         assert layouts.count == 0
         assert regions(app) == before
@@ -98,14 +98,14 @@ async def test_s8_serengeti_your_turn_then_not_lays_nothing_out() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         entry = app.table.query_one("#bid", AmountInput)
-        assert "pass" in app.table.legal and not entry.disabled
+        assert "pass" in app.table.legal and entry.focusable
         await log_scrolling(app, pilot)
         before = regions(app)
         layouts = Layouts(app)
         await pilot.press("enter")  # the lowest legal bid, offered
         await pilot.pause()
         assert app.sent[-1]["action"]["type"] == "bid"
-        assert "pass" not in app.table.legal and entry.disabled and entry.value == ""
+        assert "pass" not in app.table.legal and not entry.focusable and entry.value == ""
         assert text_of(app.table.query_one("#sg-entry-label")) == ""
         assert layouts.count == 0
         assert regions(app) == before

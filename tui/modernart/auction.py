@@ -272,10 +272,10 @@ class AuctionPanel(Vertical):
 
     def _entry_asks(self, asks: bool) -> None:
         """The entry's row is always there (a row shown or hidden lays the whole screen out
-        again, issue 31): when no amount is asked for it is blank and takes no focus."""
+        again, issue 31): when no amount is asked for it is blank and takes no focus
+        (`AmountInput.ask`)."""
         entry = self.amount_input
-        self.query_one("#entry").set_class(not asks, "idle")
-        entry.disabled = not asks
+        entry.ask(asks)
         if not asks:
             self.query_one("#entry-label", LinePanel).set_lines("")
             entry.placeholder = ""

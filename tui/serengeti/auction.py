@@ -55,7 +55,6 @@ class AuctionBox(Vertical):
     AuctionBox #sg-entry-label { width: 9; }
     AuctionBox #bid { width: 6; background: ansi_blue; color: ansi_bright_white; }
     AuctionBox #bid:focus { background: ansi_bright_blue; }
-    AuctionBox #sg-entry.idle #bid { background: ansi_default; }
     AuctionBox #sg-note { width: 1fr; height: 1; }
     """
 
@@ -149,16 +148,15 @@ class AuctionBox(Vertical):
 
     def _entry_asks(self, asks: bool) -> None:
         """The entry's row is always there (a row shown or hidden lays the whole screen out
-        again, issue 31): when it is not your turn it is blank and takes no focus."""
+        again, issue 31): when it is not your turn it is blank and takes no focus
+        (`AmountInput.ask`)."""
         if asks == self._asks:
             return
         self._asks = asks
-        self.query_one("#sg-entry").set_class(not asks, "idle")
-        self.entry.disabled = not asks
+        self.entry.ask(asks)
         label = Text("Your bid ", style="bold") if asks else ""
         self.query_one("#sg-entry-label", LinePanel).set_lines(label)
         if not asks:
-            self.entry.value = ""
             self.query_one("#sg-note", LinePanel).set_lines("")
 
     @staticmethod
