@@ -36,6 +36,8 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+KEPT = 16  # lines of keys kept drawn
+
 
 class Key(NamedTuple):
     """One key as the footer draws it."""
@@ -106,6 +108,9 @@ class Footer(Widget, can_focus=False):
         self._base = Style()  # the footer's own style, which fills the rest of the line
         self._line: tuple[int, Strip] | None = None  # (width, the line at that width)
         self._pending = False  # an update waits for the screen's next refresh
+        # Lines drawn, by their keys: a table's keys come and go with whose turn it is,
+        # between a few sets (its last `KEPT` kept; forgotten with the styles).
+        self._drawn: dict[tuple[Key, ...], tuple[Strip, tuple[Place, ...]]] = {}
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
@@ -154,8 +159,13 @@ class Footer(Widget, can_focus=False):
         self._redraw()
 
     def _redraw(self) -> None:
-        """Draw the line again; repaint it only if it changed."""
-        strip, self._places = self.draw(self._keys)
+        """Draw the line again (or take it from the lines drawn); repaint it only if it
+        changed."""
+        drawn = self._drawn.pop(self._keys, None) or self.draw(self._keys)
+        self._drawn[self._keys] = drawn  # the newest last
+        if len(self._drawn) > KEPT:
+            del self._drawn[next(iter(self._drawn))]
+        strip, self._places = drawn
         base = Style(bgcolor=self.rich_style.bgcolor)
         if strip == self._strip and base == self._base:
             return
@@ -195,6 +205,9 @@ class Footer(Widget, can_focus=False):
         super().notify_style_update()
         if self._strip is not None:
             self._redraw()
+        # Not kept: a line drawn before the styles or while they change (a component's
+        # styles may come after this news).
+        self._drawn.clear()
 
     def render_line(self, y: int) -> Strip:
         """The keys' line, cut or filled with the footer's background to its width."""

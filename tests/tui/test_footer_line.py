@@ -114,6 +114,28 @@ async def test_the_footer_shows_exactly_what_textuals_footer_shows_after_each_ch
             assert bottom_row(ours) == bottom_row(theirs)  # the same cells and styles
 
 
+async def test_a_set_of_keys_shown_again_is_drawn_as_textual_draws_it_in_any_theme():
+    """Lines of keys are kept by their keys (a table's keys come and go with the turns):
+    a set shown again, and again after the theme changed, is what Textual's footer shows."""
+    ours, theirs = Keys(Footer), Keys(TextualFooter)
+    first = {name: True for name in NAMES}
+    second = {**first, "b": None, "c": False}
+    async with (
+        ours.run_test(size=(100, 5)) as ours_pilot,
+        theirs.run_test(size=(100, 5)) as theirs_pilot,
+    ):
+        for theme in (None, "textual-light"):
+            for app in (ours, theirs):
+                if theme:
+                    app.theme = theme
+            for state in (first, second, first, second):
+                for app in (ours, theirs):
+                    app.change(state)
+                await settle(ours_pilot, ours, expected(state))
+                await settle(theirs_pilot, theirs, expected(state))
+                assert bottom_row(ours) == bottom_row(theirs)
+
+
 async def test_disabled_keys_are_dim_and_hidden_keys_absent():
     app = Keys()
     async with app.run_test(size=(100, 5)) as pilot:

@@ -12,14 +12,18 @@ from ..words import short_name
 from .style import paintings
 
 FIXED_COLUMNS = 16  # the markers, on, # and $, with the spaces between all columns
+MAX_MADE = 256  # seats' rows kept by a panel (it starts again when full)
 
 
-def players_lines(view: dict[str, Any], name_width: int = 12) -> list[Text]:
+def players_lines(
+    view: dict[str, Any], name_width: int = 12, made: dict[str, Text] | None = None
+) -> list[Text]:
     """One row per seat; money shows only where the view has it (yours, or all at the end, R27).
 
     `bought` (this round's purchases, counts per artist) is the last column and wraps
     rather than push the markers off the row, when even short names leave it too little
-    room.
+    room. `made` (if given) keeps each seat's row by all it shows, as Serengeti's
+    players do: the turn marker moves with every update, the other seats' rows stay.
     """
     you = view.get("you")
     to_act = set(view.get("to_act") or [])
@@ -43,21 +47,27 @@ def players_lines(view: dict[str, Any], name_width: int = 12) -> list[Text]:
 
     header = ("Player", "on", "#", "$", "bought")
     rows = [row("", "", *(Text(h, style=bold) for h in header))]
+    if made is not None and len(made) > MAX_MADE:
+        made.clear()
     for seat, info in enumerate(view.get("seats") or []):
-        label = short_name(info.get("name", "?"), name_width)
-        name = Text(label, style="bold reverse" if seat == you else bold)
         acting = playing and seat in to_act
-        rows.append(
-            row(
+        runs = playing and seat == running
+        key = repr((name_width, seat == you, acting, runs, waiting, info))
+        made_row = made.get(key) if made is not None else None
+        if made_row is None:
+            label = short_name(info.get("name", "?"), name_width)
+            made_row = row(
                 Text("▶", style="bold yellow") if acting else "",
-                Text("A", style="bold yellow reverse") if playing and seat == running else "",
-                name,
+                Text("A", style="bold yellow reverse") if runs else "",
+                Text(label, style="bold reverse" if seat == you else bold),
                 seat_status(info),
                 "" if waiting else str(info.get("hand_size", 0)),
                 _money(info.get("money"), waiting),
                 paintings(info.get("purchased") or []),
             )
-        )
+            if made is not None:
+                made[key] = made_row
+        rows.append(made_row)
     virtual = view.get("virtual")
     if virtual:
         virtual_runs = playing and view.get("auctioneer") == len(view.get("seats") or [])
@@ -88,6 +98,7 @@ class Players(LinePanel):
         super().__init__(**kwargs)
         self._key: object = None
         self._view: dict[str, Any] = {}
+        self._made: dict[str, Text] = {}
 
     def show(self, view: dict[str, Any]) -> None:
         keys = ("seats", "to_act", "auctioneer", "lot", "status", "finished", "virtual", "you")
@@ -100,7 +111,7 @@ class Players(LinePanel):
 
     def _draw(self) -> None:
         # Names get what the fixed columns leave, so wide terminals show them whole.
-        self.set_lines(players_lines(self._view, self.name_width))
+        self.set_lines(players_lines(self._view, self.name_width, self._made))
 
     @property
     def name_width(self) -> int:
