@@ -47,7 +47,8 @@ class AmountInput(OrderedInput):
         if asking:
             self.styles.clear_rule("background")
             return
-        self.value = ""
+        self.offer("")
+        self.placeholder = ""
         self.styles.background = "ansi_default"
         if self.has_focus:
             self.blur()

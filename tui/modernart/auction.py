@@ -274,12 +274,9 @@ class AuctionPanel(Vertical):
         """The entry's row is always there (a row shown or hidden lays the whole screen out
         again, issue 31): when no amount is asked for it is blank and takes no focus
         (`AmountInput.ask`)."""
-        entry = self.amount_input
-        entry.ask(asks)
+        self.amount_input.ask(asks)
         if not asks:
             self.query_one("#entry-label", LinePanel).set_lines("")
-            entry.placeholder = ""
-            entry.offer("")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "amount":

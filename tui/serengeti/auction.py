@@ -19,6 +19,8 @@ from ..turnclock import TurnClock
 from .payout import legend, payout_lines
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
 
+ASK_LABEL = Text("Your bid ", style="bold")  # beside the entry while it asks
+
 
 class BidInput(AmountInput):
     """The bid: digits typed, or ↑/↓ stepping through the legal amounts only."""
@@ -62,7 +64,6 @@ class AuctionBox(Vertical):
         super().__init__(**kwargs)
         self.view: dict[str, Any] = {}
         self._grid_key = ""
-        self._asks: bool | None = None  # the entry asks for a bid (None: not shown yet)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="sg-lot-line"):
@@ -71,7 +72,7 @@ class AuctionBox(Vertical):
         yield LinePanel(id="sg-turn")
         yield LinePanel(id="sg-grid")
         with Horizontal(id="sg-entry"):
-            yield LinePanel(id="sg-entry-label")
+            yield LinePanel(ASK_LABEL, id="sg-entry-label")
             yield BidInput(id="bid")
             yield LinePanel(id="sg-note")
 
@@ -150,11 +151,10 @@ class AuctionBox(Vertical):
         """The entry's row is always there (a row shown or hidden lays the whole screen out
         again, issue 31): when it is not your turn it is blank and takes no focus
         (`AmountInput.ask`)."""
-        if asks == self._asks:
+        if asks == self.entry.asking:
             return
-        self._asks = asks
         self.entry.ask(asks)
-        label = Text("Your bid ", style="bold") if asks else ""
+        label = ASK_LABEL if asks else ""
         self.query_one("#sg-entry-label", LinePanel).set_lines(label)
         if not asks:
             self.query_one("#sg-note", LinePanel).set_lines("")
@@ -191,7 +191,7 @@ class AuctionBox(Vertical):
 
     def check_amount(self) -> None:
         """Under the entry: whom the amount would pay, or why it would be refused."""
-        if not self._asks:
+        if not self.entry.asking:
             return
         amount = self.entry.amount
         note = Text()
