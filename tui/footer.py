@@ -165,6 +165,10 @@ class Footer(Widget, can_focus=False):
         self._drawn[self._keys] = drawn  # the newest last
         if len(self._drawn) > KEPT:
             del self._drawn[next(iter(self._drawn))]
+        self._show(drawn)
+
+    def _show(self, drawn: tuple[Strip, tuple[Place, ...]]) -> None:
+        """Show a drawn line; repaint it only if it changed."""
         strip, self._places = drawn
         base = Style(bgcolor=self.rich_style.bgcolor)
         if strip == self._strip and base == self._base:
@@ -203,11 +207,10 @@ class Footer(Widget, can_focus=False):
     def notify_style_update(self) -> None:
         """A new theme or class may change the styles the line was drawn with."""
         super().notify_style_update()
+        self._drawn.clear()  # drawn with the styles before
         if self._strip is not None:
-            self._redraw()
-        # Not kept: a line drawn before the styles or while they change (a component's
-        # styles may come after this news).
-        self._drawn.clear()
+            # Drawn afresh and not kept: a component's styles may come after this news.
+            self._show(self.draw(self._keys))
 
     def render_line(self, y: int) -> Strip:
         """The keys' line, cut or filled with the footer's background to its width."""
