@@ -16,8 +16,8 @@ a table, not a new bid).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -30,6 +30,8 @@ from textual.widget import Widget
 Paragraph = Text | str
 _TEXT_FIELDS = ("plain", "style", "justify", "overflow", "no_wrap", "end")
 MAX_DRAWN = 32  # paragraphs drawn kept per panel, the least recently used let go
+MAX_MADE = 256  # rows kept by `made_row` per panel (it starts again when full)
+Made = TypeVar("Made")
 
 
 def paragraph_key(paragraph: Paragraph) -> tuple[Any, ...]:
@@ -218,4 +220,18 @@ def columns(*cells: tuple[Paragraph, int, str]) -> Text:
             else:
                 text.pad_right(gap)
         row.append_text(text)
+    return row
+
+
+def made_row(made: dict[str, Made] | None, key: str, make: Callable[..., Made], *args: Any) -> Made:
+    """`make(*args)`, or what it made before for `key` when `made` keeps a panel's rows by
+    all they show (a players' table: the turn marker moves every update, the other rows
+    stay; issue 31). `made` starts again when full."""
+    if made is None:
+        return make(*args)
+    row = made.get(key)
+    if row is None:
+        if len(made) >= MAX_MADE:
+            made.clear()
+        row = made[key] = make(*args)
     return row

@@ -6,13 +6,12 @@ from typing import Any
 
 from rich.text import Text
 
-from ..lines import LinePanel, Paragraph, columns
+from ..lines import LinePanel, Paragraph, columns, made_row
 from ..presence import seat_status
 from ..words import short_name
 from .style import paintings
 
 FIXED_COLUMNS = 16  # the markers, on, # and $, with the spaces between all columns
-MAX_MADE = 256  # seats' rows kept by a panel (it starts again when full)
 
 
 def players_lines(
@@ -47,27 +46,24 @@ def players_lines(
 
     header = ("Player", "on", "#", "$", "bought")
     rows = [row("", "", *(Text(h, style=bold) for h in header))]
-    if made is not None and len(made) > MAX_MADE:
-        made.clear()
+
+    def seat_row(seat: int, info: dict[str, Any], acting: bool, runs: bool) -> Text:
+        label = short_name(info.get("name", "?"), name_width)
+        return row(
+            Text("▶", style="bold yellow") if acting else "",
+            Text("A", style="bold yellow reverse") if runs else "",
+            Text(label, style="bold reverse" if seat == you else bold),
+            seat_status(info),
+            "" if waiting else str(info.get("hand_size", 0)),
+            _money(info.get("money"), waiting),
+            paintings(info.get("purchased") or []),
+        )
+
     for seat, info in enumerate(view.get("seats") or []):
         acting = playing and seat in to_act
         runs = playing and seat == running
         key = repr((name_width, seat == you, acting, runs, waiting, info))
-        made_row = made.get(key) if made is not None else None
-        if made_row is None:
-            label = short_name(info.get("name", "?"), name_width)
-            made_row = row(
-                Text("▶", style="bold yellow") if acting else "",
-                Text("A", style="bold yellow reverse") if runs else "",
-                Text(label, style="bold reverse" if seat == you else bold),
-                seat_status(info),
-                "" if waiting else str(info.get("hand_size", 0)),
-                _money(info.get("money"), waiting),
-                paintings(info.get("purchased") or []),
-            )
-            if made is not None:
-                made[key] = made_row
-        rows.append(made_row)
+        rows.append(made_row(made, key, seat_row, seat, info, acting, runs))
     virtual = view.get("virtual")
     if virtual:
         virtual_runs = playing and view.get("auctioneer") == len(view.get("seats") or [])

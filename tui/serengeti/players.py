@@ -6,7 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
-from ..lines import LinePanel, Paragraph, columns
+from ..lines import LinePanel, Paragraph, columns, made_row
 from ..presence import seat_status
 from ..words import short_name
 from .words import by_tribe, digit_list
@@ -14,7 +14,6 @@ from .words import by_tribe, digit_list
 # The markers, on, chips and pts, with the spaces between all eight columns (the name,
 # barred and the cards come on top).
 FIXED_COLUMNS = 1 + 1 + 4 + 5 + 3 + 7
-MAX_MADE = 256  # seats' rows kept by a panel (it starts again when full)
 
 
 def players_lines(
@@ -42,8 +41,6 @@ def players_lines(
     passed = set(view.get("passed") or [])
     head = ("", "", "Player", "on", "chips", "pts", "barred", "cards by tribe")
     rows = [_row(widths, *(Text(h, style="bold") for h in head))]
-    if made is not None and len(made) > MAX_MADE:
-        made.clear()
     for seat, info in enumerate(seats):
         marks = (
             seat == you,
@@ -53,12 +50,7 @@ def players_lines(
             waiting,
         )
         key = repr((widths, marks, info))
-        seat_rows = made.get(key) if made is not None else None
-        if seat_rows is None:
-            seat_rows = _seat_rows(info, marks, widths)
-            if made is not None:
-                made[key] = seat_rows
-        rows += seat_rows
+        rows += made_row(made, key, _seat_rows, info, marks, widths)
     return rows
 
 
