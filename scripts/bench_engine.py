@@ -116,13 +116,19 @@ def engine_of(commit: str, into: pathlib.Path) -> None:
     subprocess.run(["tar", "-x", "-C", str(into / "modernart")], input=tar, check=True)
 
 
-def run_once(game: str, games: int, path: str | None) -> dict[str, float]:
-    """This script in a process of its own (`path` first on PYTHONPATH): its figures."""
+def run_script(script: str, args: list[str], path: str | None) -> str:
+    """`script` with `args` in a process of its own (`path`, a tree, first on PYTHONPATH):
+    what it printed. Also bench_session_objects.py's way to measure a tree."""
     env = dict(os.environ)
     if path is not None:
         env["PYTHONPATH"] = path
-    command = [sys.executable, __file__, "--game", game, "--games", str(games)]
-    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    command = [sys.executable, script, *args]
+    return subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def run_once(game: str, games: int, path: str | None) -> dict[str, float]:
+    """This script in a process of its own (`path` first on PYTHONPATH): its figures."""
+    out = run_script(__file__, ["--game", game, "--games", str(games)], path)
     engine = re.search(r"^engine: (.*)$", out, re.M)
     print(f"  ({engine.group(1) if engine else '?'})", flush=True)
     found = re.findall(r"^(\w+) (random|replay)_games_per_s: (\d+)$", out, re.M)

@@ -20,7 +20,6 @@ import os
 import pathlib
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -68,11 +67,10 @@ def _collection_cpu() -> float:
 
 
 def run(name: str, updates: int, path: str | None) -> dict[str, str]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = path
-    command = [sys.executable, __file__, "--one", name, "--updates", str(updates)]
-    out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
+    """One game's session measured in a process of its own, `path`'s tree first."""
+    from bench_engine import run_script
+
+    out = run_script(__file__, ["--one", name, "--updates", str(updates)], path)
     return dict(re.findall(r"^(objects|collection_ms|kinds) (.*)$", out, re.M))
 
 
