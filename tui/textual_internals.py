@@ -26,7 +26,9 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `textual.keys._character_to_key`: the key name Textual gives a typed character
   (tui/ordered.py).
 - `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py): widgets
-  Textual does not export, subclassed.
+  Textual does not export, subclassed. `textual.widgets._footer.FooterKey` and
+  `StylesCache` are re-exported for the tests only (Textual's own footer keys, which
+  tui/footer.py draws cell for cell; the styles cache `inner_outer` replaces a method of).
 - `textual._styles_cache.StylesCache.get_inner_outer`, replaced on import by
   `inner_outer`: Textual caches that method with `functools.lru_cache`, so its key holds
   the instance, and the 1,024 newest keys kept 1,024 widgets' styles caches alive, each
@@ -73,15 +75,18 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
+from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 __all__ = [
     "ChopsUpdate",
     "CompositorUpdate",
+    "FooterKey",
     "LayoutUpdate",
     "SelectCurrent",
     "SelectOverlay",
     "StripDisplay",
+    "StylesCache",
     "XTermParser",
     "active_app",
     "cached_sgr",

@@ -11,10 +11,10 @@ import time
 
 import asyncssh
 import pytest
-from textual._context import active_app
 
 from modernart.server.doors.terminal import fairness, priority
 from modernart.server.doors.terminal.session import RESIZE_GAP
+from modernart.tui.textual_internals import active_app
 
 from .counting_app import COST
 from .sshgate import lobby

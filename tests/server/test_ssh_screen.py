@@ -14,13 +14,13 @@ from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from modernart.server.doors.terminal.screen import ScreenRelay, pieces
+from modernart.tui.textual_internals import ChopsUpdate, CompositorUpdate, LayoutUpdate
 
 ALT_ON = b"\x1b[?1049h"
 HIDE = b"\x1b[?25l"

@@ -16,13 +16,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
 from tui_keys import until
 from tui_offline import NAMES as PLAYERS
 from tui_offline import OfflineApp, hand_deck
 
 from modernart.engine.modernart import Game
 from modernart.tui.footer import Footer
+from modernart.tui.textual_internals import FooterKey
 
 NAMES = "abcdefg"
 

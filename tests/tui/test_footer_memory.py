@@ -10,13 +10,13 @@ from typing import Any
 
 import msgpack
 from textual.widget import Widget
-from textual.widgets._footer import FooterKey
 from websockets.asyncio.client import ClientConnection, connect
 
 from modernart.engine.modernart.bots import make_bot
 from modernart.server.doors.terminal.worker import SessionTokens
 from modernart.tui.app import ClientApp
 from modernart.tui.footer import Footer
+from modernart.tui.textual_internals import FooterKey
 
 
 async def send(ws: ClientConnection, t: str, **fields: Any) -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 from textual.app import App
 from textual.widgets import OptionList, Select, Static
-from textual.widgets._select import SelectOverlay
 from tui_keys import text_of
 
 from modernart.engine.games import get_game
@@ -20,6 +19,7 @@ from modernart.tui.games import client_game
 from modernart.tui.local import KeepGame
 from modernart.tui.modernart.hand import Hand
 from modernart.tui.people import PastGamesScreen
+from modernart.tui.textual_internals import SelectOverlay
 
 
 def prompts_of(dialog: Any) -> list[str]:

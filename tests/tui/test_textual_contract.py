@@ -17,7 +17,6 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.cache import FIFOCache
 from textual.color import Color
@@ -35,6 +34,7 @@ from modernart.tui.textual_internals import (
     SelectCurrent,
     SelectOverlay,
     StripDisplay,
+    StylesCache,
     XTermParser,
     active_app,
     cached_sgr,
