@@ -39,15 +39,9 @@ def play(g: Game, seat: int, card: str, events: list[Event] | None) -> None:
     require(g, PLAY, "no card can be played now")
     if seat != g.auctioneer:
         raise NotYourTurn(f"it is {g.players[g.auctioneer]}'s turn to play")
-    hand = g.hands[seat]
-    if card not in hand:
+    if card not in g.hands[seat]:
         raise Illegal(f"{card} is not in your hand")
-    hand.remove(card)
-    g.played.append(card)
-    if events is not None:
-        events.append({"type": "played", "seat": seat, "card": card})
-    if ends_round(g, card):
-        end_round(g, seat, events)
+    if laid_out(g, seat, card, "played", events):
         return
     g.lot = [card]
     g.seller = seat
@@ -62,21 +56,28 @@ def play(g: Game, seat: int, card: str, events: list[Event] | None) -> None:
         open_auction(g)
 
 
+def laid_out(g: Game, seat: int, card: str, kind: str, events: list[Event] | None) -> bool:
+    """A checked card from the seat's hand to the table (R8, R16), told as `kind`; True if
+    it ended the round (R18), which is then scored."""
+    g.hands[seat].remove(card)
+    g.played.append(card)
+    if events is not None:
+        events.append({"type": kind, "seat": seat, "card": card})
+    if ends_round(g, card):
+        end_round(g, seat, events)
+        return True
+    return False
+
+
 def add(g: Game, seat: int, card: str, events: list[Event] | None) -> None:
     """R16: the player being offered the double adds a second card."""
     check_offer(g, seat)
-    hand = g.hands[seat]
-    if card not in hand:
+    if card not in g.hands[seat]:
         raise Illegal(f"{card} is not in your hand")
     if card not in ADDABLE_TO[g.lot[0]]:
         raise Illegal("the second card must be the same artist and not a double (R16)")
-    hand.remove(card)
-    g.played.append(card)
     g.lot.append(card)
-    if events is not None:
-        events.append({"type": "added", "seat": seat, "card": card})
-    if ends_round(g, card):
-        end_round(g, seat, events)
+    if laid_out(g, seat, card, "added", events):
         return
     if seat != g.seller:  # R16: the adder becomes this auction's auctioneer
         g.original = g.seller
