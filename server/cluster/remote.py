@@ -10,7 +10,7 @@ carries the client's room messages here.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from modernart.server.limits import Limits
 from modernart.server.wire.outbox import Lost, Outbox
@@ -19,11 +19,30 @@ from modernart.server.wire.session import Conn
 if TYPE_CHECKING:
     from modernart.server.rooms.room import Room
 
+T = TypeVar("T")
+
 
 class Link:
     """What a stand-in needs of the cluster: a way to its client's process."""
 
     def tell(self, conn: RemoteConn, payload: dict[str, Any]) -> None: ...
+
+
+class Told(Generic[T]):
+    """An attribute of a `RemoteConn` whose every change is told to the client's process
+    (`_moved`): its room and its seat, kept in `_room` and `_seat`."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, conn: RemoteConn | None, owner: type | None = None) -> T:
+        if conn is None:  # the class's own attribute
+            return self  # type: ignore[return-value]
+        return getattr(conn, self.slot)
+
+    def __set__(self, conn: RemoteConn, value: T) -> None:
+        setattr(conn, self.slot, value)
+        conn._moved()
 
 
 class RemoteConn(Conn):
@@ -39,23 +58,8 @@ class RemoteConn(Conn):
         self._told: tuple[str | None, int | None] = (None, None)
         super().__init__(None, address, limits, outbox)  # type: ignore[arg-type]
 
-    @property  # type: ignore[override]
-    def room(self) -> Room | None:
-        return self._room
-
-    @room.setter
-    def room(self, room: Room | None) -> None:
-        self._room = room
-        self._moved()
-
-    @property  # type: ignore[override]
-    def seat(self) -> int | None:
-        return self._seat
-
-    @seat.setter
-    def seat(self, seat: int | None) -> None:
-        self._seat = seat
-        self._moved()
+    room: Told[Room | None] = Told()  # type: ignore[assignment]
+    seat: Told[int | None] = Told()  # type: ignore[assignment]
 
     def _moved(self) -> None:
         """Tell the client's process where it is now, if that changed."""
@@ -69,12 +73,8 @@ class RemoteConn(Conn):
         return False  # the client's own process bounds what its socket holds
 
     def send_framed(self, frame: bytes, room: Any = None) -> None:
-        if self.closed or self.gone:
-            return
-        if not self.queue:
-            self.outbox.queued(self)
-        self.queue.append((frame, room))
-        self.queued += len(frame)
+        if not (self.closed or self.gone):
+            self.enqueue(frame, room)
 
     def write_queued(self, lost: Lost) -> None:
         queue, self.queue = self.queue, []

@@ -130,6 +130,10 @@ class Conn:
             self.queue, self.queued = [], 0
             transport.abort()
             return
+        self.enqueue(frame, room)
+
+    def enqueue(self, frame: bytes, room: Any) -> None:
+        """Queue a frame for the turn's end (the outbox learns of a queue's first)."""
         if not self.queue:
             self.outbox.queued(self)
         self.queue.append((frame, room))
