@@ -22,6 +22,27 @@ def painting_words(code: str) -> str:
     return f"a {p.w}×{p.h} {GENRE_NAME[p.genre]} (frame {p.frame[1:]}, value {p.value})"
 
 
+# Events told in one line of their fields: `{who}` is the seat's name ("You" for yours), a
+# field the event lacks reads "None".
+SAID = {
+    "bid_in": "{who} laid a bid card",
+    "decor": "{who} took a {size}-shield decor",
+    "declined": "{who} took no (more) decor",
+    "discarded": "{who} lost a {size}-shield decor",
+    "round_end": "Round {round} ends",
+}
+
+
+class _Fields(dict[str, Any]):
+    """An event's fields for `str.format_map`, with None for a field it lacks (as `get`)."""
+
+    def __init__(self, event: dict[str, Any], **more: Any) -> None:
+        super().__init__(event, **more)
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
 def narrate(
     event: dict[str, Any], names: Sequence[str], you: int | None, house: House | None = None
 ) -> str | None:
@@ -34,6 +55,9 @@ def narrate(
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
     kind, seat = event.get("type"), event.get("seat")
+    said = SAID.get(kind)  # type: ignore[arg-type]
+    if said is not None:
+        return said.format_map(_Fields(event, who=who(seat)))
     if kind == "placed":
         if event.get("tile") == "start":
             what = "your starting painting" if seat == you else "their starting painting"
@@ -46,8 +70,6 @@ def narrate(
         return f"{who(seat)} chose the lot: " + ", ".join(
             s.replace("x", "×") for s in event.get("shapes") or []
         )
-    if kind == "bid_in":
-        return f"{who(seat)} laid a bid card"
     if kind == "reveal":
         bids = event.get("bids") or []
         order = event.get("order") or []
@@ -71,12 +93,6 @@ def narrate(
         return (
             f"Frame bonus for {who(seat, False)}: {event.get('matches')} matching frame(s) touch it"
         )
-    if kind == "decor":
-        return f"{who(seat)} took a {event.get('size')}-shield decor"
-    if kind == "declined":
-        return f"{who(seat)} took no (more) decor"
-    if kind == "discarded":
-        return f"{who(seat)} lost a {event.get('size')}-shield decor"
     if kind == "wall_full":
         whose = "Your" if seat == you else f"{who(seat)}'s"
         return f"{whose} wall is full: no more decor this round; the game ends"
@@ -85,8 +101,6 @@ def narrate(
             f"To the museum: {painting_words(str(event.get('code')))}; "
             f"{GENRE_NAME.get(str(event.get('genre')), '?')} prestige now {event.get('prestige')}"
         )
-    if kind == "round_end":
-        return f"Round {event.get('round')} ends"
     if kind == "game_end":
         points = event.get("points") or []
         winners = event.get("winners") or []
