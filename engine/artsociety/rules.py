@@ -141,6 +141,22 @@ def parse_variant(value: object, players: int | None = None) -> House:
         return PRESETS[value]
     if not isinstance(value, dict):
         raise VariantError("variant must be a preset name or an object")
+    key = repr(value)  # a record's or a room's plain JSON values: equal reprs, equal objects
+    house = _parsed.get(key)
+    if house is None:
+        house = _parse_mapping(value)
+        if len(_parsed) >= PARSED_KEPT:
+            _parsed.clear()
+        _parsed[key] = house
+    return house
+
+
+PARSED_KEPT = 64  # variants parsed and kept: every replay of a record parses its variant
+_parsed: dict[str, House] = {}
+
+
+def _parse_mapping(value: dict[Any, Any]) -> House:
+    """`parse_variant` of a mapping (checked, and parsed afresh)."""
     fields = House.__dataclass_fields__
     extra = set(value) - set(fields)
     if extra:
@@ -267,6 +283,7 @@ class Spot(NamedTuple):
     mask: int  # the cells it covers
     border: int  # the wall cells outside it that share an edge with it
     border_cells: tuple[int, ...]
+    cells: tuple[int, ...]  # the cells it covers, by index
 
 
 @cache
@@ -275,10 +292,10 @@ def spots(cols: int, rows: int, w: int, h: int) -> tuple[Spot, ...]:
     out = []
     for y in range(rows - h + 1):
         for x in range(cols - w + 1):
+            cells = tuple((y + dy) * cols + x + dx for dy in range(h) for dx in range(w))
             mask = 0
-            for dy in range(h):
-                for dx in range(w):
-                    mask |= 1 << ((y + dy) * cols + x + dx)
+            for c in cells:
+                mask |= 1 << c
             border_cells = []
             for dx in range(w):
                 if y > 0:
@@ -294,7 +311,8 @@ def spots(cols: int, rows: int, w: int, h: int) -> tuple[Spot, ...]:
             for c in border_cells:
                 border |= 1 << c
             index = y * cols + x
-            out.append(Spot(index, cell_name(index, cols), mask, border, tuple(border_cells)))
+            name = cell_name(index, cols)
+            out.append(Spot(index, name, mask, border, tuple(border_cells), cells))
     return tuple(out)
 
 

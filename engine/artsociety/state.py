@@ -89,9 +89,10 @@ def check_deck(deck: object) -> bool:
         w, _, h = name.partition("x")
         if not (w.isdigit() and h.isdigit()):
             return False
-        if any(not isinstance(code, str) for code in pile):
-            return False
-        if sorted(pile) != pile_codes(name, len(pile)):
+        try:  # codes of other types fail to sort with strings, or differ from the codes
+            if sorted(pile) != pile_codes(name, len(pile)):
+                return False
+        except TypeError:
             return False
     if not isinstance(starts, list) or not isinstance(white, list):
         return False
@@ -433,16 +434,19 @@ class ArtSociety:
         fields, a new map); its events go to `events`, None when nobody listens."""
         if not isinstance(action, dict):
             raise Illegal("an action must be a map")
-        kind = action.get("type")
-        entry = ACTIONS.get(kind) if isinstance(kind, str) else None
-        if entry is None:
-            raise Illegal(f"unknown action type {kind!r}"[:200])
+        try:  # subscripts, not `get`: this runs for every action of every replay
+            kind = action["type"]
+            fields, handler = ACTIONS[kind]
+        except (KeyError, TypeError):  # no type, an unknown one, or not even hashable
+            raise Illegal(f"unknown action type {action.get('type')!r}"[:200]) from None
         if self.finished:
             raise Illegal("the game is over (A22)")
-        seat = action.get("seat")
+        try:
+            seat = action["seat"]
+        except KeyError:
+            seat = None
         if type(seat) is not int or not 0 <= seat < self.n:
             raise Illegal(f"seat must be a player's seat from 0 to {self.n - 1}")
-        fields, handler = entry
         if seat not in self.to_act():
             raise NotYourTurn(f"seat {seat} has nothing to do now")
         handler(self, seat, action, events)
@@ -455,10 +459,16 @@ class ArtSociety:
     # -- placement
 
     def _spot(self, seat: int, w: int, h: int, cell: object, first: bool = False) -> Spot:
-        problem = self.walls[seat].problem(w, h, cell, first)
-        if problem:
-            raise Illegal(problem)
-        return spot_at(self.house.cols, self.house.rows, w, h)[cell]  # type: ignore[index]
+        """Where a w × h tile goes with its corner at `cell`, if it may (A13); else why not.
+        A cell's name is a key of the spots on the wall (`spot_at`): a tile that fits is
+        found with one lookup, and only a refused one asks `problem` why."""
+        wall = self.walls[seat]
+        spot = spot_at(wall.cols, wall.rows, w, h).get(cell) if isinstance(cell, str) else None
+        if spot is not None and wall.fits(spot, first):
+            return spot
+        problem = wall.problem(w, h, cell, first)
+        assert problem is not None  # no spot that fits: `problem` says why
+        raise Illegal(problem)
 
     def _place(self, seat: int, action: Action, events: list[Event] | None) -> None:
         tile, cell, turned = action.get("tile"), action.get("cell"), action.get("turned", False)
@@ -697,7 +707,7 @@ class ArtSociety:
         self.stacks[seat].append(card)
         if events is not None:
             events.append({"type": "bid_in", "seat": seat})
-        if any(b is None for b in self.bids):
+        if None in self.bids:
             return
         stacks = self.stacks
         self.order = sorted(range(self.n), key=lambda s: stacks[s][::-1], reverse=True)

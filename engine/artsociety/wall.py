@@ -105,12 +105,9 @@ class Wall:
         index = len(self.tiles)
         self.tiles.append(Hung(code, spot, w, h))
         self.occ |= spot.mask
-        grid, cols = self.grid, self.cols
-        start = spot.index
-        for dy in range(h):
-            row = start + dy * cols
-            for dx in range(w):
-                grid[row + dx] = index
+        grid = self.grid
+        for cell in spot.cells:
+            grid[cell] = index
 
     def shields(self) -> int:
         return sum(DECOR_OF.get(t.code, 0) for t in self.tiles)

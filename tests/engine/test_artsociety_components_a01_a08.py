@@ -84,6 +84,23 @@ def test_house_variant_defaults_presets_and_overrides():
             parse_variant(bad)
 
 
+def test_a_variant_parsed_again_is_read_from_what_it_holds_not_which_object_it_is():
+    """Parsed variants are kept by their content (every replay of a record parses its
+    variant): an equal mapping gets the same house, a changed one its own, a bad one an
+    error each time."""
+    written = {"multipliers": [6, 4, 2, 0], "cols": 12}
+    first = parse_variant(written)
+    assert parse_variant({"multipliers": [6, 4, 2, 0], "cols": 12}) is first
+    written["cols"] = 11  # the same dict, changed: parsed anew
+    assert parse_variant(written).cols == 11 and first.cols == 12
+    for _ in range(2):
+        with pytest.raises(VariantError):
+            parse_variant({"cols": True})
+    assert parse_variant({"cols": 10}).cols == 10
+    with pytest.raises(VariantError):  # 10 as text is no number, whatever it reads like
+        parse_variant({"cols": "10"})
+
+
 def test_a06_prestige_zero_and_each_shape_its_own_shuffled_pile():
     game = ArtSociety(NAMES[:4], seed=11)
     assert game.prestige == dict.fromkeys(GENRES, 0)
@@ -148,6 +165,9 @@ def test_art_society_is_for_2_to_4_players_and_checks_its_deck():
             "piles": {**deck["piles"], "2x2": deck["piles"]["2x2"][1:] + ["2x2.0"] * 1 + ["2x2.0"]},
         },
         {**deck, "extra": 1},
+        {**deck, "piles": {**deck["piles"], "2x2": [*deck["piles"]["2x2"][1:], 7]}},
+        {**deck, "piles": {**deck["piles"], "2x2": list(range(len(deck["piles"]["2x2"])))}},
+        {**deck, "piles": {**deck["piles"], "2x2": [[c] for c in deck["piles"]["2x2"]]}},
         [1, 2],
     ):
         assert not check_deck(broken)
