@@ -132,11 +132,16 @@ class RematchKeys(Screen[None]):
         return you not in answered
 
     def rematch_status(self) -> str:
-        """The status line's part: " · rematch 1/2" once someone has accepted."""
+        """The status line's part: " · rematch 1/2" once someone has answered, and how
+        many declined (a decline may still become an accept, so the count stays)."""
         accepted = self.rematch.get("accepted") or []
-        if not self.view.get("finished") or not accepted or self.rematch.get("new_room"):
+        declined = self.rematch.get("declined") or []
+        if not self.view.get("finished") or self.rematch.get("new_room"):
             return ""
-        return f" · rematch {len(accepted)}/{len(self.rematch.get('humans') or [])}"
+        if not accepted and not declined:
+            return ""
+        said = f" · rematch {len(accepted)}/{len(self.rematch.get('humans') or [])}"
+        return said + (f", {len(declined)} declined" if declined else "")
 
     def rematch_text(self) -> str:
         return rematch_words(self.rematch, self.names, self.view.get("you"))

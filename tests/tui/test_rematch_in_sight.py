@@ -108,6 +108,18 @@ async def test_r_in_the_game_over_dialog_accepts_and_a_watcher_is_offered_no_key
         assert "Rematch: Ann accepted (1 of 2); waiting for Bob" in log_text(watcher)
         assert "R: accept" not in log_text(watcher)
         assert not list(watcher.table.query(RematchLine))
+        assert "game over · rematch 1/2 · watching" in status(watcher)
+        # Bob declines: the header says so (it kept "rematch 1/2" alone: play-tests 12-03).
+        watcher.table.show_rematch(
+            {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [0], "declined": [1]}
+        )
+        await pilot.pause()
+        assert "game over · rematch 1/2, 1 declined" in status(watcher)
+        watcher.table.show_rematch(
+            {"t": "rematch", "room": "r1", "humans": [0, 1], "accepted": [], "declined": [1]}
+        )
+        await pilot.pause()
+        assert "game over · rematch 0/2, 1 declined" in status(watcher)
 
 
 async def test_the_rematch_key_is_named_one_way_everywhere() -> None:
