@@ -203,7 +203,7 @@ class PastGamesScreen(PeopleScreen):
             table.add_row(date, game_title(g.get("game")), players, result, delta)
         self.draw_title(f"{msg.get('player', '')} · {count(len(self.games), 'game')}")
         self.query_one("#people-hint", Static).update(
-            Text(f"Enter: replay the game   {REVIEW_KEY}", style="dim")
+            Text(f"Enter: replay the game   {REVIEW_KEY}   ±: your rating's change", style="dim")
             if self.games
             else Text("No finished games yet: a game you play to its end is listed here.")
         )

@@ -108,6 +108,8 @@ async def test_past_games_open_the_replay_viewer(server, url, tmp_path):
         await until(pilot, lambda: app.screen.games)
         row = app.screen.query_one(DataTable).get_row_at(0)
         assert row[1] == "Serengeti" and row[3] == "1 of 3" and row[4] == "+120"
+        # The "±" column is said (play-tests 2026-12-03: it was unexplained).
+        assert "±: your rating's change" in text_of(app.screen.query_one("#people-hint"))
         await pilot.press("enter")
         await until(pilot, lambda: viewing(app))
         assert app.screen.replay.record.extra["room"] == room
