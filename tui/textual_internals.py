@@ -28,7 +28,8 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
 - `textual.widgets._select.SelectCurrent`, `SelectOverlay` (tui/createroom.py): widgets
   Textual does not export, subclassed. `textual.widgets._footer.FooterKey` and
   `StylesCache` are re-exported for the tests only (Textual's own footer keys, which
-  tui/footer.py draws cell for cell; the styles cache `inner_outer` replaces a method of).
+  tui/footer.py draws cell for cell, imported when first asked for: nothing else loads
+  that module; the styles cache `inner_outer` replaces a method of).
 - `textual._styles_cache.StylesCache.get_inner_outer`, replaced on import by
   `inner_outer`: Textual caches that method with `functools.lru_cache`, so its key holds
   the instance, and the 1,024 newest keys kept 1,024 widgets' styles caches alive, each
@@ -75,13 +76,11 @@ from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
 from textual.strip import Strip
 from textual.style import Style as TextualStyle
-from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent, SelectOverlay
 
 __all__ = [
     "ChopsUpdate",
     "CompositorUpdate",
-    "FooterKey",
     "LayoutUpdate",
     "SelectCurrent",
     "SelectOverlay",
@@ -100,6 +99,16 @@ __all__ = [
     "raw_mode",
     "strip_init",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`FooterKey`, for the tests, imported when asked for: no app of ours loads Textual's
+    footer, so a process does not pay for its import."""
+    if name == "FooterKey":
+        from textual.widgets._footer import FooterKey
+
+        return FooterKey
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class StripDisplay:
