@@ -124,6 +124,10 @@ def _ints(value: object, name: str, count: int | None, low: int, high: int) -> t
     return tuple(_int(v, name, low, high) for v in value)
 
 
+PARSED_KEPT = 64  # variants parsed and kept: every replay of a record parses its variant
+_parsed: dict[str, House] = {}
+
+
 def parse_variant(value: object, players: int | None = None) -> House:
     """A `House` from None (the defaults), a preset name, a House or a partial mapping.
 
@@ -149,10 +153,6 @@ def parse_variant(value: object, players: int | None = None) -> House:
             _parsed.clear()
         _parsed[key] = house
     return house
-
-
-PARSED_KEPT = 64  # variants parsed and kept: every replay of a record parses its variant
-_parsed: dict[str, House] = {}
 
 
 def _parse_mapping(value: dict[Any, Any]) -> House:

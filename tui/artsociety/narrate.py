@@ -36,9 +36,6 @@ SAID = {
 class _Fields(dict[str, Any]):
     """An event's fields for `str.format_map`, with None for a field it lacks (as `get`)."""
 
-    def __init__(self, event: dict[str, Any], **more: Any) -> None:
-        super().__init__(event, **more)
-
     def __missing__(self, key: str) -> None:
         return None
 
@@ -55,7 +52,7 @@ def narrate(
         return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
     kind, seat = event.get("type"), event.get("seat")
-    said = SAID.get(kind)  # type: ignore[arg-type]
+    said = SAID.get(kind)
     if said is not None:
         return said.format_map(_Fields(event, who=who(seat)))
     if kind == "placed":
