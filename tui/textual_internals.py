@@ -42,12 +42,27 @@ What it relies on (Textual 8.2, Rich 15) and what each buys:
   (`scripts/bench_appstart.py`). Parsed rules depend only on the source, where it came
   from and the variables (the theme), and Textual never changes them once parsed (its own
   cache hands the same ones out again), so the process parses each once.
+- `Stylesheet._process_component_classes` and a node's `_component_styles`, replaced by
+  `style_components`: to style a widget's component classes (an `Input`'s cursor, a
+  `DataTable`'s rows), Textual makes a new virtual `DOMNode` for each class every time the
+  widget is styled again (its focus moved, a screen came over it), and drops the old
+  ones: each about 75 objects in a cycle (the node and its `Styles`), which only a full
+  collection frees. A lobby dialog opened and closed left about 45 of them (3,300 of its
+  objects), an amount entry 4 each time it took or lost the focus. Each component's node is
+  made once and styled again, so a change is worked out and seen as Textual's is.
+- `LRUCache`'s links (`_cache`'s values, `[prev, next, key, value]`, a ring): Textual's
+  `clear` and `discard` drop links that still point at each other, so everything the
+  cache held became cyclic garbage: a `DataTable` cleared for a new room in the lobby's
+  list left about 3,500 objects (its rows' strips) for a full collection to find, every
+  lobby session at once. `lru_clear` and `lru_discard` take the dropped links apart, and
+  what they held is freed at once.
 - `Strip`'s seven caches (`_crop_cache`, `_style_cache`, ...: `STRIP_CACHES`), made when
   first used instead of with every strip (`strip_init`, and a property over each cache's
   slot): Textual makes a strip for every line it draws, crops, joins or styles, and each
   made seven `FIFOCache`s that most never used. A game's session kept about 12,000 of
   them alive (38 % of its objects, issue 31), every one walked by each full garbage
-  collection.
+  collection. `divide` and `crop_extend` cached the strip itself as their answer, a cycle:
+  their caches (`OthersOnly`) keep no such answer.
 
 Still used where they are (subclasses' own overrides of Textual's methods; the
 contract test checks each exists): `DataTable._update_dimensions` / `_clear_caches`
@@ -68,10 +83,11 @@ from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual._context import active_app
 from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
-from textual.cache import FIFOCache
+from textual.cache import FIFOCache, LRUCache
 from textual.color import Color
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
+from textual.dom import DOMNode
 from textual.drivers.linux_driver import LinuxDriver
 from textual.keys import _character_to_key as character_to_key
 from textual.strip import Strip
@@ -82,6 +98,7 @@ __all__ = [
     "ChopsUpdate",
     "CompositorUpdate",
     "LayoutUpdate",
+    "OthersOnly",
     "SelectCurrent",
     "SelectOverlay",
     "StripDisplay",
@@ -94,10 +111,13 @@ __all__ = [
     "colour_system",
     "driver_of",
     "inner_outer",
+    "lru_clear",
+    "lru_discard",
     "parse_rules_once",
     "parser_waiting",
     "raw_mode",
     "strip_init",
+    "style_components",
 ]
 
 
@@ -251,16 +271,40 @@ def strip_init(self: Strip, segments: Any, cell_length: int | None = None) -> No
     self._cell_count = None
 
 
+class OthersOnly(FIFOCache[Any, Any]):
+    """A strip's cache of `divide` or `crop_extend`, which keeps no answer that is the strip
+    itself (`[strip]`, or `strip`): Textual's cached it, and the strip, referring to
+    itself, was cyclic garbage once dropped (tens a frame, all their segments). Such an
+    answer costs nothing to work out again."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, maxsize: int, owner: Strip) -> None:
+        super().__init__(maxsize)
+        self.owner = id(owner)  # not the strip: that would be the cycle again
+
+    def set(self, key: Any, value: Any) -> None:
+        itself = value[0] if type(value) is list and len(value) == 1 else value
+        if id(itself) != self.owner:
+            super().set(key, value)
+
+    __setitem__ = set
+
+
+SELF_ANSWERS = ("_divide_cache", "_crop_extend_cache")  # may answer with the strip itself
+
+
 def _made_when_used(name: str, size: int) -> property:
     """The cache `name` of a strip: its slot's value, or a new cache put there."""
     slot = Strip.__dict__[name]  # the slot's own descriptor: where the value lives
     get, put = slot.__get__, slot.__set__
+    own = name in SELF_ANSWERS
 
     def cache(strip: Strip) -> FIFOCache[Any, Any]:
         try:
             return get(strip, Strip)
         except AttributeError:  # not asked for before
-            made: FIFOCache[Any, Any] = FIFOCache(size)
+            made = OthersOnly(size, strip) if own else FIFOCache(size)
             put(strip, made)
             return made
 
@@ -270,3 +314,57 @@ def _made_when_used(name: str, size: int) -> property:
 for _name, _size in STRIP_CACHES.items():
     setattr(Strip, _name, _made_when_used(_name, _size))
 Strip.__init__ = strip_init  # type: ignore[method-assign]
+
+
+textuals_component_classes = Stylesheet._process_component_classes  # the contract test compares
+
+
+def style_components(self: Stylesheet, node: DOMNode) -> None:
+    """`Stylesheet._process_component_classes`, each component's virtual node made once (the
+    module's docstring); the widget is repainted when a component's rules changed."""
+    components = node._get_component_classes()
+    if not components:
+        return
+    kept = node._component_styles
+    styled: dict[str, Any] = {}
+    changed = False
+    for component in sorted(components):
+        old = kept.get(component)
+        virtual = None if old is None else old.node
+        before = None if virtual is None else virtual.styles.base.get_rules()
+        if virtual is None:
+            virtual = DOMNode(classes=component)
+            virtual._attach(node)
+        self.apply(virtual, animate=False)
+        changed = changed or before != virtual.styles.base.get_rules()
+        styled[component] = virtual.styles
+    kept.clear()
+    kept.update(styled)
+    if changed:
+        node.refresh()
+
+
+Stylesheet._process_component_classes = style_components  # type: ignore[method-assign]
+
+
+textuals_lru_clear = LRUCache.clear  # the contract test compares
+textuals_lru_discard = LRUCache.discard
+
+
+def lru_clear(self: LRUCache[Any, Any]) -> None:
+    """`LRUCache.clear`, its links taken apart (the module's docstring)."""
+    for link in self._cache.values():
+        link.clear()
+    textuals_lru_clear(self)
+
+
+def lru_discard(self: LRUCache[Any, Any], key: Any) -> None:
+    """`LRUCache.discard`, the dropped link taken apart (the last one pointed at itself)."""
+    link = self._cache.get(key)
+    textuals_lru_discard(self, key)
+    if link is not None:
+        link.clear()
+
+
+LRUCache.clear = lru_clear  # type: ignore[method-assign]
+LRUCache.discard = lru_discard  # type: ignore[method-assign]

@@ -27,10 +27,12 @@ from textual.widgets import DataTable, RichLog, Select, Static
 
 from modernart.server.doors.terminal.screen import pieces
 from modernart.tui.textual_internals import (
+    SELF_ANSWERS,
     STRIP_CACHES,
     ChopsUpdate,
     CompositorUpdate,
     LayoutUpdate,
+    OthersOnly,
     SelectCurrent,
     SelectOverlay,
     StripDisplay,
@@ -250,7 +252,8 @@ def test_strips_make_their_caches_when_first_used():
     for name in Strip.__slots__:
         mine, textuals = getattr(ours, name), getattr(theirs, name)
         if name in STRIP_CACHES:
-            assert type(mine) is type(textuals) is FIFOCache
+            assert type(textuals) is FIFOCache and isinstance(mine, FIFOCache)
+            assert (type(mine) is OthersOnly) == (name in SELF_ANSWERS)
             assert mine._maxsize == textuals._maxsize == STRIP_CACHES[name]
         else:
             assert mine == textuals
