@@ -714,6 +714,9 @@ def report(results: list[Result], args) -> None:
                 f"| {r.design} | {r.gc.workers} | {r.gc.seconds / 60:.1f} | "
                 f"{'CPU' if on_cpu else 'pause'} | {every} | {full} | {busy} |"
             )
+    for r in results:
+        if r.gc is not None:
+            print(f"{r.design}, full collections: {gcpauses.sizes(r.gc)}")
     base = results[0]
     for r in results[1:]:
         if base.lobby_mb:

@@ -46,7 +46,11 @@ if os.environ.get("GC_PAUSES_DIR"):
             _out[1] = pid
         idle = sys.modules.get("modernart.server.doors.terminal.collector")
         quiet = int(bool(getattr(idle, "quietly", False)))
-        line = b"%d %.3f %.3f %d\\n" % (info["generation"], pause * 1000, used * 1000, quiet)
+        generation = info["generation"]
+        live = len(gc.get_objects(2)) if generation == 2 else 0  # after the pause is timed
+        line = b"%d %.3f %.3f %d %d %d\\n" % (
+            generation, pause * 1000, used * 1000, quiet, info["collected"], live
+        )
         os.write(_out[0], line)
 
     gc.callbacks.append(_gc_pause)
@@ -65,6 +69,7 @@ class Pauses:
     """The workers' collections: (generation, pause ms, CPU ms) each, over `seconds`."""
 
     collections: list[tuple[int, float, float, bool]] = field(default_factory=list)
+    full_sizes: list[tuple[int, int]] = field(default_factory=list)  # (freed, live) each
     workers: int = 0
     seconds: float = 0.0
 
@@ -92,10 +97,12 @@ def read(directory: pathlib.Path, seconds: float, skip: dict[str, int] | None = 
         pauses.workers += 1
         for line in path.read_text().splitlines()[(skip or {}).get(path.name, 0) :]:
             fields = line.split()
-            if len(fields) in (3, 4):
+            if len(fields) in (3, 4, 6):
                 generation, pause, cpu = int(fields[0]), float(fields[1]), float(fields[2])
-                quiet = len(fields) == 4 and fields[3] == "1"
+                quiet = len(fields) >= 4 and fields[3] == "1"
                 pauses.collections.append((generation, pause, cpu, quiet))
+                if generation == 2 and len(fields) == 6:
+                    pauses.full_sizes.append((int(fields[4]), int(fields[5])))
     return pauses
 
 
@@ -111,6 +118,18 @@ def figures(values: list[float]) -> str:
     return (
         f"{len(values)}: {pct(values, 0.5):.1f} / {pct(values, 0.99):.1f} / {values[-1]:.0f} ms, "
         f"{over} over {AIM_MS:.0f} ms"
+    )
+
+
+def sizes(pauses: Pauses) -> str:
+    """What the full collections walked: the objects each freed and left alive (p50 / max)."""
+    if not pauses.full_sizes:
+        return "not recorded"
+    freed = sorted(f for f, _ in pauses.full_sizes)
+    live = sorted(n for _, n in pauses.full_sizes)
+    return (
+        f"freed {pct(freed, 0.5):,} / {freed[-1]:,}, "
+        f"left alive {pct(live, 0.5):,} / {live[-1]:,} objects (p50 / max)"
     )
 
 
