@@ -727,15 +727,27 @@ def report(results: list[Result], args) -> None:
     sys.stdout.flush()
 
 
+async def quiet_machine(below: float | None, longest: float = 300.0) -> None:
+    """Until the 1-minute load is under `below` (at most `longest` s): each design starts
+    on a machine as quiet as the first, not in the load its predecessor left."""
+    waited = 0.0
+    while below is not None and os.getloadavg()[0] >= below and waited < longest:
+        await asyncio.sleep(5)  # the load average moves over seconds: nothing to wait on
+        waited += 5
+
+
 async def bench(args) -> None:
     results = []
+    below = getattr(args, "quiet_load", None)
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
         src = baseline_tree(args.baseline, pathlib.Path(tmp)) if args.baseline else None
         for _ in range(getattr(args, "repeat", 1)):  # the designs in turn, R times
             if src is not None:
+                await quiet_machine(below)
                 results.append(await run_design(args.baseline, src, args))
                 report(results, args)  # each design's figures as soon as they are in
             for k in args.per_worker:
+                await quiet_machine(below)
                 results.append(await run_design(f"K={k}", None, args, k))
                 report(results, args)
                 if args.door_machine:

@@ -100,6 +100,12 @@ async def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=1, help="the designs R times, in turn (baseline, K …)"
     )
+    parser.add_argument(
+        "--quiet-load",
+        type=float,
+        help="with --sessions: before each design, wait (up to 5 min) for the 1-minute load "
+        "to fall under this",
+    )
     args = parser.parse_args()
     if args.sessions:
         from scripts.bench_sessions import bench

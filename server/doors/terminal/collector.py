@@ -1,13 +1,14 @@
 """A worker's garbage collections, each timed (issue 31): what its sessions wait for.
 
 CPython's full collection walks every tracked object not frozen: in a worker, the
-objects of all its sessions (up to K apps, each a Textual DOM, 10–50 thousand objects).
-The garbage the sessions leave is cyclic by Textual's design (a widget and its `Styles`
-refer to each other, the compositor's and signals' closures, the timers' bound
-methods): a closed dialog leaves 4–16 thousand objects that only the collector frees,
-none of them in cycles of ours (tests/tui/test_dialog_garbage.py). A full collection
-costs what it costs (docs/decisions/terminal-sessions.md: keeping it to the young,
-freezing the rest, was measured and dropped), and each is measured: a `gc.callbacks`
+objects of all its sessions (up to K apps, each a Textual DOM, 10–50 thousand objects),
+and frees the cyclic garbage among them. Where nothing ends, the sessions make none
+(tui/textual_internals.py takes Textual's cycles apart: tests/tui/test_cyclic_garbage.py);
+what ends is cyclic by Textual's design (a widget and its `Styles` refer to each other,
+closures, the timers' bound methods): a closed dialog leaves 400–7,500 objects that only
+the collector frees, none of them in cycles of ours (tests/tui/test_dialog_garbage.py).
+A full collection costs what it costs (docs/decisions/terminal-sessions.md: keeping it to
+the young, freezing the rest, was measured and dropped), and each is measured: a `gc.callbacks`
 hook times each collection; the worker's beats carry the figures (worker.py) and the
 server logs a pause over `PAUSE_AIM` (pool.py).
 
