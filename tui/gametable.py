@@ -59,6 +59,7 @@ from .rematch import RematchKeys
 from .tableframe import TableFrame
 from .tablekeys import TableKeys, hints_allowed
 from .turnclock import ClockWarning
+from .typeahead import TypeAhead
 
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
@@ -69,7 +70,7 @@ CONNECTION_LABEL = {
 }
 
 
-class GameTable(RematchKeys, TableKeys, TableFrame):
+class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
     """The base of every game's table: see the module docstring for the contract."""
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
@@ -188,6 +189,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
         if not self.chatting:
             self.focus_for(self.legal)
         self.refresh_bindings()
+        self.answered(self.legal)  # keys typed ahead of it (tui/typeahead.py)
         if self.decision_starts(previous, view):
             self.post_message(Alert("turn"))
         if logged and (paused := pause_line(previous, view)) is not None:
@@ -384,6 +386,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
             self.note(replaced_note(self.player, detail), "bold red")
 
     def show_error(self, message: str) -> None:
+        self.refused()
         self.note(message, "bold red")
 
     def add_chat(self, sender: str, text: str, watching: bool = False) -> None:
@@ -420,6 +423,7 @@ class GameTable(RematchKeys, TableKeys, TableFrame):
         self.post_message(SendToServer(msg))
 
     def act(self, action: dict[str, Any]) -> None:
+        self.expect_answer(self.legal)
         self.post_message(PlayerAct(action))
 
     def action_act(self, kind: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.widgets import Input
-from tui_keys import until
+from tui_keys import log_text, until
 from tui_serengeti import ann_to_act, new_game, offline, play_until
 from tui_table import seated_game
 
@@ -111,3 +111,39 @@ async def test_s6_a_serengeti_bid_typed_over_and_sent_in_one_burst() -> None:
         burst(app, "backspace", "backspace", "backspace", "backspace", *wanted, "enter")
         await until(pilot, lambda: app.sent != [])
         assert app.sent == [{"t": "act", "action": {"type": "bid", "amount": legal[1]}}]
+
+
+async def test_r13_a_card_and_its_sealed_bid_typed_before_the_question(url, raw, tmp_path):
+    """Play-tests 2026-12-03 #1: `Enter 2 7 Enter` in one read played the sealed card and
+    lost the bid, its digits ahead of the view that asked for it; they wait for it now."""
+    async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, bob, cy):
+        burst(app, "enter", "2", "7", "enter")
+        await until(pilot, lambda: app.table.view.get("phase") == "sealed")
+        await bob.act(type="sealed", amount=3)
+        await cy.act(type="sealed", amount=4)
+        await until(pilot, lambda: played(bob, "sold"))
+        assert played(bob, "sold")[0]["winner"] == 1
+        assert played(bob, "sold")[0]["price"] == 27
+
+
+async def test_r15_a_fixed_price_typed_with_its_card_and_corrected(url, raw, tmp_path):
+    deal = ["lite_metal.fixed_price"]
+    async with seated_game(url, raw, tmp_path, deal) as (app, pilot, bob, _cy):
+        burst(app, "enter", "4", "5", "backspace", "0", "enter")
+        await until(pilot, lambda: played(bob, "price"))
+        assert played(bob, "price")[0]["amount"] == 40
+
+
+async def test_r12_digits_typed_ahead_of_a_view_that_asks_nothing_are_not_sent(url, raw, tmp_path):
+    """Ann auctions once around and bids last: the answer to her card asks her nothing, so
+    `5 Enter` typed with it is dropped and said to be, never sent in a later auction."""
+    deal = ["lite_metal.once_around"]
+    async with seated_game(url, raw, tmp_path, deal) as (app, pilot, bob, cy):
+        burst(app, "enter", "5", "enter")
+        await until(pilot, lambda: app.table.view.get("phase") is not None)
+        await until(pilot, lambda: "5 was typed before anything asked for it" in log_text(app))
+        await cy.act(type="bid", amount=6)
+        await bob.act(type="bid", amount=7)
+        entry = app.table.query_one(AmountInput)
+        await until(pilot, lambda: app.focused is entry and entry.value == "8")
+        assert [e["seat"] for e in played(bob, "bid")] == [2, 0]  # none of Ann's

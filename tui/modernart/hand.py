@@ -157,12 +157,12 @@ class Hand(Widget, can_focus=True):
         if self.cards:
             self.cursor = index % len(self.cards)
 
+    def will_choose(self) -> bool:
+        """Whether Enter chooses the card under the cursor now."""
+        return bool(self.action and self.cards) and self.cards[self.cursor] in self.playable
+
     def action_choose(self, kind: str = "") -> None:
-        if not self.action or not self.cards:
+        if not self.will_choose():
             self.app.bell()
             return
-        card = self.cards[self.cursor]
-        if card not in self.playable:
-            self.app.bell()
-            return
-        self.post_message(self.Chosen(self.action, card))
+        self.post_message(self.Chosen(self.action, self.cards[self.cursor]))

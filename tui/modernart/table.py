@@ -15,7 +15,7 @@ from textual.widgets import Input
 from ..amount import AmountInput
 from ..gametable import GameTable
 from ..tablekeys import TABLE_BINDINGS
-from .auction import AuctionPanel, outbid_note
+from .auction import AMOUNT_ACTIONS, AuctionPanel, outbid_note
 from .board import ValueBoard
 from .hand import Hand
 from .ledger import Ledger, LedgerScreen
@@ -103,7 +103,7 @@ class TableScreen(GameTable):
     def focus_for(self, legal: dict[str, Any]) -> None:
         if "play" in legal or "add" in legal:
             self.query_one(Hand).focus()
-        elif any(k in legal for k in ("bid", "sealed", "price")):
+        elif any(k in legal for k in AMOUNT_ACTIONS):
             self.query_one(AmountInput).focus()
 
     def show_error(self, message: str) -> None:
@@ -113,17 +113,43 @@ class TableScreen(GameTable):
 
     def on_key(self, event: events.Key) -> None:
         """A digit that no widget took while an amount is asked for (typed the instant
-        the question appeared, before the focus moved) starts the amount: never lost."""
-        char = event.character
-        if char is None or not char.isdigit():
+        the question appeared, before the focus moved) starts the amount: never lost.
+        Asked for none yet, the digits wait for the answer to the action just sent
+        (tui/typeahead.py): Enter on a card that it plays expects the answer already, as
+        the keys after it come here before the hand's binding has played it."""
+        if not self.asks_amount() and not self.chatting and self.hold(event):
+            event.stop()
             return
-        if not any(k in self.legal for k in ("bid", "sealed", "price")):
+        hand = self.query_one(Hand)
+        if event.key == "enter" and self.focused is hand and hand.will_choose():
+            self.expect_answer(self.legal)
+            return
+        char = event.character
+        if char is None or not char.isdigit() or not self.asks_amount():
             return
         entry = self.query_one(AmountInput)
         if self.focused is entry or self.chatting:
             return
         entry.start_typing(char)
         event.stop()
+
+    def asks_amount(self) -> bool:
+        return any(k in self.legal for k in AMOUNT_ACTIONS)
+
+    def take_ahead(self, keys: list[str]) -> None:
+        """Keys typed before the question: the amount's, and sent if Enter came too."""
+        if not self.asks_amount():
+            super().take_ahead(keys)
+            return
+        entry = self.query_one(AmountInput)
+        for key in keys:
+            if key == "enter":
+                entry.post_message(Input.Submitted(entry, entry.value))
+                return
+            if key == "backspace":
+                entry.value = entry.value[:-1]
+            else:
+                entry.start_typing(key)
 
     # --------------------------------------------------------------- actions
 
