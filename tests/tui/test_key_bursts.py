@@ -29,6 +29,15 @@ def played(raw_client, kind: str) -> list[dict]:
     return [e for m in updates for e in m.get("events", []) if e.get("type") == kind]
 
 
+async def sold_to_ann(pilot, bob, cy, price: int) -> None:
+    """Bob and Cy bid 3 and 4 in the sealed auction; Ann (seat 1) wins it at `price`."""
+    await bob.act(type="sealed", amount=3)
+    await cy.act(type="sealed", amount=4)
+    await until(pilot, lambda: played(bob, "sold"))
+    assert played(bob, "sold")[0]["winner"] == 1
+    assert played(bob, "sold")[0]["price"] == price
+
+
 async def test_r13_a_sealed_bid_typed_over_in_one_burst_keeps_every_key(url, raw, tmp_path):
     async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, bob, cy):
         await pilot.press("enter")
@@ -40,11 +49,7 @@ async def test_r13_a_sealed_bid_typed_over_in_one_burst_keeps_every_key(url, raw
         burst(app, "backspace", "backspace", "2", "5")
         await until(pilot, lambda: entry.value == "25")
         burst(app, "backspace", "7", "enter")
-        await bob.act(type="sealed", amount=3)
-        await cy.act(type="sealed", amount=4)
-        await until(pilot, lambda: played(bob, "sold"))
-        assert played(bob, "sold")[0]["winner"] == 1
-        assert played(bob, "sold")[0]["price"] == 27
+        await sold_to_ann(pilot, bob, cy, 27)
 
 
 async def test_r12_a_once_around_bid_typed_over_and_sent_in_one_burst(url, raw, tmp_path):
@@ -119,11 +124,7 @@ async def test_r13_a_card_and_its_sealed_bid_typed_before_the_question(url, raw,
     async with seated_game(url, raw, tmp_path, ["lite_metal.sealed"]) as (app, pilot, bob, cy):
         burst(app, "enter", "2", "7", "enter")
         await until(pilot, lambda: app.table.view.get("phase") == "sealed")
-        await bob.act(type="sealed", amount=3)
-        await cy.act(type="sealed", amount=4)
-        await until(pilot, lambda: played(bob, "sold"))
-        assert played(bob, "sold")[0]["winner"] == 1
-        assert played(bob, "sold")[0]["price"] == 27
+        await sold_to_ann(pilot, bob, cy, 27)
 
 
 async def test_r15_a_fixed_price_typed_with_its_card_and_corrected(url, raw, tmp_path):
