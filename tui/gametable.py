@@ -440,6 +440,7 @@ class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
             self.post_message(SaveRecord())
         elif choice == "quit":
             self.app.exit()
-        if choice != "quit" and not self._review_told:  # no room in the footer at 80 columns
+        finished = bool(self.view.get("finished"))  # not a round's summary closed
+        if choice != "quit" and finished and not self._review_told:  # no room in the footer
             self._review_told = True  # once a game, however often its dialog closes
             self.note("a: the expert's review of this game (also in Past games, p in the lobby)")

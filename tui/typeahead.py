@@ -64,8 +64,13 @@ class TypeAhead:
         self.drop_ahead(keys)
 
     def drop_ahead(self, keys: list[str]) -> None:
-        digits = "".join(key for key in keys if key.isdigit())
-        self.note(f"{digits} was typed before anything asked for it: not sent")
+        typed = ""
+        for key in keys:
+            if key == "enter":
+                break
+            typed = typed[:-1] if key == "backspace" else typed + key
+        if typed:
+            self.note(f"{typed} was typed before anything asked for it: not sent")
 
     def note(self, text: str, style: str = "dim") -> None:
         raise NotImplementedError  # the table's log (GameTable.note)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 from textual.screen import ModalScreen
+from tui_keys import log_text, until
 from tui_offline import OfflineApp
 
 from modernart.engine.games import get_game
@@ -90,3 +91,20 @@ async def test_a_round_summarys_clock_tick_after_it_was_closed_changes_nothing()
         summary._tick()  # the tick its timer had already queued
         await pilot.pause()
         assert app.screen is app.table and app.is_running
+
+
+async def test_r20_a_rounds_summary_closed_does_not_offer_the_games_review() -> None:
+    """The review is of a finished game (`a` does nothing before): its line in the log
+    came when round 1's summary closed (play-test, 2026-12-05)."""
+    game = get_game("modernart").create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    bots = [get_game("modernart").make_bot("random", 7 + s) for s in range(len(NAMES))]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        while not isinstance(app.screen, RoundSummary):
+            seat = game.to_act()[0]
+            app.others({**bots[seat].choose(game.view(seat)), "seat": seat})
+            await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is app.table)
+        assert "Round 1" in log_text(app) and "expert's review" not in log_text(app)

@@ -137,10 +137,10 @@ async def test_r15_a_fixed_price_typed_with_its_card_and_corrected(url, raw, tmp
 
 async def test_r12_digits_typed_ahead_of_a_view_that_asks_nothing_are_not_sent(url, raw, tmp_path):
     """Ann auctions once around and bids last: the answer to her card asks her nothing, so
-    `5 Enter` typed with it is dropped and said to be, never sent in a later auction."""
+    `5 4 ⌫ Enter` typed with it is dropped and said to be, never sent in a later auction."""
     deal = ["lite_metal.once_around"]
     async with seated_game(url, raw, tmp_path, deal) as (app, pilot, bob, cy):
-        burst(app, "enter", "5", "enter")
+        burst(app, "enter", "5", "4", "backspace", "enter")
         await until(pilot, lambda: app.table.view.get("phase") is not None)
         await until(pilot, lambda: "5 was typed before anything asked for it" in log_text(app))
         await cy.act(type="bid", amount=6)
