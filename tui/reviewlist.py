@@ -4,6 +4,7 @@ on one goes to that step (the dialog is dismissed with the viewer's step)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,9 +18,10 @@ from .dialog import Dialog
 from .reviewmarks import STYLE, SYMBOL, Marks, action_words
 from .sparkline import sparkline
 
-NAME = 8  # a name's columns
+NAME = 12  # a name's columns (the dialog's 70: a name, its chart, "-43 → +122")
 CHART = 40  # a sparkline's columns
-ROW = 44  # a costly decision's columns after its mark
+ROW = 42  # a costly decision's columns after its mark (a scroll bar beside); more go under it
+MARK = 26  # the columns before them: "   step 122 ?? blunder    "
 
 
 def _signed(value: float) -> str:
@@ -69,7 +71,10 @@ def option_rows(marks: Marks, names: list[str]) -> list[Option]:
                     Text.assemble(
                         f"   step {d['step'] + 1:>3} ",
                         (f"{SYMBOL[mark]:<2} {mark:<10}", STYLE[mark]),
-                        f" −{d['loss']:.0f} {marks.unit}, {words}"[:ROW],
+                        " ",
+                        f"\n{' ' * MARK}".join(
+                            textwrap.wrap(f"−{d['loss']:.0f} {marks.unit}, {words}", ROW)
+                        ),
                     ),
                     id=str(d["step"] + 1),
                 )

@@ -25,7 +25,7 @@ from modernart.tui import reviewlocal as reviewing
 from modernart.tui.eventlog import EventLog
 from modernart.tui.replay import Replay, RevealScreen, ViewerApp
 from modernart.tui.reviewlist import ReviewList
-from modernart.tui.reviewmarks import ReviewMismatch
+from modernart.tui.reviewmarks import ReviewMismatch, action_words
 from modernart.tui.sparkline import BLOCKS, sparkline, squeeze
 
 HERE = Path(__file__).parent
@@ -140,6 +140,26 @@ async def test_the_costliest_list_jumps_to_the_chosen_step(game):
         await pilot.press("enter")
         await until(pilot, lambda: at(app, action + 1))
         assert f"{name} ?? blunder" in status(app) and reason in log(app)
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_the_review_page_cuts_no_decision_short_at_80_columns(game):
+    """Play-tests 2026-12-03: the review's page cut its lines at 80 columns ("pick a 2×3
+    still life (frame 2,"): a decision's words go on under it, beside the scroll bar."""
+    app = ViewerApp(planted(game), stored_review(game))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await until(pilot, lambda: shown(app, ReviewList))
+        options = app.screen.query_one("#review-list")
+        width = options.scrollable_content_region.width
+        marks = app.replay.marks
+        for seat in range(len(app.replay.record.players)):
+            for d in marks.costliest(seat):
+                lines = options.get_option(str(d["step"] + 1)).prompt.plain.split("\n")
+                assert max(len(line) for line in lines) <= width
+                said = " ".join(line.strip() for line in lines)
+                assert said.endswith(action_words(marks.review["game"], d["action"]))
 
 
 def test_a_sparkline_scales_and_squeezes_its_values():
