@@ -40,7 +40,7 @@ def header(marks: Marks) -> Text:
             "dim",
         ),
         "\n",
-        f"Chart: {review['measure']}, in {marks.unit}",
+        f"Chart, a bar a decision: {review['measure']}, in {marks.unit}",
     )
     return text
 

@@ -181,7 +181,9 @@ async def test_the_review_page_says_its_measure_and_draws_a_sparkline_a_player(g
         rows = [strip.text for strip in app.screen._compositor.render_strips()]
         page = "\n".join(rows)
         assert "6 worlds a decision" in page and f"{result['noise']:g}× spread" in page
-        assert f"Chart: {result['measure']}, in {result['unit']}" in page
+        said = " ".join(" ".join(row.strip(" █") for row in rows).split())
+        # A bar a decision (play-tests 2026-12-03: about 30 bars read as rounds' ends).
+        assert f"Chart, a bar a decision: {result['measure']}, in {result['unit']}" in said
         for seat, name in enumerate(record.players):
             line = next(row for row in rows if f" {name} " in row and any(b in row for b in BLOCKS))
             expected = [d["expected"] for d in result["decisions"] if d["seat"] == seat]
