@@ -4,6 +4,7 @@ that asks for the player's amount whatever order Textual's news of hiding comes 
 from __future__ import annotations
 
 from textual import events
+from tui_keys import log_text, until
 from tui_offline import NAMES, OfflineApp, hand_deck
 
 from modernart.engine.modernart import Game
@@ -64,3 +65,22 @@ async def test_r12_a_digit_typed_over_the_same_suggestion_survives_a_shout():
         await pilot.press("5", "enter")
         await pilot.pause()
         assert {"t": "act", "action": {"type": "bid", "amount": 15}} in app.sent
+
+
+async def test_r11_an_amount_typed_when_the_hammer_falls_is_said_not_sent():
+    """Play-tests 2026-12-03 (late) #5: a bid typed as the hammer fell vanished without a
+    word; the log says it was not sent (and nothing is)."""
+    game = Game(NAMES, deck=hand_deck([["krypto.open"]]), first_auctioneer=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.act({"type": "play", "card": "krypto.open"})  # R11: everyone may shout
+        await pilot.pause()
+        await pilot.press("1", "2")
+        await until(pilot, lambda: app.table.query_one(AmountInput).value == "12")
+        app.others({"type": "close"})  # the hammer, before any Enter
+        await until(pilot, lambda: "12 was not sent" in log_text(app))
+        assert not any(m["action"]["type"] == "bid" for m in app.sent if m["t"] == "act")
+        app.others()  # the next news says it no more
+        await pilot.pause()
+        assert log_text(app).count("12 was not sent") == 1

@@ -235,6 +235,13 @@ class AuctionPanel(Vertical):
             self._set_mode(view.get("legal") or {})
         self._draw_clock()
 
+    def unsent(self, legal: dict[str, Any]) -> str:
+        """An amount typed into the entry that `legal` no longer asks for: the auction moved
+        on (the hammer, a turn clock) before its Enter (play-tests 2026-12-03, late, #5)."""
+        entry = self.amount_input
+        asked = self.mode and self.mode in legal
+        return "" if asked or not (self.mode and entry.typed) else entry.value
+
     def _set_mode(self, legal: dict[str, Any]) -> None:
         entry = self.amount_input
         mode = next((k for k in AMOUNT_ACTIONS if k in legal), "")

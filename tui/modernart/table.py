@@ -70,7 +70,11 @@ class TableScreen(GameTable):
     ) -> None:
         self.query_one(ValueBoard).show(view)
         self.query_one(Players).show(view)
-        self.query_one(AuctionPanel).show(view, events)
+        panel = self.query_one(AuctionPanel)
+        unsent = panel.unsent(view.get("legal") or {})
+        panel.show(view, events)
+        if unsent.isdigit():
+            self.note(f"{unsent} was not sent: the auction moved on before Enter", "bold red")
         hand = self.query_one(Hand)
         hand.show(view.get("hand") or [], view.get("legal") or {}, view)
         hand.display = view.get("you") is not None
