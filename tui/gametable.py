@@ -21,7 +21,9 @@ The contract for a game's table screen (registered in `tui/games.py`):
   ("$", "80")) for the status line, `show_error` if the game has a better place for
   refusals than the log,
   `focus_for(legal)` to move the focus where a decision is made, `focus_default()` where
-  it rests otherwise, and `end_screens` for the modal screens of a round's or game's end.
+  it rests otherwise, and `end_screens` for the modal screens of a round's or game's end;
+  a game that asks for an amount right after the player's own action holds the keys typed
+  ahead of its question (`hold`, `take_ahead`: tui/typeahead.py).
 
 A table never imports the app: it asks it through the messages of `tui/messages.py`
 (`SendToServer`, `PlayerAct`, `LeaveRoom`, `SaveRecord`, `Alert`). The app calls
