@@ -3,6 +3,10 @@ that asks for the player's amount whatever order Textual's news of hiding comes 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
 from textual import events
 from tui_keys import log_text, until
 from tui_offline import NAMES, OfflineApp, hand_deck
@@ -11,16 +15,23 @@ from modernart.engine.modernart import Game
 from modernart.tui.amount import AmountInput
 
 
+@asynccontextmanager
+async def auctioning(card: str) -> AsyncIterator[tuple[OfflineApp, Any]]:
+    """Ann (seat 0, 80×24) has put `card` up for auction, the first of the game."""
+    game = Game(NAMES, deck=hand_deck([[card]]), first_auctioneer=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.act({"type": "play", "card": card})
+        await pilot.pause()
+        yield app, pilot
+
+
 async def test_r14_a_late_hide_of_the_shown_entry_leaves_it_the_focus():
     """A sale hid the entry, the next update (your sealed bid) showed it and focused it,
     then Textual's Hide from the refresh between came: the entry kept the focus, so ↑ and
     Enter bid (before: the focus went to the hand, and they did nothing)."""
-    game = Game(NAMES, deck=hand_deck([["krypto.sealed"]]), first_auctioneer=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.act({"type": "play", "card": "krypto.sealed"})  # R14: a sealed auction
-        await pilot.pause()
+    async with auctioning("krypto.sealed") as (app, pilot):  # R14: a sealed auction
         entry = app.table.query_one(AmountInput)
         assert app.table.focused is entry
         entry.post_message(events.Hide())  # the late news of a hide already undone
@@ -32,12 +43,7 @@ async def test_r14_a_late_hide_of_the_shown_entry_leaves_it_the_focus():
 
 
 async def test_an_entry_really_hidden_gives_its_focus_away():
-    game = Game(NAMES, deck=hand_deck([["krypto.sealed"]]), first_auctioneer=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.act({"type": "play", "card": "krypto.sealed"})
-        await pilot.pause()
+    async with auctioning("krypto.sealed") as (app, pilot):
         entry = app.table.query_one(AmountInput)
         assert app.table.focused is entry
         app.table.query_one("#entry").display = False
@@ -70,12 +76,7 @@ async def test_r12_a_digit_typed_over_the_same_suggestion_survives_a_shout():
 async def test_r11_an_amount_typed_when_the_hammer_falls_is_said_not_sent():
     """Play-tests 2026-12-03 (late) #5: a bid typed as the hammer fell vanished without a
     word; the log says it was not sent (and nothing is)."""
-    game = Game(NAMES, deck=hand_deck([["krypto.open"]]), first_auctioneer=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.act({"type": "play", "card": "krypto.open"})  # R11: everyone may shout
-        await pilot.pause()
+    async with auctioning("krypto.open") as (app, pilot):  # R11: everyone may shout
         await pilot.press("1", "2")
         await until(pilot, lambda: app.table.query_one(AmountInput).value == "12")
         app.others({"type": "close"})  # the hammer, before any Enter
