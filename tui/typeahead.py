@@ -24,46 +24,46 @@ class TypeAhead:
     `hold` from a game's key handler, `answered` with every view."""
 
     _due_from: dict[str, Any] | None = None  # the choices the action came from
-    _ahead: list[str] | None = None  # keys held for the answer
+    _ahead: tuple[str, ...] = ()  # keys held for the answer (while `_due_from` is set)
 
     def expect_answer(self, legal: dict[str, Any]) -> None:
         """An action chosen from `legal` is on its way (the keys already held for it stay:
         a key that acts may say so before its action is sent)."""
-        if self._due_from is None or self._due_from != legal:
-            self._due_from = legal
-            self._ahead = []
+        if self._due_from != legal:
+            self._due_from, self._ahead = legal, ()
 
     def hold(self, event: events.Key) -> bool:
         """Whether `event` is held for the answer (the caller stops it)."""
-        held = self._ahead
-        if self._due_from is None or held is None:
+        if self._due_from is None:
             return False
-        char = event.character
-        if (char is not None and char.isdigit()) or (held and event.key in HELD_AFTER_DIGITS):
-            held.append(char if char is not None and char.isdigit() else event.key)
+        char = event.character or ""
+        digit = char.isdigit()
+        if digit or (self._ahead and event.key in HELD_AFTER_DIGITS):
+            self._ahead += (char if digit else event.key,)
             return True
         return False
 
     def answered(self, legal: dict[str, Any]) -> None:
         """A new view: if its choices differ from those the action came from, it is the
         answer, and the held keys are the game's to use."""
-        if self._due_from is None or legal == self._due_from:
-            return
-        keys, self._due_from, self._ahead = self._ahead or [], None, None
-        if any(key.isdigit() for key in keys):
+        if self._due_from is not None and legal != self._due_from and (keys := self._held()):
             self.take_ahead(keys)
 
     def refused(self) -> None:
         """The server refused the action: what was typed after it goes with it."""
-        keys, self._due_from, self._ahead = self._ahead or [], None, None
-        if any(key.isdigit() for key in keys):
+        if keys := self._held():
             self.drop_ahead(keys)
 
-    def take_ahead(self, keys: list[str]) -> None:
+    def _held(self) -> tuple[str, ...]:
+        """The keys held (none unless a digit is among them); nothing is due any more."""
+        keys, self._due_from, self._ahead = self._ahead, None, ()
+        return keys if any(key.isdigit() for key in keys) else ()
+
+    def take_ahead(self, keys: tuple[str, ...]) -> None:
         """Use the keys held for this answer (digits, "enter", "backspace")."""
         self.drop_ahead(keys)
 
-    def drop_ahead(self, keys: list[str]) -> None:
+    def drop_ahead(self, keys: tuple[str, ...]) -> None:
         typed = ""
         for key in keys:
             if key == "enter":

@@ -22,6 +22,7 @@ from test_quiet_redraws import LobbyApp, room
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
 from textual.color import Color
+from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.strip import Strip
 from textual.widgets import Input
@@ -77,6 +78,7 @@ def kinds(garbage: list[Any]) -> set[type]:
 def test_the_adapters_wrap_textuals_own_methods() -> None:
     assert LRUCache.clear is lru_clear and LRUCache.discard is lru_discard
     assert textuals_lru_clear.__module__ == textuals_lru_discard.__module__ == "textual.cache"
+    assert Stylesheet._process_component_classes is style_components
     assert textuals_component_classes.__module__ == "textual.css.stylesheet"
     assert Strip([Segment("ab")], 2)._divide_cache.__class__ is OthersOnly
 
@@ -150,7 +152,6 @@ async def test_a_widget_styled_again_keeps_its_component_nodes_and_textuals_rule
         ours = {k: s.base.get_rules() for k, s in a._component_styles.items()}
         textuals_component_classes(app.stylesheet, a)  # Textual's own, from new nodes
         assert {k: s.base.get_rules() for k, s in a._component_styles.items()} == ours
-        style_components(app.stylesheet, a)
 
 
 async def test_the_lobbys_room_list_rebuilt_leaves_no_cyclic_garbage() -> None:

@@ -239,8 +239,9 @@ class AuctionPanel(Vertical):
         """An amount typed into the entry that `legal` no longer asks for: the auction moved
         on (the hammer, a turn clock) before its Enter (play-tests 2026-12-03, late, #5)."""
         entry = self.amount_input
-        asked = self.mode and self.mode in legal
-        return "" if asked or not (self.mode and entry.typed) else entry.value
+        if not self.mode or self.mode in legal or not entry.typed:
+            return ""
+        return entry.value
 
     def _set_mode(self, legal: dict[str, Any]) -> None:
         entry = self.amount_input

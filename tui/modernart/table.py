@@ -140,7 +140,7 @@ class TableScreen(GameTable):
     def asks_amount(self) -> bool:
         return any(k in self.legal for k in AMOUNT_ACTIONS)
 
-    def take_ahead(self, keys: list[str]) -> None:
+    def take_ahead(self, keys: tuple[str, ...]) -> None:
         """Keys typed before the question: the amount's, and sent if Enter came too."""
         if not self.asks_amount():
             super().take_ahead(keys)
