@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench_tables.py [--tables 25] [--lobby 100] [--seconds 60]
         [--web-share 0.25] [--lobby-probes 5] [--baseline REV] [--repeat R] [--seed S]
-        [--hog K]
+        [--hog K] [--churn S]
 
 For each design a `modernart-server --dev --ssh-guests --web-port …` runs as a
 subprocess (bench_sessions.py's `start_server`): this tree, and with `--baseline REV`
@@ -36,6 +36,8 @@ Measured in `--seconds` after every game started:
 - the lobby probes' keys → first bytes;
 - the workers' full garbage collections in the measure (scripts/gcpauses.py), and those
   that did not run at a moment the worker found quiet (its sessions waited for them);
+- with `--churn S`, a room made or filled every S seconds of the measure (the list pushed
+  to every lobby session each time: scripts/bench_lobby.py measures one session's cost);
 - with `--hog K`, K processes each wanting a whole core run beside the measure (when CPU
   is short, the player who must act comes first: server/doors/terminal/priority.py);
 - the 1-minute load before each run (each waits for it to fall under 1, 10 min at most),
@@ -67,6 +69,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import gcpauses  # noqa: E402
+from scripts.bench_lobby import Raw, make_room  # noqa: E402
 from scripts.bench_sessions import (  # noqa: E402
     Helper,
     baseline_tree,
@@ -100,6 +103,7 @@ class Result:
     cpu_server: float = 0.0  # % of one core
     cpu_bench: list[float] = field(default_factory=list)  # lobby, then the players' halves
     over: int = 0  # games that ended within the measure
+    churned: int = 0  # room list changes made in the measure (`--churn`)
     failed: list[str] = field(default_factory=list)
     gc: gcpauses.Pauses = field(default_factory=gcpauses.Pauses)  # the workers', measured
 
@@ -112,6 +116,7 @@ class Result:
         self.cpu_bench = [a + b / runs for a, b in zip(mine, other.cpu_bench, strict=False)]
         self.setup_s = max(self.setup_s, other.setup_s)
         self.over += other.over
+        self.churned += other.churned
         for door, values in other.keys.items():
             self.keys.setdefault(door, []).extend(values)
         self.spreads += other.spreads
@@ -206,7 +211,9 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
         gc0 = gcpauses.lines(gc_dir)
         hogs += [subprocess.Popen(HOG) for _ in range(args.hog)]
         await everyone(helpers, "measure", "measuring", 60)
+        changes = asyncio.create_task(churn(f"ws://127.0.0.1:{port}/", args.churn, args.seconds))
         await asyncio.sleep(args.seconds)  # the measure: people playing for a while
+        result.churned = await changes
         reports = await everyone(helpers, "report", "report", 120)
         stop_hogs(hogs)
         span = time.monotonic() - t0
@@ -247,6 +254,32 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
     return result
 
 
+async def churn(url: str, every: float, seconds: float) -> int:
+    """With `--churn S`, the room list changes every S seconds of the measure, as when
+    people make and fill rooms while others play: a new room, then a second player in
+    it, in turn (each pushed to every session in the lobby). The changes made."""
+    if not every:
+        return 0
+    clients: list[Raw] = []
+    made, end = 0, time.monotonic() + seconds - every
+    try:
+        while time.monotonic() < end:
+            await asyncio.sleep(every)
+            if made % 2 == 0:
+                host, room = await make_room(url, f"churn{made}")
+                clients.append(host)
+            else:
+                guest = await Raw.open(url, f"guest{made}")
+                await guest.send({"t": "join", "room": room})
+                await guest.expect("joined")
+                clients.append(guest)
+            made += 1
+    finally:
+        for client in clients:
+            await client.ws.close()
+    return made
+
+
 def stop_hogs(hogs: list[subprocess.Popen]) -> None:
     while hogs:
         hog = hogs.pop()
@@ -264,7 +297,8 @@ def report(results: list[Result], args) -> None:
     print(
         f"\nT tables of 4 players ({args.web_share:.0%} through the browser door), "
         f"{args.lobby} lobby sessions ({min(args.lobby, args.lobby_probes)} pressing keys), "
-        f"{args.seconds:.0f} s measured after every game started, seed {args.seed}; "
+        f"{args.seconds:.0f} s measured after every game started, seed {args.seed}, "
+        f"{f'the room list changed every {args.churn:g} s' if args.churn else 'no room made'}; "
         f"load now {os.getloadavg()[0]:.1f}"
     )
     print(
@@ -333,6 +367,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument(
         "--hog", type=int, default=0, help="processes burning CPU beside the measure"
+    )
+    parser.add_argument(
+        "--churn", type=float, default=0, help="S: the room list changes every S seconds"
     )
     asyncio.run(bench(parser.parse_args()))
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rich.text import Text
-from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
@@ -36,36 +34,3 @@ class FittedTable(DataTable[Any]):
             self._widths = widths
             self._clear_caches()
             self.refresh()
-
-
-class MarkedTable(FittedTable):
-    """A `FittedTable` whose cursor row has a mark in its label column ("▶"), not only a
-    colour: a newcomer at 80×24 took the lobby's highlighted room for another
-    (playtests #5)."""
-
-    MARK = "▶"
-
-    def add_row(
-        self,
-        *cells: Any,
-        height: int | None = 1,
-        key: str | None = None,
-        label: Any = None,
-    ) -> RowKey:
-        """Every row has a label (the mark's column): the mark if it is the cursor's."""
-        mark = self.MARK if self.row_count == self.cursor_row else " "
-        return super().add_row(*cells, height=height, key=key, label=label or self._label(mark))
-
-    def _label(self, mark: str) -> Text:
-        """The mark, with a space after it when no padding keeps it from the first cell."""
-        return Text(mark if self.cell_padding else mark + " ")
-
-    def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
-        super().watch_cursor_coordinate(old, new)
-        if old.row == new.row:
-            return
-        for row, mark in ((old.row, " "), (new.row, self.MARK)):
-            if 0 <= row < self.row_count:
-                self.rows[self.ordered_rows[row].key].label = self._label(mark)
-        self._clear_caches()  # the rows are drawn from caches keyed by an update count
-        self.refresh()

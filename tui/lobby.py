@@ -9,21 +9,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from modernart.engine.games import DEFAULT_GAME
 
 from .createroom import CreateRoomDialog
 from .devices import DevicesScreen, replaced_note
 from .dialog import Dialog
-from .fitted import MarkedTable
 from .footer import Footer
 from .gametable import CONNECTION_LABEL
+from .lines import LinePanel
 from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .ordered import OrderedInput
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
 from .roomrows import COLUMNS, Layout, game_info, has_free_seat
+from .rowlist import RowList
 
 
 class LobbyScreen(Screen[None]):
@@ -49,7 +50,6 @@ class LobbyScreen(Screen[None]):
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
         self._layout = Layout(None)  # the columns' widths, for the screen's width
-        self._drawn: dict[str, list[Any]] = {}  # the table's rows: cells by room id
         self._left: str | None = None  # the room just left: the cursor goes past it
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -57,14 +57,13 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        table = MarkedTable(id="rooms", cursor_type="row", zebra_stripes=True)
-        yield table
-        yield Static(id="lobby-hint")
+        yield RowList(id="rooms")
+        yield LinePanel(id="lobby-hint")
         yield Static(id="error")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        tables = self.query(DataTable)
+        tables = self.query(RowList)
         if not tables:  # a session closed as its lobby mounted (a page that dropped at once)
             return
         table = tables.first()
@@ -99,7 +98,7 @@ class LobbyScreen(Screen[None]):
         for info in filter(None, map(game_info, games)):
             if info.caveat:  # the starred games of the Game column
                 hint += f"\n*{info.title}: {info.caveat}"
-        self.query_one("#lobby-hint", Static).update(Text(hint, style="dim"))
+        self.query_one("#lobby-hint", LinePanel).set_lines(Text(hint, style="dim"))
 
     def set_player(self, name: str) -> None:
         """The server took our new name."""
@@ -154,47 +153,32 @@ class LobbyScreen(Screen[None]):
             self.show_error("")
         self._draw_hint()
 
-    def _columns(self, table: DataTable[Any]) -> None:
-        """Every column, in widths for the screen's (roomrows.py `Layout`)."""
+    def _columns(self, table: RowList) -> None:
+        """Every column, in widths for the screen's (roomrows.py `Layout`): fixed widths
+        one space apart, or as wide as their cells two apart."""
         self._layout = Layout.of(self.size.width)
-        widths = self._layout.widths
-        table.cell_padding = 1 if widths is None else 0  # fixed widths: one space apart
-        for i, name in enumerate(COLUMNS):
-            table.add_column(name, width=None if widths is None else widths[i] + 1)
+        table.set_columns(COLUMNS, self._layout.widths, 2 if self._layout.widths is None else 1)
 
     def on_resize(self) -> None:
         fit_size(self)
-        table = self.query_one(DataTable)
         if Layout.of(self.size.width) != self._layout:
-            table.clear(columns=True)
-            self._columns(table)
-            self._drawn = {}
+            self._columns(self.query_one(RowList))
             self.show_rooms(self.rooms)
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
-        """The room list, drawn: only the cells that changed when the same rooms are shown
-        in the same order (the server pushes the list up to once a second, mostly with a
-        count changed; rebuilding every row each time was a lobby session's largest cost
-        while games run), every row again otherwise."""
-        if not self.query(DataTable):
+        """The room list, drawn: the cursor stays on the room it was on, and only the
+        rows that changed are drawn again (the server pushes the list to every session
+        in the lobby when a room changes; tui/rowlist.py)."""
+        if not self.query(RowList):
             return  # a list that came while the app quits: the screen is being taken down
-        table = self.query_one(DataTable)
+        table = self.query_one(RowList)
         selected = self.selected_room()
         self.rooms = [r for r in rooms if isinstance(r, dict) and "id" in r]
-        rows = {str(room["id"]): self._cells(room) for room in self.rooms}
-        if list(rows) == list(self._drawn) and table.row_count == len(rows):
-            columns = list(table.columns)
-            for key, cells in rows.items():
-                for column, old, new in zip(columns, self._drawn[key], cells, strict=True):
-                    if old != new:
-                        table.update_cell(key, column, new, update_width=True)
-        else:
-            table.clear()
-            for key, cells in rows.items():
-                table.add_row(*cells, key=key)
-            if selected is not None and str(selected["id"]) in rows:
-                table.move_cursor(row=list(rows).index(str(selected["id"])))
-        self._drawn = rows
+        ids = [str(room["id"]) for room in self.rooms]
+        cursor = None
+        if selected is not None and str(selected["id"]) in ids:
+            cursor = ids.index(str(selected["id"]))
+        table.set_rows([self._cells(room) for room in self.rooms], cursor=cursor)
         if self._left is not None:
             self.came_back(self._left)
             self._left = None
@@ -211,7 +195,7 @@ class LobbyScreen(Screen[None]):
         sends next (playtests #5: Enter went back into the finished game just left;
         2026-12-03 evening #9: the cursor sat on a full room)."""
         self._left = room
-        if not self.query(DataTable) or not self.rooms:
+        if not self.query(RowList) or not self.rooms:
             return
         ids = [str(r["id"]) for r in self.rooms]
         open_ = [i for i, r in enumerate(self.rooms) if ids[i] != room and has_free_seat(r)]
@@ -219,10 +203,10 @@ class LobbyScreen(Screen[None]):
             i for i, r in enumerate(self.rooms) if ids[i] == room and r.get("status") == "playing"
         ]
         row = (open_ or back or [1 if ids[:1] == [room] else 0])[0]
-        self.query_one(DataTable).move_cursor(row=row)
+        self.query_one(RowList).move_cursor(row)
 
     def selected_room(self) -> dict[str, Any] | None:
-        table = self.query_one(DataTable)
+        table = self.query_one(RowList)
         if not self.rooms or table.cursor_row < 0 or table.cursor_row >= len(self.rooms):
             return None
         return self.rooms[table.cursor_row]
@@ -230,10 +214,7 @@ class LobbyScreen(Screen[None]):
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(Text(message, style="bold red"))
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._draw_hint()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
         self.action_join()
 
     def action_join(self) -> None:

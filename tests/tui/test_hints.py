@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import DataTable
 from tui_keys import log_text, until
 from tui_offline import OfflineApp
 from tui_serengeti import ann_to_act, offline, play_until
@@ -15,6 +14,7 @@ from tui_serengeti import new_game as serengeti_game
 from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.modernart.style import card_name
+from modernart.tui.rowlist import RowList
 from modernart.tui.tokens import TokenStore
 
 
@@ -74,7 +74,7 @@ async def test_lobby_shows_a_room_without_hints(url, raw, tmp_path):
         await bob.send("create", seats=3, name="Quiet", options={"hints": False})
         await bob.wait_for("joined")
         await until(pilot, lambda: len(app.lobby.rooms) == 1)
-        row = [str(cell) for cell in app.lobby.query_one(DataTable).get_row_at(0)]
+        row = app.lobby.query_one(RowList).cells_at(0)
         assert row[0] == "Quiet" and row[5].endswith("no hints")
 
 

@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import DataTable, OptionList, Select
+from textual.widgets import OptionList, Select
 from textual.widgets.data_table import ColumnKey
 from tui_keys import text_of, until
 
@@ -14,6 +14,7 @@ from modernart.tui.app import ClientApp
 from modernart.tui.botpick import BotLevelDialog
 from modernart.tui.fitted import FittedTable
 from modernart.tui.lobby import CreateRoomDialog, NameDialog, PasswordDialog
+from modernart.tui.rowlist import RowList
 from modernart.tui.tokens import TokenStore
 
 
@@ -29,7 +30,7 @@ async def test_room_list_updates_live_and_create_add_bots_start(url, raw, tmp_pa
         bob = await raw("Bob")
         await bob.send("create", seats=3, name="Bob's table")
         await until(pilot, lambda: len(app.lobby.rooms) == 1)  # pushed, not asked for
-        row = [str(cell) for cell in app.lobby.query_one(DataTable).get_row_at(0)]
+        row = app.lobby.query_one(RowList).cells_at(0)
         assert row[:3] == ["Bob's table", "Modern Art", "1/3"] and row[4] == "waiting"
         await pilot.press("c")
         assert isinstance(app.screen, CreateRoomDialog)
@@ -74,7 +75,7 @@ async def test_join_then_watch_another_room(url, raw, tmp_path):
             ),
         )
         index = next(i for i, r in enumerate(app.lobby.rooms) if r.get("name") == "Bots")
-        app.lobby.query_one(DataTable).move_cursor(row=index)
+        app.lobby.query_one(RowList).move_cursor(index)
         await pilot.press("w")
         await until(pilot, lambda: app.table is not None and app.table.view.get("round") == 1)
         view = app.table.view
@@ -90,7 +91,7 @@ async def test_locked_room_asks_for_its_password(url, raw, tmp_path):
     app = make_app(url, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
-        assert str(app.lobby.query_one(DataTable).get_row_at(0)[6]) == "yes"
+        assert app.lobby.query_one(RowList).cells_at(0)[6] == "yes"
         await pilot.press("j")
         assert isinstance(app.screen, PasswordDialog)
         await pilot.press(*"roses", "enter")
@@ -130,7 +131,7 @@ async def test_rooms_of_every_game_and_create_a_serengeti_room_by_keys(url, raw,
         bob = await raw("Bob")
         await bob.send("create", seats=3, name="Savanna", game="serengeti", variant="don")
         await until(pilot, lambda: len(app.lobby.rooms) == 1)
-        row = [str(cell) for cell in app.lobby.query_one(DataTable).get_row_at(0)]
+        row = app.lobby.query_one(RowList).cells_at(0)
         assert row[:3] == ["Savanna", "Serengeti", "1/3"] and row[5] == "don"
         await pilot.press("c")
         dialog = app.screen

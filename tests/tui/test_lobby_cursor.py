@@ -3,16 +3,16 @@ newest room, not on the room just left. The real app against a real server."""
 
 from __future__ import annotations
 
-from textual.widgets import DataTable
 from tui_keys import until
 
 from modernart.tui.app import ClientApp
+from modernart.tui.rowlist import RowList
 from modernart.tui.tokens import TokenStore
 
 
-def marks(table: DataTable) -> list[str]:
-    """Each row's mark (its label's first cell: a space follows it under 100 columns)."""
-    return [table.rows[row.key].label.plain[:1] for row in table.ordered_rows]
+def marks(table: RowList) -> list[str]:
+    """Each row's mark, as drawn (its first cell; line 0 is the header)."""
+    return [table.render_line(1 + row).text[:1] for row in range(table.row_count)]
 
 
 async def test_back_from_a_room_the_marked_cursor_is_on_the_newest_room(url, raw, tmp_path):
@@ -22,7 +22,7 @@ async def test_back_from_a_room_the_marked_cursor_is_on_the_newest_room(url, raw
     app = ClientApp(url, "Ann", tokens=TokenStore(tmp_path / "tokens.json"))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.lobby is not None and len(app.lobby.rooms) == 1)
-        table = app.lobby.query_one(DataTable)
+        table = app.lobby.query_one(RowList)
         assert marks(table) == ["▶"]
         await pilot.press("enter")  # join Old table
         await until(pilot, lambda: app.table is not None and app.seat == 1)

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from textual.widgets import DataTable
 from tui_keys import until
 
 from modernart.engine.artsociety.rules import House
@@ -25,6 +24,7 @@ from modernart.engine.games import get_game
 from modernart.tui.app import ClientApp
 from modernart.tui.artsociety.end import score_table as artsociety_scores
 from modernart.tui.modernart.summary import money_table, round_table
+from modernart.tui.rowlist import RowList
 from modernart.tui.serengeti.end import score_table as serengeti_scores
 from modernart.tui.tokens import TokenStore
 
@@ -59,7 +59,7 @@ async def test_typed_text_is_shown_as_typed_everywhere(url, raw, tmp_path: pathl
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.lobby is not None and app.lobby.rooms)
         await pilot.pause()
-        row = app.lobby.query_one(DataTable).get_row_at(0)
+        row = app.lobby.query_one(RowList).cells_at(0)
         assert ROOM in str(row[0])
         # The table widens its columns for new rows when it is next idle: wait for it.
         await until(pilot, lambda: shows(app, ROOM, BOB), timeout=30)

@@ -11,7 +11,6 @@ from rich.console import Console
 from test_artsociety_screens import play_until
 from test_rematch_in_sight import GAMES, NAMES, dialog_text, played_out
 from textual.screen import ModalScreen
-from textual.widgets import DataTable
 from tui_keys import log_text, text_of, until
 from tui_offline import OfflineApp, OfflineLobbyApp, server_view
 from tui_serengeti import ann_to_act
@@ -29,6 +28,7 @@ from modernart.tui.artsociety.look import GENRES, wall_text
 from modernart.tui.confirm import Confirm
 from modernart.tui.modernart.auction import AuctionPanel
 from modernart.tui.ratingwords import rating_line
+from modernart.tui.rowlist import RowList
 
 
 async def test_a_bid_outbid_while_typed_is_said_in_the_log(url, raw, tmp_path: pathlib.Path):
@@ -206,7 +206,7 @@ async def test_the_lobby_shows_every_column_whole_at_any_width(width):
     app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=LONG_ROOMS)
     async with app.run_test(size=(width, 24)) as pilot:
         await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(RowList)
         assert not table.show_horizontal_scrollbar
         assert table.virtual_size.width <= table.scrollable_content_region.width
         header = next(line for line in screen_lines(app) if "Seats" in line)

@@ -11,13 +11,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable
 from tui_keys import log_text, text_of, until
 from websockets.asyncio.client import connect
 
 from modernart.server.wire.app import Server
 from modernart.tui.app import ClientApp
 from modernart.tui.confirm import Confirm
+from modernart.tui.rowlist import RowList
 from modernart.tui.tokens import TokenStore
 
 
@@ -45,8 +45,8 @@ def token_of(client: Any) -> str:
 
 
 def lobby_rows(app: ClientApp) -> str:
-    table = app.screen.query_one(DataTable)
-    return " ".join(str(cell) for row in range(table.row_count) for cell in table.get_row_at(row))
+    table = app.screen.query_one(RowList)
+    return " ".join(cell for row in range(table.row_count) for cell in table.cells_at(row))
 
 
 async def test_the_leave_dialog_says_a_stand_in_or_a_pause(url, raw, tmp_path):

@@ -144,7 +144,7 @@ async def test_connecting_to_a_closed_port_says_so_and_how_to_fix_it(tmp_path):
         words = text_of(error)
         assert f"127.0.0.1:{port}" in words and f"modernart-server --port {port}" in words
         assert "Connect call failed" not in words
-        hint = text_of(app.lobby.query_one("#lobby-hint", Static))
+        hint = text_of(app.lobby.query_one("#lobby-hint"))
         assert "No rooms yet" not in hint and "Not connected" in hint
 
 

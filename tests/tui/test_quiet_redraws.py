@@ -9,13 +9,17 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable
+from textual.geometry import Region
 
+from modernart.tui.app import ClientApp
 from modernart.tui.footer import Footer
 from modernart.tui.lobby import LobbyScreen
+from modernart.tui.rowlist import RowList
 
 
 class LobbyApp(App[None]):
+    CSS_PATH = ClientApp.CSS_PATH  # the lobby as laid out in the client
+
     def on_mount(self) -> None:
         self.push_screen(LobbyScreen("Ann"))
 
@@ -32,19 +36,15 @@ def room(rid: str, name: str, spectators: int = 0) -> dict[str, Any]:
     }
 
 
-def spy(table: DataTable[Any], calls: list[tuple[str, Any]]) -> None:
-    """Note every clear, added row and updated cell of `table` (and do them)."""
-    clear, add_row, update_cell = table.clear, table.add_row, table.update_cell
-    table.clear = lambda *a, **k: (calls.append(("clear", None)), clear(*a, **k))[1]  # type: ignore[method-assign]
-    table.add_row = lambda *a, **k: (calls.append(("add", k["key"])), add_row(*a, **k))[1]  # type: ignore[method-assign]
-    table.update_cell = lambda r, c, v, **k: (  # type: ignore[method-assign]
-        calls.append(("cell", (r, str(v)))),
-        update_cell(r, c, v, **k),
-    )[1]
+def spy(table: RowList, calls: list[Region | None]) -> None:
+    """Note every repaint `table` asks for: a region (content-relative), or None for all."""
+    refresh = table.refresh
 
+    def noted(*regions: Region, **kwargs: Any) -> Any:
+        calls.extend(regions or [None])
+        return refresh(*regions, **kwargs)
 
-def cells(table: DataTable[Any], row: int) -> list[str]:
-    return [str(cell) for cell in table.get_row_at(row)]
+    table.refresh = noted  # type: ignore[method-assign]
 
 
 async def test_the_same_room_list_leaves_the_table_alone_and_a_change_is_drawn():
@@ -52,26 +52,28 @@ async def test_the_same_room_list_leaves_the_table_alone_and_a_change_is_drawn()
     async with app.run_test(size=(120, 30)) as pilot:
         lobby = app.screen
         assert isinstance(lobby, LobbyScreen)
-        table = lobby.query_one(DataTable)
+        table = lobby.query_one(RowList)
         rooms = [room("a1", "Ann's"), room("b2", "Bob's")]
         lobby.show_rooms(copy.deepcopy(rooms))
-        table.move_cursor(row=1)
+        table.move_cursor(1)
         await pilot.pause()
-        calls: list[tuple[str, Any]] = []
+        calls: list[Region | None] = []
         spy(table, calls)
         lobby.show_rooms(copy.deepcopy(rooms))  # the same list, new objects (as pushed)
         assert calls == []
         rooms[0]["spectators"] = 2
-        lobby.show_rooms(copy.deepcopy(rooms))  # one count changed: that cell only
-        assert calls == [("cell", ("a1", "2"))]
-        assert cells(table, 0)[-1] == "2" and table.cursor_row == 1
+        lobby.show_rooms(copy.deepcopy(rooms))  # one count changed: that row's line only
+        assert [c.y if c else c for c in calls] == [1]  # line 0 is the header
+        assert table.cells_at(0)[-1] == "2" and table.cursor_row == 1
         calls.clear()
-        rooms.insert(0, room("c3", "Cat's"))  # a new room: every row again
+        rooms.insert(0, room("c3", "Cat's"))  # a new room on top: every row moves down
         lobby.show_rooms(copy.deepcopy(rooms))
-        assert calls == [("clear", None), ("add", "c3"), ("add", "a1"), ("add", "b2")]
-        assert [cells(table, i)[0] for i in range(3)] == ["Cat's", "Ann's", "Bob's"]
+        assert sorted(c.y for c in calls if c) == [1, 2, 3]
+        assert [table.cells_at(i)[0] for i in range(3)] == ["Cat's", "Ann's", "Bob's"]
         assert lobby.selected_room()["id"] == "b2"  # the cursor stays on its room
-        assert cells(table, 1)[-1] == "2"
+        assert table.cells_at(1)[-1] == "2"
+        await pilot.pause()
+        assert table.render_line(3).text.startswith("▶ Bob's")
 
 
 class Keys(App[None]):
