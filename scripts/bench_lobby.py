@@ -147,7 +147,7 @@ async def run_tree(
                 host, room = await make_room(url, f"new{n}x{i}")
                 clients.append(host)
             else:
-                guest = await Raw.open(url, f"guest{n}x{i}")
+                guest = await Raw.open(url, f"visitor{n}x{i}")
                 await guest.send({"t": "join", "room": room})
                 await guest.expect("joined")
                 clients.append(guest)

@@ -269,7 +269,7 @@ async def churn(url: str, every: float, seconds: float) -> int:
                 host, room = await make_room(url, f"churn{made}")
                 clients.append(host)
             else:
-                guest = await Raw.open(url, f"guest{made}")
+                guest = await Raw.open(url, f"visitor{made}")
                 await guest.send({"t": "join", "room": room})
                 await guest.expect("joined")
                 clients.append(guest)
