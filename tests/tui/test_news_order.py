@@ -83,44 +83,11 @@ async def test_news_of_one_turn_goes_to_the_player_to_act_first_and_the_rest_aft
     assert log[2:] == [("seated", 1)]  # drawn: the seated player's turn
     screens["seated"].draw()
     await turn()
-    # Then the lobby and the spectator, in the order their news came, one at a time.
-    assert log[3:] == [("lobby", 1)]
-    screens["lobby"].draw()
-    await turn()
-    assert log[4:] == [("watcher", 1)]
+    # Then the spectator and the lobby, in the order their news came.
+    assert log[3:] == [("lobby", 1), ("watcher", 1)]
     news["watcher"].deliver(update(3, None, [1]))
     await turn()
-    assert log[5:] == [("watcher", 3)]  # its own screen drawing: at once, in order
-    screens["watcher"].draw()
-    news["watcher"].deliver(update(4, None, [1]))
-    await turn()
-    assert log[6:] == [("watcher", 4)]  # nobody drawing: at once
-
-
-async def test_a_room_list_pushed_to_the_lobby_is_drawn_one_session_at_a_time():
-    """A key of a player in the same worker waits for one lobby screen, not for all."""
-    log: list[tuple[str, Any]] = []
-    order = NewsOrder(hold=60.0)
-    lobby = {name: Screen(name, log) for name in ("l1", "l2", "l3")}
-    actor = Screen("actor", log)
-    news = {name: order.session(screen) for name, screen in lobby.items()}
-    acting = order.session(actor)
-    for one in news.values():
-        one.deliver(ServerMessage({"t": "rooms", "n": 1, "rooms": []}))
-    await turn()
-    assert log == [("l1", 1)]
-    acting.deliver(update(7, 1, [1]))  # a bid for the player to act, meanwhile
-    await turn()
-    assert log[1:] == [("actor", 7)]  # not behind the lobby
-    lobby["l1"].draw()
-    await turn()
-    assert log[2:] == []  # the actor's screen first
-    actor.draw()
-    await turn()
-    assert log[2:] == [("l2", 1)]
-    lobby["l2"].draw()
-    await turn()
-    assert log[3:] == [("l3", 1)]
+    assert log[5:] == [("watcher", 3)]  # nobody drawing: at once
 
 
 async def test_a_screen_that_is_never_drawn_holds_the_others_only_for_the_hold():

@@ -16,12 +16,6 @@ session of a higher rank is on their screens (Textual's `call_after_refresh`: th
 app handled it and its screen was drawn), or after `HOLD` seconds (an app that never
 draws does not hold the others for long). Nothing is dropped or reordered within a
 session: each session's messages are handed on in the order they came.
-
-`WATCHING` sessions get their news one session at a time, each once the one before has
-drawn it (or after `HOLD`). The server pushes the room list to every session in the lobby
-at once: handed on together, a worker's lobby sessions drew it in one burst (6–35 ms
-each), and a player's key that came meanwhile waited for all of them; one at a time, it
-waits for one frame at most (docs/benchmarks.md, "A room list pushed to the lobby").
 """
 
 from __future__ import annotations
@@ -135,14 +129,9 @@ class NewsOrder:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        watching = self._watching_drawing()
         for news in sorted(self.waiting, key=lambda n: n.rank):  # stable: first come first
             if news.rank > self.floor():
                 break
-            if news.rank == WATCHING:  # one watching session's screen at a time
-                if watching - {news}:
-                    break
-                watching = {news}
             self.waiting.remove(news)
             while news.held:
                 self._post(news, news.held.popleft())
@@ -152,14 +141,9 @@ class NewsOrder:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(min(ends) - now, self._soon, context=NOBODY)
 
-    def _watching_drawing(self) -> set[News]:
-        """The watching sessions drawing their news (for `hold` seconds at most)."""
-        now = self.clock()
-        return {n for n in self.drawing if n.rank == WATCHING and now - n.since < self.hold}
-
     def _post(self, news: News, message: Any) -> None:
-        if not news.app.post_message(message):
-            return
+        if not news.app.post_message(message) or news.rank == WATCHING:
+            return  # nobody waits for a spectator's or the lobby's screen
         if news.drawing == 0:
             news.since = self.clock()
         if news.app.call_after_refresh(lambda: self._drawn(news)):
