@@ -126,6 +126,7 @@ class RowList(ScrollView, can_focus=True):
         self._header, self._gap = tuple(header), gap
         self._fixed = None if widths is None else tuple(widths)
         self._measure()
+        self._resize_virtual()
         self.refresh()
 
     def set_rows(self, rows: Sequence[Sequence[Cell]], cursor: int | None = None) -> None:
@@ -139,7 +140,7 @@ class RowList(ScrollView, can_focus=True):
         if cursor is not None:
             self.cursor_row = cursor
         self._clamp_cursor()
-        self.virtual_size = Size(self._line_width(), len(self._rows) + 1)
+        self._resize_virtual()
         height = self.styles.height
         if len(before) != len(self._rows) and (height is None or height.is_auto):
             self.refresh(layout=True)  # as tall as its rows: laid out again
@@ -251,6 +252,30 @@ class RowList(ScrollView, can_focus=True):
             texts = column if isinstance(column, tuple) else (column,)
             widest.append(max(cell_len(str(text)) for text in texts))
         self._widths = tuple(widest)
+
+    def _resize_virtual(self) -> None:
+        """The scrollable size for the rows. Textual lays a widget out again for a new
+        virtual size (`Widget.virtual_size` is a layout reactive): two thirds of a lobby
+        session's CPU for a list with a new room. Only a scroll bar that comes or goes
+        needs it; otherwise the size is set without a layout, and the scroll bar's range
+        and the scroll offset follow."""
+        size = Size(self._line_width(), len(self._rows) + 1)
+        if size == self.virtual_size:
+            return
+        width, height = self.container_size
+        bars = (size.width > width, size.height > height)
+        if not self.is_mounted or bars != (
+            self.show_horizontal_scrollbar,
+            self.show_vertical_scrollbar,
+        ):
+            self.virtual_size = size
+            return
+        self.set_reactive(RowList.virtual_size, size)
+        if bars[1]:
+            self.vertical_scrollbar.window_virtual_size = size.height
+        self.scroll_to(
+            y=min(self.scroll_offset.y, self.max_scroll_y), animate=False, immediate=True
+        )
 
     def _line_width(self) -> int:
         return 2 + sum(self._widths) + self._gap * len(self._widths)
