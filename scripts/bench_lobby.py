@@ -126,6 +126,33 @@ async def make_room(url: str, name: str) -> tuple[Raw, str]:
     return host, str(joined["room"])
 
 
+class Changes:
+    """The room list changed in turn as people change it: a new room (on top of the
+    list), then a second player seated in it (one row's cells); `close` ends them all."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.url, self.prefix = url, prefix
+        self.clients: list[Raw] = []
+        self.made = 0
+        self.room = ""
+
+    async def next(self) -> None:
+        name = f"{self.prefix}{self.made}"
+        if self.made % 2 == 0:
+            host, self.room = await make_room(self.url, name)
+            self.clients.append(host)
+        else:
+            guest = await Raw.open(self.url, f"visitor{name}")
+            await guest.send({"t": "join", "room": self.room})
+            await guest.expect("joined")
+            self.clients.append(guest)
+        self.made += 1
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.ws.close()
+
+
 async def run_tree(
     url: str, src: pathlib.Path | None, args: argparse.Namespace, tmp: pathlib.Path, n: int
 ) -> dict:
@@ -135,22 +162,15 @@ async def run_tree(
     argv = [url, str(args.rooms), str(args.pushes), str(out), str(ready)]
     proc, master, shown = pty_client(CLIENT, argv, env, cwd=tmp)
     loop = asyncio.get_running_loop()
-    clients: list[Raw] = []
+    changes = Changes(url, f"new{n}x")
     try:
         while not ready.exists():  # the client's first list (every room in it)
             if proc.poll() is not None:
                 break
             await asyncio.sleep(0.1)
-        for i in range(args.pushes):
+        for _ in range(args.pushes):
             await asyncio.sleep(LOBBY_PUSH_EVERY + 0.1)  # one change a push
-            if i % 2 == 0:
-                host, room = await make_room(url, f"new{n}x{i}")
-                clients.append(host)
-            else:
-                guest = await Raw.open(url, f"visitor{n}x{i}")
-                await guest.send({"t": "join", "room": room})
-                await guest.expect("joined")
-                clients.append(guest)
+            await changes.next()
         for _ in range(int(args.timeout / 0.2)):
             if proc.poll() is not None:
                 break
@@ -161,8 +181,7 @@ async def run_tree(
             proc.wait()
         loop.remove_reader(master)
         os.close(master)
-        for client in clients:
-            await client.ws.close()  # their rooms close: the next tree starts as this one did
+        await changes.close()  # their rooms close: the next tree starts as this one did
     if not out.exists():
         tail = bytes(shown[-3000:]).decode(errors="replace")
         raise SystemExit(f"the lobby client ended without figures:\n{tail}")

@@ -69,7 +69,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import gcpauses  # noqa: E402
-from scripts.bench_lobby import Raw, make_room  # noqa: E402
+from scripts.bench_lobby import Changes  # noqa: E402
 from scripts.bench_sessions import (  # noqa: E402
     Helper,
     baseline_tree,
@@ -260,24 +260,15 @@ async def churn(url: str, every: float, seconds: float) -> int:
     it, in turn (each pushed to every session in the lobby). The changes made."""
     if not every:
         return 0
-    clients: list[Raw] = []
-    made, end = 0, time.monotonic() + seconds - every
+    changes = Changes(url, "churn")
+    end = time.monotonic() + seconds - every
     try:
         while time.monotonic() < end:
             await asyncio.sleep(every)
-            if made % 2 == 0:
-                host, room = await make_room(url, f"churn{made}")
-                clients.append(host)
-            else:
-                guest = await Raw.open(url, f"visitor{made}")
-                await guest.send({"t": "join", "room": room})
-                await guest.expect("joined")
-                clients.append(guest)
-            made += 1
+            await changes.next()
     finally:
-        for client in clients:
-            await client.ws.close()
-    return made
+        await changes.close()
+    return changes.made
 
 
 def stop_hogs(hogs: list[subprocess.Popen]) -> None:

@@ -191,10 +191,10 @@ class RowList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if y == 0:
-            return self._strip(self._header, ("header",), "rowlist--header", width)
+            return self._strip(self._header, ("header", *self._header), "rowlist--header", width)
         row = self.scroll_offset.y + y - 1
         if row >= len(self._rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._style(""))
         kind = "rowlist--cursor" if row == self.cursor_row else ""
         if not kind and row % 2:
             kind = "rowlist--stripe"

@@ -2,6 +2,12 @@
 
 A change is pushed to every client in the lobby soon (LOBBY_PUSH_DELAY), but at most
 once a LOBBY_PUSH_EVERY, and packed once for all of them (server/lobby/pages.py).
+
+A push reaches the lobby's clients in slices of at least LOBBY_SLICE, one slice a
+LOBBY_SLICE_EVERY, over LOBBY_SPREAD at most. The terminal doors run a session's app on
+the server's machine: sent to 100 lobby sessions at once, a list had every worker draw it
+in the same moment, and a player's key anywhere waited for both cores
+(docs/benchmarks.md, "A room list pushed to the lobby").
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ log = logging.getLogger("modernart.server")
 
 LOBBY_PUSH_DELAY = 0.05  # a quiet lobby hears of a change this fast …
 LOBBY_PUSH_EVERY = 1.0  # … but gets at most one `rooms` push a second
+LOBBY_SPREAD = 0.5  # seconds over which one push reaches every lobby client …
+LOBBY_SLICE_EVERY = 0.05  # … a slice at a time, this far apart …
+LOBBY_SLICE = 8  # … of at least this many clients (a small lobby: all at once)
 
 
 class Lobby:
@@ -39,11 +48,14 @@ class Lobby:
         self.stopping = False
         self._push: asyncio.TimerHandle | None = None
         self._last_push = float("-inf")
+        self._slices: list[asyncio.TimerHandle] = []  # the last push's slices still to go
 
     def stop(self) -> None:
         self.stopping = True
         if self._push is not None:
             self._push.cancel()
+        for later in self._slices:
+            later.cancel()
 
     def send_rooms(
         self,
@@ -71,16 +83,29 @@ class Lobby:
         self._last_push = asyncio.get_running_loop().time()
         try:
             lobby = [c for c in self._conns() if c.in_lobby and not c.backlogged]
-            if lobby:
-                frame = ws_frame(self.listing.message(None, 0, None))
-                for conn in lobby:
-                    # A change the first page does not show (a room further down, a
-                    # finished game's clean-up) makes the same page: not sent again.
-                    if conn.rooms_pushed != frame:
-                        conn.send_now(frame)
-                        conn.rooms_pushed = frame
+            if not lobby:
+                return
+            frame = ws_frame(self.listing.message(None, 0, None))
+            most = round(LOBBY_SPREAD / LOBBY_SLICE_EVERY)  # slices
+            size = max(LOBBY_SLICE, -(-len(lobby) // most))
+            slices = [lobby[start : start + size] for start in range(0, len(lobby), size)]
+            self._send(frame, slices[0])
+            loop = asyncio.get_running_loop()
+            self._slices = [
+                loop.call_later(k * LOBBY_SLICE_EVERY, self._send, frame, later)
+                for k, later in enumerate(slices[1:], 1)
+            ]
         except Exception:
             log.exception("pushing the rooms list failed")
+
+    def _send(self, frame: bytes, conns: list[Conn]) -> None:
+        for conn in conns:
+            # Gone from the lobby or behind since the push began: not sent. A change the
+            # first page does not show (a room further down, a finished game's clean-up)
+            # makes the same page: not sent again.
+            if conn.in_lobby and not conn.backlogged and conn.rooms_pushed != frame:
+                conn.send_now(frame)
+                conn.rooms_pushed = frame
 
     def on_rooms(self, conn: Conn, msg: Rooms, rid: int | None) -> None:
         status = msg.status

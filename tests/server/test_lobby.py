@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from modernart.engine.modernart.bots import BOT_LEVELS
+from modernart.server.lobby import roomlist
 from modernart.server.wire.app import Server
 
 from .wsclient import Client
@@ -304,3 +305,41 @@ async def created_name(host: Client, **create) -> str:
     while (msg := await host.expect("room"))["room"].get("id") != room:
         pass
     return msg["room"]["name"]
+
+
+class LobbyConn:
+    """A client in the lobby as the push sees one: what it was sent, in a shared order."""
+
+    def __init__(self, sent: list[LobbyConn]) -> None:
+        self.sent = sent
+        self.in_lobby, self.backlogged = True, False
+        self.rooms_pushed: bytes | None = None
+        self.got: list[bytes] = []
+
+    def send_now(self, frame: bytes) -> None:
+        self.got.append(frame)
+        self.sent.append(self)
+
+
+async def test_a_push_reaches_a_big_lobby_a_slice_at_a_time_and_each_client_once(monkeypatch):
+    """A list pushed to 100 terminal sessions at once had every worker of the server's
+    machine draw it in the same moment (docs/benchmarks.md): a push goes out in slices."""
+    monkeypatch.setattr(roomlist, "LOBBY_SLICE", 4)
+    monkeypatch.setattr(roomlist, "LOBBY_SPREAD", 0.004)  # at most 4 slices …
+    monkeypatch.setattr(roomlist, "LOBBY_SLICE_EVERY", 0.001)  # … 1 ms apart
+    sent: list[LobbyConn] = []
+    conns = [LobbyConn(sent) for _ in range(22)]
+    lobby = roomlist.Lobby(lambda: [], lambda: conns)
+    lobby._push_rooms()
+    assert sent == conns[:6]  # 22 clients in 4 slices: 6 a slice (more than 4), at once
+    conns[7].in_lobby = False  # gone into a room before its slice
+    conns[8].backlogged = True  # its output unread
+    done = asyncio.Event()
+    conns[-1].send_now = lambda frame: (LobbyConn.send_now(conns[-1], frame), done.set())
+    await asyncio.wait_for(done.wait(), 10)
+    assert sent == [c for i, c in enumerate(conns) if i not in (7, 8)]  # slice by slice
+    assert all(len(c.got) == 1 for c in sent) and not conns[7].got and not conns[8].got
+    small = [LobbyConn(sent) for _ in range(3)]
+    sent.clear()
+    roomlist.Lobby(lambda: [], lambda: small)._push_rooms()
+    assert sent == small  # a small lobby: all at once

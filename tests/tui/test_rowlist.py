@@ -144,6 +144,10 @@ async def test_cells_are_cut_to_fixed_widths_and_columns_follow_their_widest_cel
         table.set_rows([["Club of the long names", "3/4"]])
         await pilot.pause()
         assert table.render_line(1).text.rstrip() == "▶ Club … 3/4"
+        assert table.render_line(0).text.rstrip() == "  Room   Seats"
+        table.set_columns(["Table", "Seats"], (6, 5), 1)  # new names, the same widths
+        await pilot.pause()
+        assert table.render_line(0).text.rstrip() == "  Table  Seats"
         table.set_columns(["Room", "Seats"], None, 2)
         await pilot.pause()
         assert table.render_line(0).text.rstrip() == "  Room                    Seats"
