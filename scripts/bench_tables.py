@@ -103,7 +103,6 @@ class Result:
     cpu_server: float = 0.0  # % of one core
     cpu_bench: list[float] = field(default_factory=list)  # lobby, then the players' halves
     over: int = 0  # games that ended within the measure
-    churned: int = 0  # room list changes made in the measure (`--churn`)
     failed: list[str] = field(default_factory=list)
     gc: gcpauses.Pauses = field(default_factory=gcpauses.Pauses)  # the workers', measured
 
@@ -116,7 +115,6 @@ class Result:
         self.cpu_bench = [a + b / runs for a, b in zip(mine, other.cpu_bench, strict=False)]
         self.setup_s = max(self.setup_s, other.setup_s)
         self.over += other.over
-        self.churned += other.churned
         for door, values in other.keys.items():
             self.keys.setdefault(door, []).extend(values)
         self.spreads += other.spreads
@@ -213,7 +211,7 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
         await everyone(helpers, "measure", "measuring", 60)
         changes = asyncio.create_task(churn(f"ws://127.0.0.1:{port}/", args.churn, args.seconds))
         await asyncio.sleep(args.seconds)  # the measure: people playing for a while
-        result.churned = await changes
+        await changes
         reports = await everyone(helpers, "report", "report", 120)
         stop_hogs(hogs)
         span = time.monotonic() - t0
@@ -254,12 +252,12 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
     return result
 
 
-async def churn(url: str, every: float, seconds: float) -> int:
+async def churn(url: str, every: float, seconds: float) -> None:
     """With `--churn S`, the room list changes every S seconds of the measure, as when
     people make and fill rooms while others play: a new room, then a second player in
-    it, in turn (each pushed to every session in the lobby). The changes made."""
+    it, in turn (each pushed to every session in the lobby)."""
     if not every:
-        return 0
+        return
     changes = Changes(url, "churn")
     end = time.monotonic() + seconds - every
     try:
@@ -268,7 +266,6 @@ async def churn(url: str, every: float, seconds: float) -> int:
             await changes.next()
     finally:
         await changes.close()
-    return changes.made
 
 
 def stop_hogs(hogs: list[subprocess.Popen]) -> None:

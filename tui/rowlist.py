@@ -246,12 +246,8 @@ class RowList(ScrollView, can_focus=True):
         if self._fixed is not None:
             self._widths = self._fixed
             return
-        columns = zip(self._header, *self._rows, strict=False) if self._rows else self._header
-        widest = []
-        for column in columns:
-            texts = column if isinstance(column, tuple) else (column,)
-            widest.append(max(cell_len(str(text)) for text in texts))
-        self._widths = tuple(widest)
+        columns = zip(self._header, *self._rows, strict=False)  # no rows: the header's 1-tuples
+        self._widths = tuple(max(cell_len(str(text)) for text in column) for column in columns)
 
     def _resize_virtual(self) -> None:
         """The scrollable size for the rows. Textual lays a widget out again for a new
