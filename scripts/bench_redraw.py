@@ -2,7 +2,7 @@
 """A playing client's CPU per game update, and what Textual does with it (issue 16).
 
 Usage: python scripts/bench_redraw.py [--baseline main] [--games modernart,serengeti,artsociety]
-           [--updates 150] [--bot-delay 150] [--profile] [--top 25]
+           [--updates 150] [--bot-delay 150] [--profile] [--top 25] [--floor]
 
 An in-process dev server (this tree) on 127.0.0.1; for each source tree (the baseline's
 `git archive`, then this tree) and each game, a client process: a `ClientApp` with
@@ -15,7 +15,10 @@ timers and reading the socket included) and, with `--profile`, runs cProfile, wh
 cumulative times are summed into groups: the table's own code (`show`), Textual's
 layout (`Compositor.reflow`), drawing (`Compositor.render_update`, widgets' lines),
 styles (`Stylesheet.update_nodes`), the driver's writes, and the top functions.
-Prints CPU per update per game and tree, and the ratio new / baseline.
+Prints CPU per update per game and tree, and the ratio new / baseline. `--floor` also
+runs this tree's client with the table drawing nothing but its status line (the same
+game, socket, messages and moves): what an update costs before any table is drawn; and
+once more with the event log told as well (what the log adds).
 """
 
 from __future__ import annotations
@@ -49,12 +52,24 @@ except ImportError:  # a baseline from before server/ had folders (issue 29)
 from modernart.tui.app import ClientApp
 from modernart.tui.gametable import GameTable
 
-url, game, wanted, delay, out, prof, trace = sys.argv[1:8]
+url, game, wanted, delay, out, prof, trace, floor = sys.argv[1:9]
 wanted, delay = int(wanted), int(delay)
 bot = get_game(game).make_bot("random", 7)
 profile = cProfile.Profile(time.process_time) if prof else None
 state = {"updates": 0, "cpu0": None, "created": False, "started": False, "done": False}
 show = GameTable.show
+
+
+def floor_show(self, view, events, logged=True):  # the update taken, the status line drawn
+    if not self._later(lambda: floor_show(self, view, events, logged)):
+        self.view = view
+        if floor == "log":  # and the event log told
+            self.add_history(events)
+        self.draw_status()
+
+
+if floor:
+    show = floor_show
 
 
 def finish(app):
@@ -150,13 +165,18 @@ ClientApp(url, name=f"bench{__import__('os').getpid()}", tokens=SessionTokens(No
 
 
 async def run_client(
-    url: str, src: pathlib.Path | None, game: str, args: argparse.Namespace, tmp: pathlib.Path
+    url: str,
+    src: pathlib.Path | None,
+    game: str,
+    args: argparse.Namespace,
+    tmp: pathlib.Path,
+    floor: str = "",
 ) -> tuple[dict, pathlib.Path | None]:
     """One client process on a PTY of its own through one game: its figures (and profile)."""
-    out = tmp / f"{game}-{os.getpid()}-{id(src)}.json"
+    out = tmp / f"{game}-{os.getpid()}-{id(src)}-{floor}.json"
     prof = tmp / f"{game}-{id(src)}.prof" if args.profile else None
     argv = [url, game, str(args.updates), str(args.bot_delay), str(out), str(prof or "")]
-    argv.append("1" if args.trace else "")
+    argv += ["1" if args.trace else "", floor]
     # Not run in this tree's folder, which `-c` would put first on the path.
     env = {"PYTHONPATH": str(src)} if src is not None else None
     proc, master, shown = pty_client(CLIENT, argv, env, cwd=tmp)
@@ -217,22 +237,30 @@ async def main() -> None:
     parser.add_argument("--trace", action="store_true", help="count refreshes by widget")
     parser.add_argument("--timeout", type=float, default=120, help="seconds a client may take")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also this tree's client drawing only its status line (the floor: what an update"
+        " costs before the table draws anything), then its status line and event log",
+    )
     args = parser.parse_args()
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="bench-redraw-"))
     server = Server(tmp / "data", port=0, dev=True)
     await server.start()
     url = f"ws://127.0.0.1:{server.port}/"
-    trees: list[tuple[str, pathlib.Path | None]] = []
+    trees: list[tuple[str, pathlib.Path | None, str]] = []
     if args.baseline:
         (tmp / "baseline").mkdir()
-        trees.append((args.baseline, baseline_tree(args.baseline, tmp / "baseline")))
-    trees.append(("this tree", None))
+        trees.append((args.baseline, baseline_tree(args.baseline, tmp / "baseline"), ""))
+    trees.append(("this tree", None, ""))
+    if args.floor:
+        trees += [("the floor", None, "status"), ("the floor and the log", None, "log")]
     print(f"load before: {os.getloadavg()[0]:.2f}")
     results: dict[tuple[str, str], float] = {}
     try:
         for game in args.games.split(","):
-            for label, src in trees:
-                figures, prof = await run_client(url, src, game, args, tmp)
+            for label, src, floor in trees:
+                figures, prof = await run_client(url, src, game, args, tmp, floor)
                 per = figures["cpu"] / max(1, figures["updates"]) * 1000
                 results[(game, label)] = per
                 print(
@@ -247,6 +275,10 @@ async def main() -> None:
             if args.baseline:
                 ratio = results[(game, "this tree")] / results[(game, args.baseline)]
                 print(f"{game}: this tree / {args.baseline} = {ratio:.2f}")
+            if args.floor:
+                for part in ("the floor", "the floor and the log"):
+                    ratio = results[(game, part)] / results[(game, "this tree")]
+                    print(f"{game}: {part} / this tree = {ratio:.2f}")
     finally:
         await server.stop()
 
