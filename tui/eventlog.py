@@ -116,11 +116,19 @@ class EventLog(RichLog):
         if not self.entries or not self._last_rows:
             self._add(line)
             return
-        del self.lines[-self._last_rows :]
+        rows = self._last_rows
+        del self.lines[-rows:]
         self._line_cache.clear()
         self.entries[-1] = line
         self._write(line)
-        self.refresh()
+        if self._last_rows == rows and self.is_vertical_scroll_end:
+            # As many rows as before, at the foot of the log: nothing moved, so only they
+            # are repainted (a shout's update repainted every row: issue 31). A region is
+            # relative to the content, below the border.
+            top = len(self.lines) - rows - self.scroll_offset.y
+            self.refresh(Region(0, top, self.scrollable_content_region.width, rows))
+        else:
+            self.refresh()
 
     def _rewrap(self) -> None:
         """Wrap every entry again to the log's width (after a resize)."""

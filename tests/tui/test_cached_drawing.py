@@ -38,12 +38,15 @@ class RelayedApp(StripDisplay, OfflineApp):
 
 
 def redrawn(app: RelayedApp) -> list[list[tuple[str, str]]]:
-    """The screen drawn again from nothing, as the relay's cells."""
-    for panel in app.screen.query(LinePanel):
-        panel.forget()
-    if app.screen is not app.table:
-        for panel in app.table.query(LinePanel):
+    """The screen drawn again from nothing, as the relay's cells: every widget's kept
+    lines let go (a refresh of the whole widget), so a row a widget changed without
+    repainting it shows (the log's last line redrawn in place, tui/eventlog.py)."""
+    screens = [app.screen] if app.screen is app.table else [app.screen, app.table]
+    for screen in screens:
+        for panel in screen.query(LinePanel):
             panel.forget()
+        for widget in screen.walk_children(with_self=True):
+            widget.refresh()
     fresh = ScreenRelay(app.relay.cols, app.relay.rows)
     strips = app.screen._compositor.render_strips()
     fresh.draw(
