@@ -12,6 +12,7 @@ from tui_keys import log_text, until
 from tui_offline import OfflineApp
 
 from modernart.engine.games import get_game
+from modernart.tui.help import HelpScreen
 from modernart.tui.lines import LinePanel
 from modernart.tui.modernart.summary import RoundSummary
 
@@ -108,3 +109,31 @@ async def test_r20_a_rounds_summary_closed_does_not_offer_the_games_review() -> 
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is app.table)
         assert "Round 1" in log_text(app) and "expert's review" not in log_text(app)
+
+
+@pytest.mark.parametrize("name", ["modernart", "serengeti", "artsociety"])
+async def test_f1_opens_the_help_over_the_games_end_and_f1_closes_it(name: str) -> None:
+    """Textual leaves the app's keys out under a modal screen, so F1 over the final scores
+    did nothing (play-test, 2026-12-03); the help opens over any dialog of ours, and F1
+    closes it again, back to the dialog."""
+    game = get_game(name).create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        whole_game(app, game, name)
+        await pilot.pause()
+        if name == "modernart":  # round 4's summary first: F1 works over it too
+            await pilot.press("f1")
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("f1")
+            assert isinstance(app.screen, RoundSummary)
+            while isinstance(app.screen, RoundSummary):
+                app.screen.dismiss(None)
+                await pilot.pause()
+        end = app.screen
+        assert isinstance(end, ModalScreen) and not isinstance(end, RoundSummary)
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        assert "Help" in str(app.screen.query_one("#help-scroll").border_title)
+        await pilot.press("f1")
+        assert app.screen is end
