@@ -10,9 +10,14 @@ from rich.text import Text
 
 
 def short_name(name: str, width: int) -> str:
-    """A name cut to `width` cells, keeping a trailing number ('Heuristic bot 12' → 'Heuris…12')."""
+    """A name cut to `width` cells, keeping a trailing number ('Heuristic bot 12' → 'Heuris…12')
+    and a last part after " · " ("alice's table · rematch 2" → "alice's… · rematch 2": rooms
+    of one table's rematches were all "alice's table · remat…", play-test 2026-12-03)."""
     if len(name) <= width:
         return name
+    head, dot, part = name.rpartition(" · ")
+    if head and len(dot + part) <= width - 4:
+        return name[: width - len(dot + part) - 1].rstrip() + "…" + dot + part
     head, _, tail = name.rpartition(" ")
     if head and tail.isdigit() and len(tail) < width - 2:
         return name[: width - len(tail) - 1].rstrip() + "…" + tail

@@ -7,6 +7,7 @@ import pytest
 from modernart.cli import main
 from modernart.tui.modernart.narrate import narrate
 from modernart.tui.modernart.style import card_chip
+from modernart.tui.roomrows import Layout
 from modernart.tui.tokens import TokenStore
 from modernart.tui.words import short_name
 
@@ -58,6 +59,10 @@ def test_cards_are_five_cells_with_symbol_and_names_keep_their_number() -> None:
     assert card_chip("krypto.sealed").plain == " KR? "
     assert card_chip("yoko.double", selected=True).plain == "[YO=]"
     assert short_name("Heuristic bot 12", 12) == "Heuristic…12"
+    # A table's rematches differ only at the end: the last part after " · " stays whole.
+    assert short_name("alice's table · rematch 2", 20) == "alice's… · rematch 2"
+    assert short_name("alice's table · rematch", 20) == "alice's t… · rematch"
+    assert short_name("a · a very long last part", 12) == "a · a very …"  # too long to keep
     assert short_name("Ann", 12) == "Ann"
 
 
@@ -291,3 +296,15 @@ def test_counts_and_winners_agree_with_their_numbers():
     assert winners_line(["Ann", "You"]) == "Ann and You win"
     assert [count(n, "shield") for n in (0, 1, 2)] == ["0 shields", "1 shield", "2 shields"]
     assert count(1, "pt") == "1 pt"
+
+
+def test_a_tables_rematch_rooms_read_apart_in_the_lobby_at_99_columns() -> None:
+    """Play-test 2026-12-03: at 99 columns both rooms read "alice's table · remat…"."""
+    layout = Layout.of(99)
+    names = ["alice's table", "alice's table · rematch", "alice's table · rematch 2"]
+    rooms = [
+        {"id": f"r{i}", "name": n, "seats": 4, "seated": ["alice"]} for i, n in enumerate(names)
+    ]
+    shown = [str(layout.cells(room)[0]) for room in rooms]
+    assert len(set(shown)) == 3 and shown[1].endswith("· rematch") and shown[2].endswith("2")
+    assert all(len(cell) <= layout.width("Room", 40) for cell in shown)
