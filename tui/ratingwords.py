@@ -24,6 +24,11 @@ UNRATED_WHY = {
 }
 
 
+# Why new players at one table moved alike whatever their places (play-test 2026-12-03:
+# every human lost 110, which read as a bug): a provisional rating moves no one's.
+PROVISIONAL = " (?: new, rated only against bots and established players, not each other)"
+
+
 def rating_line(names: Sequence[str], ratings: Sequence[Any], unrated: Any = None) -> str:
     """ "Ratings: Ann 1562 (+62), Bob 1450 (-50) · bot levels: hard 1650 (+3)". A bot
     level has one rating, which all its bots share (docs/decisions/28-lobby.md): it is
@@ -43,7 +48,8 @@ def rating_line(names: Sequence[str], ratings: Sequence[Any], unrated: Any = Non
         told = ", ".join(f"{level} {change}" for level, change in levels.items())
         seats.append(f"bot levels (one rating each): {told}")
     if seats:
-        return "Ratings: " + ", ".join(seats)
+        new = any(isinstance(c, dict) and c.get("provisional") for c in ratings)
+        return "Ratings: " + ", ".join(seats) + (PROVISIONAL if new else "")
     why = UNRATED_WHY.get(unrated) if isinstance(unrated, str) else None
     return f"This game was not rated: {why}." if why else "This game was not rated."
 

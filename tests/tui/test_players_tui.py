@@ -234,7 +234,10 @@ def test_the_table_tells_rating_changes_in_words():
     )
     assert rating_line(["Ann"], [None]) == "This game was not rated."
     provisional = {"before": 1500, "after": 1440, "provisional": True}
-    assert rating_line(["Ann"], [provisional]) == "Ratings: Ann 1440? (-60)"
+    assert rating_line(["Ann"], [provisional]) == (
+        "Ratings: Ann 1440? (-60) (?: new, rated only against bots and established players,"
+        " not each other)"
+    )
 
 
 @pytest.mark.parametrize("screen", [LeaderboardScreen, OnlineScreen])
