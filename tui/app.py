@@ -295,7 +295,7 @@ class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
             self.table = self.new_table(self.room, self.seat)
             self.push_screen(self.table)
         else:
-            self.table.room, self.table.seat = self.room, self.seat
+            self.table.join(self.room, self.seat)
         self.table.earlier_chat = [] if same_room else list(msg.get("chat") or [])
         # The room's public history: all of it for a fresh table, only what was
         # missed for a table that was here before the connection dropped.

@@ -104,9 +104,18 @@ class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
         self.earlier_chat: list[Any] = []  # `joined.chat`: told once the history is
         self.init_fields()
 
+    def join(self, room: str | None, seat: int | None) -> None:
+        """The table shows `room` now: another room (a rematch it follows) is another
+        game, whose fields start again (Modern Art's purchases gathered every game's)."""
+        if room != self.room:
+            self._review_told = False
+            self.presence = PresenceTeller()
+            self.init_fields()
+        self.room, self.seat = room, seat
+
     # ------------------------------------------------------------- the hooks
     def init_fields(self) -> None:
-        """Set the game's own fields as the table is made."""
+        """Set the game's own fields as the table is made and for each room it joins."""
 
     def mounted(self) -> None:
         """The game's own start once its widgets are up (`BORDERS` set): draw, focus."""

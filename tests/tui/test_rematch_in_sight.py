@@ -251,6 +251,9 @@ async def test_a_player_answers_the_rematch_in_the_game_over_dialog(url, raw, tm
         assert "Rematch: everyone accepted; the new game starts." in log_text(app)
         assert app.table.view["status"] == "playing" and app.table.view["you"] == 1
         assert app.table.room_info["name"] == "ab-table · rematch"
+        # The purchases (H) are the rematch's alone: they gathered every game's rounds.
+        rows = app.table.ledger.rows(app.table.names)
+        assert [row[0] for row in rows] == app.table.names and all(len(r) <= 2 for r in rows)
 
 
 async def test_a_late_spectator_reads_what_was_said_before(url, raw, tmp_path):
