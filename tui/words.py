@@ -16,8 +16,9 @@ def short_name(name: str, width: int) -> str:
     if len(name) <= width:
         return name
     head, dot, part = name.rpartition(" · ")
-    if head and len(dot + part) <= width - 4:
-        return name[: width - len(dot + part) - 1].rstrip() + "…" + dot + part
+    for end in (dot + part, part):  # " · rematch 2" if it fits beside 2 cells, or "rematch 2"
+        if head and len(end) <= width - 3:
+            return head[: width - len(end) - 1].rstrip() + "…" + end
     head, _, tail = name.rpartition(" ")
     if head and tail.isdigit() and len(tail) < width - 2:
         return name[: width - len(tail) - 1].rstrip() + "…" + tail

@@ -62,6 +62,8 @@ def test_cards_are_five_cells_with_symbol_and_names_keep_their_number() -> None:
     # A table's rematches differ only at the end: the last part after " · " stays whole.
     assert short_name("alice's table · rematch 2", 20) == "alice's… · rematch 2"
     assert short_name("alice's table · rematch", 20) == "alice's t… · rematch"
+    assert short_name("alice's table · rematch 2", 15) == "al… · rematch 2"  # 80 columns
+    assert short_name("alice's table · rematch 12", 15) == "alic…rematch 12"
     assert short_name("a · a very long last part", 12) == "a · a very …"  # too long to keep
     assert short_name("Ann", 12) == "Ann"
 
@@ -298,13 +300,19 @@ def test_counts_and_winners_agree_with_their_numbers():
     assert count(1, "pt") == "1 pt"
 
 
-def test_a_tables_rematch_rooms_read_apart_in_the_lobby_at_99_columns() -> None:
-    """Play-test 2026-12-03: at 99 columns both rooms read "alice's table · remat…"."""
-    layout = Layout.of(99)
+def test_a_tables_rematch_rooms_read_apart_in_the_lobby_at_80_and_99_columns() -> None:
+    """Play-test 2026-12-03: at 99 columns both rooms read "alice's table · remat…"; at 80
+    the word "rematch" went (2026-12-05)."""
+    for columns in (80, 99):
+        rooms_read_apart(Layout.of(columns))
+
+
+def rooms_read_apart(layout: Layout) -> None:
     names = ["alice's table", "alice's table · rematch", "alice's table · rematch 2"]
     rooms = [
         {"id": f"r{i}", "name": n, "seats": 4, "seated": ["alice"]} for i, n in enumerate(names)
     ]
     shown = [str(layout.cells(room)[0]) for room in rooms]
-    assert len(set(shown)) == 3 and shown[1].endswith("· rematch") and shown[2].endswith("2")
+    assert len(set(shown)) == 3 and shown[1].endswith("· rematch")
+    assert shown[2].endswith("· rematch 2")
     assert all(len(cell) <= layout.width("Room", 40) for cell in shown)
