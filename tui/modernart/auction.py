@@ -21,12 +21,13 @@ from ..words import capital
 from .style import TYPE_NAME, artist_style, lot_name
 
 AMOUNT_ACTIONS = ("bid", "sealed", "price")
-# What the server does for you when the turn clock runs out (docs/protocol.md).
+# What the server does for you when the turn clock runs out (docs/protocol.md), short
+# enough for the clock's row at 80 columns ("…for you" was cut: play-test 2026-12-05).
 TIMEOUT_DEFAULT = (
-    ("play", "a card is played for you"),
+    ("play", "a card is played"),
     ("decline", "you decline"),
     ("sealed", "you bid 0"),
-    ("price", "a price is named for you"),
+    ("price", "a price is named"),
     ("pass", "you pass"),
 )
 
