@@ -421,9 +421,8 @@ class ClientApp(ClaimReplies, PlayerReplies, ReviewReplies):
         return "online" if isinstance(self.tokens, TokenStore) else "ssh"
 
     def action_help(self) -> None:
-        """The help for where the player is; over the help itself, F1 closes it."""
+        """The help for where the player is (over the help, F1 is the help's own close)."""
         if isinstance(self.screen, HelpScreen):
-            self.screen.dismiss(None)
             return
         if self.table is None:
             self.push_screen(HelpScreen(lobby_help(self.where)))

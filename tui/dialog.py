@@ -9,7 +9,7 @@ on the last screen left. Here a dismiss of a screen that is not on top does noth
 
 F1 opens the help over any dialog: Textual leaves the app's own keys out under a modal
 screen (its bindings stop at the modal), so F1 over a game's final scores did nothing
-(play-test, 2026-12-03). The help itself closes on F1.
+(play-test, 2026-12-03). The help itself binds F1 to its close, which takes the place of this.
 """
 
 from __future__ import annotations
