@@ -48,17 +48,10 @@ from .eventlog import EventLog
 from .lines import LinePanel
 from .messages import Alert, PlayerAct, SaveRecord, SendToServer
 from .minsize import fit_size, watch_size
-from .presence import (
-    MARKERS,
-    PRESENCE_EVENTS,
-    PresenceTeller,
-    presence_text,
-    stand_in_names,
-    table_facts,
-)
-from .ratingwords import rated_line
+from .presence import PresenceTeller, presence_text, table_facts
 from .rematch import RematchKeys
 from .tableframe import TableFrame
+from .tablehistory import TableHistory
 from .tablekeys import TableKeys, hints_allowed
 from .turnclock import ClockWarning
 from .typeahead import TypeAhead
@@ -72,7 +65,7 @@ CONNECTION_LABEL = {
 }
 
 
-class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
+class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
     """The base of every game's table: see the module docstring for the contract."""
 
     GAME: ClassVar[str] = DEFAULT_GAME  # the registry name of the game this table shows
@@ -96,21 +89,23 @@ class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
         self.room_info: dict[str, Any] = {}
         self._ready = False
         self._early: list[Callable[[], None]] = []  # what arrived before the screen was built
-        self._review_told = False  # the log said how to ask for the review (after_game_over)
         self._waiting_screens: list[ModalScreen[Any]] = []  # end screens not shown yet
         self._open_screen: ModalScreen[Any] | None = None  # the one on screen
         self.connection = "connected"
-        self.presence = PresenceTeller()
         self.earlier_chat: list[Any] = []  # `joined.chat`: told once the history is
+        self._new_game()
+
+    def _new_game(self) -> None:
+        """The fields a game of this table keeps, the game's own (`init_fields`) among them."""
+        self._review_told = False  # the log said how to ask for the review (after_game_over)
+        self.presence = PresenceTeller()
         self.init_fields()
 
     def join(self, room: str | None, seat: int | None) -> None:
         """The table shows `room` now: another room (a rematch it follows) is another
         game, whose fields start again (Modern Art's purchases gathered every game's)."""
         if room != self.room:
-            self._review_told = False
-            self.presence = PresenceTeller()
-            self.init_fields()
+            self._new_game()
         self.room, self.seat = room, seat
 
     # ------------------------------------------------------------- the hooks
@@ -224,75 +219,6 @@ class GameTable(RematchKeys, TableKeys, TypeAhead, TableFrame):
             self._show_next()
 
         self.app.push_screen(self._open_screen, after)
-
-    def add_history(self, events: list[dict[str, Any]]) -> None:
-        """Events for the log (live, or a `history` answer): presence told here, the
-        game's events by `tell`; a stand-in's move is told as the stand-in's."""
-        if self._later(lambda: self.add_history(events)):
-            return
-        names, you = self.names, self.view.get("you")
-        run: list[dict[str, Any]] = []  # the game's events not yet told
-        told = False  # `tell` has had this update (a game may tell the state's news)
-
-        def flush() -> None:
-            nonlocal told
-            if run:
-                self.tell(list(run), names, you)
-                run.clear()
-                told = True
-
-        stand_in: int | None = None
-        for i, event in enumerate(events):
-            kind, seat = event.get("type"), event.get("seat")
-            if kind in PRESENCE_EVENTS:
-                flush()
-                if kind in MARKERS:
-                    stand_in = seat if isinstance(seat, int) and 0 <= seat < len(names) else None
-                    continue
-                told = self.presence.line(event, names, you)
-                if told is not None:
-                    self.note(*told)
-                continue
-            if stand_in is not None and seat == stand_in and not self._ends_round(events, i):
-                flush()
-                self._tell_stand_in(event, stand_in, names, you)
-                stand_in = None
-                continue
-            run.append(event)
-        flush()
-        if not told:
-            self.tell([], names, you)  # e.g. Serengeti's first auction, which has no event
-        for event in events:
-            if event.get("type") == "rated":
-                self.note(rated_line(self.names, event), "bold")
-
-    def history_done(self) -> None:
-        """The history is in the log: what was said before you came in follows it, where
-        the eye is (`joined.chat`, issue 28; seats are told by the history's presence)."""
-        if self._later(self.history_done):
-            return
-        lines, self.earlier_chat = [x for x in self.earlier_chat if isinstance(x, dict)], []
-        if lines:
-            self.note(f"Said here before you came in (the last {len(lines)}):")
-        for line in lines:
-            name, text = str(line.get("from", "?")), str(line.get("text", ""))
-            self.add_chat(name, text, watching="seat" in line and line["seat"] is None)
-        if (paused := pause_line({}, self.view)) is not None:  # the state now, last
-            self.note(*paused)
-
-    @staticmethod
-    def _ends_round(events: list[dict[str, Any]], i: int) -> bool:
-        """The move is told with the round's end that follows it (Modern Art's R18)."""
-        return i + 1 < len(events) and events[i + 1].get("type") == "round_end"
-
-    def _tell_stand_in(
-        self, event: dict[str, Any], seat: int, names: Sequence[str], you: int | None
-    ) -> None:
-        """ "The stand-in bid 91 for you": the move in the third person, never "You bid"."""
-        names_now, after = stand_in_names(names, seat, you)
-        log = self.query_one("#log", EventLog)
-        with log.appending(after):
-            self.tell([event], names_now, None)
 
     @staticmethod
     def decision_starts(previous: dict[str, Any], view: dict[str, Any]) -> bool:
