@@ -47,8 +47,11 @@ pytestmark = [
 MakeGate = Callable[..., Awaitable[WebGate]]
 CODE = re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{4}\b")
 # Answers when the document's title changes.
+# Waits for the page's title to differ from `arguments[0]`, the title last read: a change
+# between that read and this script is seen at once (it waited out the script timeout).
 TITLE_CHANGE_JS = """
 const done = arguments[arguments.length - 1];
+if (document.title !== arguments[0]) { done(true); return; }
 const title = document.querySelector('title');
 new MutationObserver(() => done(true)).observe(title, {childList: true, characterData: true,
                                                        subtree: true});
@@ -294,7 +297,7 @@ async def test_a_page_from_another_origin_cannot_open_a_session(web, browser, ca
             await page.open(f"http://127.0.0.1:{port}/")
             async with asyncio.timeout(WAIT):
                 while (title := await page.run("return document.title")) == "elsewhere":
-                    await page.call(page.driver.execute_async_script, TITLE_CHANGE_JS)
+                    await page.call(page.driver.execute_async_script, TITLE_CHANGE_JS, title)
     assert title == "refused"
     assert f"origin 'http://127.0.0.1:{port}'" in caplog.text
     assert not gate.terminals.sessions and not gate.keys.tokens
