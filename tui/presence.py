@@ -57,9 +57,10 @@ class PresenceTeller:
                 if mine:
                     return "You are away: a stand-in bot plays for you until you are back", "bold"
                 return f"{who} is away: a stand-in bot plays for them until they are back", "bold"
-            case "timeout":
-                them = "you" if mine else "them"
-                return f"Time ran out for {'you' if mine else who}: the server moves for {them}", ""
+            case "timeout":  # yours stands out: you may have been away (playtests)
+                if mine:
+                    return "Time ran out for you: the server moves for you", "bold yellow"
+                return f"Time ran out for {who}: the server moves for them", ""
         return None
 
 

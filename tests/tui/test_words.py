@@ -183,6 +183,9 @@ def test_leaving_is_not_losing_the_connection_and_a_bot_standing_in_is_told() ->
     timeout = {"type": "timeout", "seat": 1}
     assert told(timeout) == "Time ran out for Bob: the server moves for them"
     assert told(timeout, 1) == "Time ran out for you: the server moves for you"
+    # Yours stands out in the log (playtests 2026-12-05 #4: easy to miss when away).
+    assert "bold" in teller.line(timeout, NAMES, 1)[1]
+    assert "bold" not in teller.line(timeout, NAMES, 0)[1]
     assert narrate({"type": "left", "seat": 2}, NAMES) is None  # not Modern Art's to tell
 
 
