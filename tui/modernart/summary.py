@@ -90,12 +90,21 @@ DIALOG_TEXT = 70  # the text's width in a dialog (app.tcss #dialog: 74, less bor
 
 
 def values_line(last_round: dict[str, Any], width: int = DIALOG_TEXT) -> Text:
-    """ "Round 4 sold for: Lite Metal 60 · Yoko 50 · Christin P. 30 · others 0" (R23);
-    past `width` the line breaks between two artists, never inside one ("others" / "0")."""
-    values = last_round.get("values") or {}
+    """ "Round 4 sold for: Lite Metal 60 (30 + 30 before) · Yoko 50 (20 + 30 before) ·
+    Christin P. 30 · others 0": R23 adds the earlier rounds' tokens, which the parts say (a
+    player read "60 · 80" in place order as a mistake); past `width` the line breaks
+    between two artists, never inside one ("others" / "0")."""
+    values, tokens = last_round.get("values") or {}, last_round.get("tokens") or {}
     text = Text(f"Round {last_round.get('round')} sold for: ", style="bold")
     paid = [a for a in last_round.get("ranking") or [] if values.get(a)]
-    parts = [Text.assemble(artist_text(a), f" {values[a]}") for a in paid]
+
+    def earlier(artist: str) -> Text:
+        token = tokens.get(artist)
+        if token is None or token == values[artist]:
+            return Text("")
+        return Text(f" ({token} + {values[artist] - token} before)", style="dim")
+
+    parts = [Text.assemble(artist_text(a), f" {values[a]}", earlier(a)) for a in paid]
     parts.append(Text("others 0" if paid else "nothing", style="dim"))
     line = len(text)
     for i, part in enumerate(parts):
