@@ -74,3 +74,58 @@ async def test_a_760_px_page_shows_every_column_of_the_lobby_whole(web, page):
     finally:
         for client in players:
             await client.close()
+
+
+# Each row of the terminal: its non-blank runs of text with the colours the browser draws
+# them in (xterm.js's DOM renderer: a span per run; no background: the terminal's).
+COLOURS_JS = """
+const screen = getComputedStyle(document.querySelector('.xterm-viewport')).backgroundColor;
+return [screen, Array.from(document.querySelectorAll('.xterm-rows > div')).map(row =>
+  Array.from(row.querySelectorAll('span')).filter(s => s.textContent.trim()).map(s => {
+    const style = getComputedStyle(s);
+    const back = style.backgroundColor === 'rgba(0, 0, 0, 0)' ? screen : style.backgroundColor;
+    return [s.textContent, style.color, back];
+  }))];
+"""
+
+
+BORDER = "│─╭╮╰╯ "  # the panel's border around the list
+
+
+def contrast(fore: str, back: str) -> float:
+    """WCAG 2's contrast ratio of two CSS colours ("rgb(r, g, b)")."""
+
+    def luminance(css: str) -> float:
+        parts = [int(p) / 255 for p in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in parts)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(fore), luminance(back)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+async def test_the_lobby_list_s_header_and_cursor_row_read_clearly_in_the_browser(web, page):
+    """Play-test 2026-12-05 #3: the cursor row was grey on light grey (xterm.js drew its
+    bold black as bright black on Tango's white, 5:1) and the header white on a light blue
+    (2.8:1). The cursor row's text now has WCAG AAA's contrast (7:1), the header's AA's
+    (4.5:1), and the cursor row its own background."""
+    gate = await web()
+    url = f"ws://127.0.0.1:{gate.server.port}/"
+    owner = await Client.hello(url, PLAYERS[0])
+    try:
+        await owner.send("create", seats=4, name=ROOM, game="modernart")
+        await owner.expect("joined")
+        await page.open(f"http://127.0.0.1:{gate.port}/")
+        await page.wait_text("carol")
+        screen, rows = await page.run(COLOURS_JS)
+        rows = [[run for run in row if run[0].strip(BORDER)] for row in rows]  # the list's
+        header = next(row for row in rows if any("Seats" in text for text, _, _ in row))
+        cursor = next(row for row in rows if any("▶" in text for text, _, _ in row))
+        assert any("carol" in text for text, _, _ in cursor), cursor  # the room's row
+        for text, fore, back in header:
+            assert contrast(fore, back) >= 4.5, (text, fore, back)
+        for text, fore, back in cursor:
+            assert contrast(fore, back) >= 7, (text, fore, back)
+            assert back not in (screen, header[0][2]), (text, back, screen)
+    finally:
+        await owner.close()

@@ -21,12 +21,20 @@
     return element;
   };
 
+  // xterm.js's own palette (Tango's) and its bold drawn in bright colours drew the
+  // lobby's bold cursor row grey (#555753) on light grey (#d3d7cf), and white on a light
+  // bright blue (2.7:1) in the list's header and a focused entry (play-test 2026-12-05).
+  // Textual names the bright colours it wants; black and white are xterm's, and the
+  // bright blue reads both as text on black and under white text (4.5:1 each).
+  const THEME = { black: "#000000", white: "#e5e5e5", brightBlue: "#4272d0" };
   const term = new Terminal({
     fontFamily: "DejaVu Sans Mono, Menlo, Consolas, monospace",
     fontSize: FONT_MAX,
     scrollback: 0,
     cursorBlink: false,
     allowProposedApi: false,
+    theme: THEME,
+    drawBoldTextInBrightColors: false,
   });
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
