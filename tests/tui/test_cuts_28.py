@@ -72,10 +72,20 @@ async def test_the_lobby_at_80_columns_shows_every_column_whole() -> None:
             assert "finished" in last and last.rstrip(" │").endswith("yes  12"), last
 
 
-async def test_r23_the_game_over_values_line_breaks_between_artists_at_80x24() -> None:
-    """Playtests #9: the last round's values wrapped inside "others 0" ("others" / "0")."""
+async def game_over_rows(last_round: dict) -> list[str]:
+    """The screen's rows at 80×24 with the game-over box over a table."""
     game = Game(NAMES, deck=hand_deck([]), first_auctioneer=0)
     app = OfflineApp(game, seat=0)
+    end = {"type": "game_end", "money": [210, 95, 180, 40], "winners": [0]}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(GameOver(end, NAMES, last_round, [["christin_p.open"], [], [], []]))
+        await pilot.pause()
+        return screen_lines(app)
+
+
+async def test_r23_the_game_over_values_line_breaks_between_artists_at_80x24() -> None:
+    """Playtests #9: the last round's values wrapped inside "others 0" ("others" / "0")."""
     last_round = {
         "type": "round_end",
         "round": 4,
@@ -84,21 +94,14 @@ async def test_r23_the_game_over_values_line_breaks_between_artists_at_80x24() -
         "ranking": ["christin_p", "karl_gitter", "yoko"],
         "sales": [90, 0, 50, 0],
     }
-    end = {"type": "game_end", "money": [210, 95, 180, 40], "winners": [0]}
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.push_screen(GameOver(end, NAMES, last_round, [["christin_p.open"], [], [], []]))
-        await pilot.pause()
-        rows = screen_lines(app)
-        assert any("Christin P. 120 · Karl Gitter 110 · Yoko 90" in r for r in rows), rows
-        assert any("others 0" in r for r in rows)
+    rows = await game_over_rows(last_round)
+    assert any("Christin P. 120 · Karl Gitter 110 · Yoko 90" in r for r in rows), rows
+    assert any("others 0" in r for r in rows)
 
 
 async def test_r23_the_game_over_values_line_says_which_part_of_a_price_came_before() -> None:
     """Playtests 2026-12-05 #2: "Christin P. 60 · Yoko 80" in place order read as a mistake;
     each price now says this round's token and what earlier rounds added (R23)."""
-    game = Game(NAMES, deck=hand_deck([]), first_auctioneer=0)
-    app = OfflineApp(game, seat=0)
     last_round = {
         "type": "round_end",
         "round": 4,
@@ -107,12 +110,7 @@ async def test_r23_the_game_over_values_line_says_which_part_of_a_price_came_bef
         "values": {"christin_p": 60, "yoko": 80, "krypto": 10},
         "sales": [60, 0, 80, 0],
     }
-    end = {"type": "game_end", "money": [210, 95, 180, 40], "winners": [0]}
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.push_screen(GameOver(end, NAMES, last_round, [["christin_p.open"], [], [], []]))
-        await pilot.pause()
-        text = " ".join(row.strip("│ ") for row in screen_lines(app))
-        assert "Christin P. 60 (30 + 30 before)" in text, text
-        assert "Yoko 80 (20 + 60 before)" in text, text
-        assert "Krypto 10 ·" in text and "Krypto 10 (" not in text, text  # nothing before
+    text = " ".join(row.strip("│ ") for row in await game_over_rows(last_round))
+    assert "Christin P. 60 (30 + 30 before)" in text, text
+    assert "Yoko 80 (20 + 60 before)" in text, text
+    assert "Krypto 10 ·" in text and "Krypto 10 (" not in text, text  # nothing before
