@@ -56,6 +56,7 @@ from .tablekeys import TableKeys, hints_allowed
 from .turnclock import ClockWarning
 from .typeahead import TypeAhead
 
+CLOCK_MOVED = "Not sent: the clock had moved for you (above). Look, then press it again."
 CONNECTION_LABEL = {
     "connecting": ("connecting…", "yellow"),
     "connected": ("● online", "green"),
@@ -98,6 +99,7 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
     def _new_game(self) -> None:
         """The fields a game of this table keeps, the game's own (`init_fields`) among them."""
         self._review_told = False  # the log said how to ask for the review (after_game_over)
+        self._clock_moved = False  # the turn clock moved for you since your last action (act)
         self.presence = PresenceTeller()
         self.init_fields()
 
@@ -188,6 +190,11 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
         if self._later(lambda: self.show(view, events, logged)):
             return
         previous, self.view = self.view, view
+        you = view.get("you")
+        if you is not None and any(
+            e.get("type") == "timeout" and e.get("seat") == you for e in events
+        ):
+            self._clock_moved = True
         if logged:
             self.add_history(events)
         self.draw(previous, view, events)
@@ -359,9 +366,19 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
     def send(self, msg: dict[str, Any]) -> None:
         self.post_message(SendToServer(msg))
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> bool:
+        """Send `action`; False if it was not sent: the first action after the turn clock
+        moved for you is not (play-test 2026-12-05: Enter pressed for a card as the clock
+        played another bid the minimum in the auction the clock had started, and bought
+        the player's own painting). The log says what happened; pressed again, it goes."""
+        if self._clock_moved:
+            self._clock_moved = False
+            self.app.bell()
+            self.note(CLOCK_MOVED, "bold yellow")
+            return False
         self.expect_answer(self.legal)
         self.post_message(PlayerAct(action))
+        return True
 
     def action_act(self, kind: str) -> None:
         if kind not in self.legal:

@@ -73,9 +73,9 @@ class TableActions(TableFields):
             return bool(legal)
         return super().check_action(action, parameters)
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: dict[str, Any]) -> bool:
         self.error = ""  # a refusal's words stand until the next move is sent
-        super().act(action)
+        return super().act(action)
 
     def action_move(self, direction: str) -> None:
         dx, dy = MOVES[direction]
@@ -122,8 +122,10 @@ class TableActions(TableFields):
                 return
             self.chosen.append(name)
             if len(self.chosen) >= shapes["count"]:
-                chosen, self.chosen = self.chosen, []
-                self.act({"type": "shapes", "shapes": chosen})
+                if self.act({"type": "shapes", "shapes": list(self.chosen)}):
+                    self.chosen = []
+                else:  # not sent (the clock moved for you): pressed again, it is
+                    self.chosen.pop()
             self._draw_panel()
             self.refresh_bindings()
         else:

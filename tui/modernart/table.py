@@ -193,8 +193,8 @@ class TableScreen(GameTable):
         if amount is None or not low <= amount <= high:
             panel.show_error(f"Enter an amount from {low} to {high}.")
             return
-        self.act({"type": panel.mode, "amount": amount})
-        panel.sent()
+        if self.act({"type": panel.mode, "amount": amount}):
+            panel.sent()
 
     def focus_default(self) -> None:
         self.query_one(Hand).focus()
