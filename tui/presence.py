@@ -64,14 +64,17 @@ class PresenceTeller:
         return None
 
 
-def stand_in_names(names: Sequence[str], seat: int, you: int | None) -> tuple[list[str], str]:
-    """The names to tell a stand-in's move with, and what to add to its line: your
-    stand-in's move is "The stand-in bid 91 for you", another's "Bob's stand-in bid 91"."""
+def stand_in_names(
+    names: Sequence[str], seat: int, you: int | None, mover: str = "stand-in"
+) -> tuple[list[str], str]:
+    """The names to tell a move made for a seat with, and what to add to its line: your
+    stand-in's move is "The stand-in bid 91 for you", another's "Bob's stand-in bid 91";
+    `mover` "clock": your turn clock's is "The clock has sealed a bid for you"."""
     out = list(names)
     if seat == you:
-        out[seat] = "The stand-in"
+        out[seat] = f"The {mover}"
         return out, " for you"
-    out[seat] = f"{out[seat]}'s stand-in"
+    out[seat] = f"{out[seat]}'s {mover}"
     return out, ""
 
 

@@ -47,21 +47,26 @@ class TableHistory:
                 run.clear()
                 told = True
 
-        stand_in: int | None = None
+        stand_in: int | None = None  # the seat whose next event is a move made for it
+        mover = "stand-in"
         for i, event in enumerate(events):
             kind, seat = event.get("type"), event.get("seat")
             if kind in PRESENCE_EVENTS:
                 flush()
                 if kind in MARKERS:
                     stand_in = seat if isinstance(seat, int) and 0 <= seat < len(names) else None
+                    mover = "stand-in"
                     continue
+                if kind == "timeout" and seat == you and seat is not None:
+                    # "You have sealed a bid" read as the player's own (play-test 2026-12-05)
+                    stand_in, mover = seat, "clock"
                 told = self.presence.line(event, names, you)
                 if told is not None:
                     self.note(*told)
                 continue
             if stand_in is not None and seat == stand_in and not self._ends_round(events, i):
                 flush()
-                self._tell_stand_in(event, stand_in, names, you)
+                self._tell_stand_in(event, stand_in, names, you, mover)
                 stand_in = None
                 continue
             run.append(event)
@@ -92,10 +97,10 @@ class TableHistory:
         return i + 1 < len(events) and events[i + 1].get("type") == "round_end"
 
     def _tell_stand_in(
-        self, event: dict[str, Any], seat: int, names: Sequence[str], you: int | None
+        self, event: dict[str, Any], seat: int, names: Sequence[str], you: int | None, mover: str
     ) -> None:
         """ "The stand-in bid 91 for you": the move in the third person, never "You bid"."""
-        names_now, after = stand_in_names(names, seat, you)
+        names_now, after = stand_in_names(names, seat, you, mover)
         log = self.query_one("#log", EventLog)
         with log.appending(after):
             self.tell([event], names_now, None)
