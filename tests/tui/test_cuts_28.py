@@ -111,6 +111,7 @@ async def test_r23_the_game_over_values_line_says_which_part_of_a_price_came_bef
         "sales": [60, 0, 80, 0],
     }
     text = " ".join(row.strip("│ ") for row in await game_over_rows(last_round))
-    assert "Christin P. 60 (30 + 30 before)" in text, text
-    assert "Yoko 80 (20 + 60 before)" in text, text
-    assert "Krypto 10 ·" in text and "Krypto 10 (" not in text, text  # nothing before
+    assert "Round 4: each painting sold for this round's value + earlier rounds'" in text
+    assert "Christin P. 60 = 30 + 30" in text, text
+    assert "Yoko 80 = 20 + 60" in text, text
+    assert "Krypto 10 ·" in text and "Krypto 10 =" not in text, text  # nothing before

@@ -90,23 +90,31 @@ DIALOG_TEXT = 70  # the text's width in a dialog (app.tcss #dialog: 74, less bor
 
 
 def values_line(last_round: dict[str, Any], width: int = DIALOG_TEXT) -> Text:
-    """ "Round 4 sold for: Lite Metal 60 (30 + 30 before) · Yoko 50 (20 + 30 before) ·
-    Christin P. 30 · others 0": R23 adds the earlier rounds' tokens, which the parts say (a
-    player read "60 · 80" in place order as a mistake); past `width` the line breaks
-    between two artists, never inside one ("others" / "0")."""
+    """ "Round 4 sold for: Lite Metal 60 · Yoko 50 · Christin P. 30 · others 0" (R23); when an
+    artist's price adds earlier rounds' values, each price says how: "Round 4: each painting
+    sold for this round's value + earlier rounds': Yoko 80 = 20 + 60 · …" (a player read
+    running totals in place order as a mistake, play-tests 2026-12-05). Past `width` the
+    line breaks between two artists, never inside one ("others" / "0")."""
     values, tokens = last_round.get("values") or {}, last_round.get("tokens") or {}
-    text = Text(f"Round {last_round.get('round')} sold for: ", style="bold")
     paid = [a for a in last_round.get("ranking") or [] if values.get(a)]
+    earlier = {a: values[a] - tokens[a] for a in paid if a in tokens and values[a] != tokens[a]}
+    number = last_round.get("round")
+    if earlier:  # a line of its own (68 columns), the prices below it
+        head = f"Round {number}: each painting sold for this round's value + earlier rounds'\n"
+    else:
+        head = f"Round {number} sold for: "
+    text = Text(head, style="bold")
 
-    def earlier(artist: str) -> Text:
-        token = tokens.get(artist)
-        if token is None or token == values[artist]:
-            return Text("")
-        return Text(f" ({token} + {values[artist] - token} before)", style="dim")
+    def price(artist: str) -> Text:
+        if artist not in earlier:
+            return Text.assemble(artist_text(artist), f" {values[artist]}")
+        before = earlier[artist]
+        sum_ = Text(f" = {values[artist] - before} + {before}", style="dim")
+        return Text.assemble(artist_text(artist), f" {values[artist]}", sum_)
 
-    parts = [Text.assemble(artist_text(a), f" {values[a]}", earlier(a)) for a in paid]
+    parts = [price(a) for a in paid]
     parts.append(Text("others 0" if paid else "nothing", style="dim"))
-    line = len(text)
+    line = len(text.plain.rpartition("\n")[2])
     for i, part in enumerate(parts):
         if i and line + 3 + len(part) > width:
             text.append("\n")
