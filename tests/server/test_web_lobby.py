@@ -92,15 +92,24 @@ return [screen, Array.from(document.querySelectorAll('.xterm-rows > div')).map(r
 BORDER = "│─╭╮╰╯ "  # the panel's border around the list
 
 
-def contrast(fore: str, back: str) -> float:
-    """WCAG 2's contrast ratio of two CSS colours ("rgb(r, g, b)")."""
+def rgb(css: str) -> list[float]:
+    """A CSS colour ("rgb(r, g, b)" or "rgba(r, g, b, a)") as [r, g, b, a], 0–1 each."""
+    parts = [float(p) for p in css[css.index("(") + 1 : css.index(")")].split(",")]
+    return [c / 255 for c in parts[:3]] + [parts[3] if len(parts) > 3 else 1.0]
 
-    def luminance(css: str) -> float:
-        parts = [int(p) / 255 for p in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
-        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in parts)
+
+def contrast(fore: str, back: str) -> float:
+    """WCAG 2's contrast ratio of a text colour (with its alpha: xterm.js draws dim text
+    at half opacity) over a background colour."""
+    *front, alpha = rgb(fore)
+    under = rgb(back)[:3]
+    drawn = [alpha * f + (1 - alpha) * b for f, b in zip(front, under, strict=True)]
+
+    def luminance(colour: list[float]) -> float:
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour)
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
-    light, dark = sorted((luminance(fore), luminance(back)), reverse=True)
+    light, dark = sorted((luminance(drawn), luminance(under)), reverse=True)
     return (light + 0.05) / (dark + 0.05)
 
 
@@ -129,3 +138,21 @@ async def test_the_lobby_list_s_header_and_cursor_row_read_clearly_in_the_browse
             assert back not in (screen, header[0][2]), (text, back, screen)
     finally:
         await owner.close()
+
+
+async def test_the_create_dialog_s_notes_placeholders_and_button_read_clearly(web, page):
+    """Play-test 2026-12-05 #5: the create dialog's notes were bright black dimmed (1.4:1 on
+    black), its placeholders dimmed on the fields' grey, and Create blue on black (looked
+    disabled). Every run of text in the dialog now has WCAG AA's contrast (4.5:1)."""
+    gate = await web()
+    await page.open(f"http://127.0.0.1:{gate.port}/")
+    await page.wait_text("No rooms yet")
+    await page.send("c")
+    await page.wait_text("Shout window")
+    _, rows = await page.run(COLOURS_JS)
+    dialog = [run for row in rows for run in row if run[0].strip(BORDER + "▌▐█▀▄")]
+    texts = " ".join(text for text, _, _ in dialog)
+    for words in ("Tab: next field", "(optional)", "Create", "Seconds without a new bid"):
+        assert words in texts, texts
+    for text, fore, back in dialog:
+        assert contrast(fore, back) >= 4.5, (text, fore, back)
