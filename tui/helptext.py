@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.theme import Theme
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -22,10 +23,17 @@ from textual.strip import Strip
 USUAL_WIDTHS = (76, 96, 116)
 
 
+# Headings in the terminal's own colour, bold: Rich's are magenta (3:1 on black in the
+# browser, play-test 2026-12-05).
+HEADINGS = Theme({"markdown.h2": "bold underline", "markdown.h3": "bold", "markdown.h4": "italic"})
+
+
 @lru_cache(maxsize=32)
 def help_lines(text: str, width: int) -> tuple[Strip, ...]:
     """`text` (Markdown) laid out `width` cells wide: one Strip a line."""
-    console = Console(width=width, color_system="truecolor", force_terminal=True, record=False)
+    console = Console(
+        width=width, color_system="truecolor", force_terminal=True, record=False, theme=HEADINGS
+    )
     lines = console.render_lines(Markdown(text), console.options.update_width(width), pad=True)
     return tuple(Strip(line, width) for line in lines)
 

@@ -46,3 +46,16 @@ def test_the_zygote_lays_out_every_first_help_at_the_usual_widths():
     before = help_lines.cache_info().hits
     help_lines(texts[1], USUAL_WIDTHS[0])
     assert help_lines.cache_info().hits == before + 1
+
+
+def test_headings_are_drawn_bold_in_the_terminal_s_own_colour():
+    """Play-test 2026-12-05 #5: Rich's headings are magenta (3:1 on black in the browser);
+    every heading of every game's help is bold or underlined, in no colour of its own."""
+    for text in help_texts("ssh")[1:]:  # each game's rules
+        headings = [line.split(" ", 1)[1] for line in text.splitlines() if line[:3] == "## "]
+        assert headings, text[:80]
+        strips = help_lines(text, USUAL_WIDTHS[0])
+        for heading in headings:
+            (strip,) = [s for s in strips if s.text.strip() == heading]
+            styles = [seg.style for seg in strip if seg.text.strip() and seg.style]
+            assert styles and all(s.color is None and (s.bold or s.underline) for s in styles)
