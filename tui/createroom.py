@@ -58,10 +58,14 @@ class FieldSelect(Select[Any]):
             dialog.action_create()
 
 
-def caveats() -> str:
-    """What a starred game's `*` means, for the dialog that lists the games."""
+def caveats(chosen: str = DEFAULT_GAME) -> str:
+    """What a starred game's `*` means, for the dialog that lists the games: the chosen
+    game's caveat as its own, another's as an aside about the list (under Modern Art,
+    "*Art Society: house rules …" read as Modern Art's: play-test 2026-12-05)."""
     return "\n".join(
-        f"*{info.title}: {info.caveat}" for info in map(get_game, CLIENT_GAMES) if info.caveat
+        f"*{info.title}: {info.caveat}" if name == chosen else f"({info.title}*: {info.caveat})"
+        for name, info in ((name, get_game(name)) for name in CLIENT_GAMES)
+        if info.caveat
     )
 
 
@@ -185,6 +189,7 @@ class CreateRoomDialog(Dialog[dict[str, Any] | None]):
         variant.set_options([(name, name) for name in info.presets])
         variant.value = info.default_preset
         self.query_one("#variant-help", Static).update(info.preset_help[info.default_preset])
+        self.query_one("#caveats", Static).update(caveats(info.name))
         open_auctions = info.hammer is not None
         self.query_one("#shout-row").display = open_auctions
         self.query_one("#shout-help").display = open_auctions
