@@ -23,7 +23,7 @@ from .messages import GameChosen, SendToServer
 from .minsize import fit_size, watch_size
 from .ordered import OrderedInput
 from .people import LeaderboardScreen, OnlineScreen, PastGamesScreen
-from .roomrows import COLUMNS, Layout, game_info, has_free_seat
+from .roomrows import COLUMNS, Layout, game_info, has_free_seat, needs
 from .rowlist import RowList
 
 
@@ -50,6 +50,7 @@ class LobbyScreen(Screen[None]):
         self.rooms: list[dict[str, Any]] = []
         self.connection = "connecting"
         self._layout = Layout(None)  # the columns' widths, for the screen's width
+        self._needs: dict[str, int] = {}  # the widest cells seen (roomrows.py `needs`)
         self._left: str | None = None  # the room just left: the cursor goes past it
 
     def send(self, msg: dict[str, Any]) -> None:
@@ -67,7 +68,7 @@ class LobbyScreen(Screen[None]):
         if not tables:  # a session closed as its lobby mounted (a page that dropped at once)
             return
         table = tables.first()
-        self._columns(table)
+        self._columns(table, Layout.of(self.size.width, self._needs))
         table.border_title = "Rooms"
         table.focus()
         self._draw_status()
@@ -153,17 +154,15 @@ class LobbyScreen(Screen[None]):
             self.show_error("")
         self._draw_hint()
 
-    def _columns(self, table: RowList) -> None:
-        """Every column, in widths for the screen's (roomrows.py `Layout`): fixed widths
-        one space apart, or as wide as their cells two apart."""
-        self._layout = Layout.of(self.size.width)
-        table.set_columns(COLUMNS, self._layout.widths, 2 if self._layout.widths is None else 1)
+    def _columns(self, table: RowList, layout: Layout) -> None:
+        """Every column, in widths for the screen's and the rooms' (roomrows.py `Layout`):
+        fixed widths one space apart, or as wide as their cells two apart."""
+        self._layout = layout
+        table.set_columns(COLUMNS, layout.widths, 2 if layout.widths is None else 1)
 
     def on_resize(self) -> None:
         fit_size(self)
-        if Layout.of(self.size.width) != self._layout:
-            self._columns(self.query_one(RowList))
-            self.show_rooms(self.rooms)
+        self.show_rooms(self.rooms)
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
         """The room list, drawn: the cursor stays on the room it was on, and only the
@@ -174,6 +173,13 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(RowList)
         selected = self.selected_room()
         self.rooms = [r for r in rooms if isinstance(r, dict) and "id" in r]
+        # Widths only grow with the rooms a session has seen: a new width redraws every
+        # row, and the server pushes the list to every lobby session at once (issue 31).
+        seen = self._needs
+        self._needs = {k: max(seen.get(k, 0), n) for k, n in needs(self.rooms).items()}
+        layout = Layout.of(self.size.width, self._needs)
+        if layout != self._layout:
+            self._columns(table, layout)
         ids = [str(room["id"]) for room in self.rooms]
         cursor = None
         if selected is not None and str(selected["id"]) in ids:

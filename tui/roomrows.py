@@ -72,6 +72,21 @@ def fit_names(names: list[str], width: int) -> str:
     return ", ".join(shown)
 
 
+def needs(rooms: list[dict[str, Any]]) -> dict[str, int]:
+    """The widths the shared columns' cells take whole, for `Layout.of`."""
+    cells = [_shared_cells(room) for room in rooms]
+    return {name: max((len(c[i]) for c in cells), default=0) for i, name in enumerate(SHARES)}
+
+
+def _shared_cells(room: dict[str, Any]) -> tuple[str, str, str]:
+    """A room's name, players and variant, whole (the columns of `SHARES`, in order)."""
+    variant = variant_label(room.get("variant"), room.get("game"))
+    if not hints_allowed(room):
+        variant += ", no hints"
+    players = ", ".join(s for s in room.get("seated") or [] if s)
+    return str(room.get("name") or room["id"]), players, variant
+
+
 def has_free_seat(room: dict[str, Any]) -> bool:
     """A waiting room with a seat for one more player."""
     seated = room.get("seated") or []
@@ -85,13 +100,21 @@ class Layout:
     widths: tuple[int, ...] | None
 
     @classmethod
-    def of(cls, screen_width: int) -> Layout:
+    def of(cls, screen_width: int, needs: dict[str, int] | None = None) -> Layout:
+        """The widths for `screen_width`; `needs`: what the shared columns' widest cells
+        take (`needs(rooms)`; None: their most). A column gets its share at most, and what
+        the others leave goes to those still cut, the room's name first (play-test
+        2026-12-05: at 101 columns "alice's tab… · rematch" beside an empty Variant)."""
         if screen_width >= WIDE:
             return cls(None)
         rest = screen_width - FRAME - len(COLUMNS) - sum(FIXED.values())
-        shared = {n: min(MOST[n], max(4, int(rest * share))) for n, share in SHARES.items()}
-        left = max(0, rest - sum(shared.values()))  # what rounding (or the caps) left over
-        shared["Room"] = min(MOST["Room"], shared["Room"] + left)
+        want = {n: min(MOST[n], max(len(n), (needs or MOST).get(n, MOST[n]))) for n in SHARES}
+        shared = {n: min(want[n], max(4, int(rest * share))) for n, share in SHARES.items()}
+        left = max(0, rest - sum(shared.values()))  # what rounding, caps and needs left over
+        for name in SHARES:
+            more = max(0, min(left, want[name] - shared[name]))
+            shared[name] += more
+            left -= more
         return cls(tuple(FIXED.get(name) or shared[name] for name in COLUMNS))
 
     def width(self, column: str, wide: int) -> int:
@@ -103,10 +126,7 @@ class Layout:
         seated = room.get("seated") or []
         taken = sum(1 for s in seated if s)
         info = game_info(room.get("game"))
-        variant = variant_label(room.get("variant"), room.get("game"))
-        if not hints_allowed(room):
-            variant += ", no hints"
-        name = str(room.get("name") or room["id"])
+        name, _, variant = _shared_cells(room)
         return [
             Text(short_name(name, self.width("Room", MOST["Room"]))),
             game_choice(info) if info else Text(str(room.get("game"))),

@@ -72,6 +72,29 @@ async def test_the_lobby_at_80_columns_shows_every_column_whole() -> None:
             assert "finished" in last and last.rstrip(" │").endswith("yes  12"), last
 
 
+async def test_the_room_s_name_takes_what_short_players_and_variants_leave() -> None:
+    """Play-test 2026-12-05 #7: at about 101 columns (a 905 px page) rematch rooms read
+    "alice's tab… · rematch" beside a Variant column of blanks. What the players' and the
+    variants' cells do not take goes to the room's name: whole there, and at 80 columns
+    cut less than its share alone allowed (roomrows.py `Layout.of`)."""
+    rooms = [
+        {"id": f"r{n}", "name": f"alice's table · rematch {n}", "game": "modernart", "seats": 3}
+        | {"seated": ["alice", "bob", "cy"], "status": "playing", "variant": "classic"}
+        for n in (2, 3)
+    ]
+    app = OfflineLobbyApp(url="ws://offline/", name="Ann", rooms=rooms)
+    async with app.run_test(size=(101, 24)) as pilot:
+        await pilot.pause()
+        rows = screen_lines(app)
+        for n in (2, 3):
+            assert any(f"alice's table · rematch {n} " in row for row in rows), rows[:6]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        rows = screen_lines(app)
+        # The room's share alone gave "al… · rematch 2"; the variant's spare cells go to it.
+        assert any("│▶ alic… · rematch 2 Modern Art" in row for row in rows), rows[:6]
+
+
 async def game_over_rows(last_round: dict) -> list[str]:
     """The screen's rows at 80×24 with the game-over box over a table."""
     game = Game(NAMES, deck=hand_deck([]), first_auctioneer=0)
