@@ -78,6 +78,15 @@ def stand_in_names(
     return out, ""
 
 
+def host_line(view: dict[str, Any]) -> str:
+    """The waiting room's words to its host: bots while a seat is free, then the start
+    (at 4/4 seated it still offered a bot: play-test 2026-12-05)."""
+    seats = view.get("seats") or []
+    if any(s.get("free") or s.get("name") == "(free)" for s in seats):
+        return "You host: b adds a bot (B: its level), s starts when all seats are taken."
+    return "You host: every seat is taken; s starts the game."
+
+
 def seat_presence(info: dict[str, Any]) -> str | None:
     """A seat's presence in a few words when it is not simply there: None for a
     connected player or a bot."""

@@ -16,6 +16,7 @@ from modernart.engine.modernart.cards import ARTIST_NAMES, ARTIST_OF
 
 from ..amount import AmountInput
 from ..lines import LinePanel
+from ..presence import host_line
 from ..turnclock import WARN_AT_S, ClockWarning
 from ..words import capital
 from .style import TYPE_NAME, artist_style, lot_name
@@ -88,12 +89,7 @@ def describe(view: dict[str, Any]) -> Text:
         free = sum(1 for s in seats if s.get("name") == "(free)")
         lines.append(Text(f"Waiting room: {len(seats) - free}/{len(seats)} seated.", style="bold"))
         if you is not None and you == view.get("host"):
-            lines.append(
-                Text(
-                    "You host: b adds a bot (B: its level), s starts when all seats are taken.",
-                    style="bold yellow",
-                )
-            )
+            lines.append(Text(host_line(view), style="bold yellow"))
         else:
             host = view.get("host")
             who = f"{_name(view, host)} (the host)" if host is not None else "The host"

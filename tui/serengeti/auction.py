@@ -15,6 +15,7 @@ from modernart.engine.serengeti.cards import AUCTIONS
 from ..amount import AmountInput
 from ..borders import titled
 from ..lines import LinePanel
+from ..presence import host_line
 from ..turnclock import TurnClock
 from .payout import legend, payout_lines
 from .words import cards_text, lot_gain, payout_words, ranges, refusal
@@ -106,9 +107,7 @@ class AuctionBox(Vertical):
             lot.append(f"Game over: {' and '.join(winners)} won.", style="bold")
             lot.append(" e shows the scoring again.", style="dim")
         elif view.get("host") is not None and view.get("host") == you:
-            lot.append(
-                "You host: b adds a bot (B picks its level), s starts the game.", style="bold"
-            )
+            lot.append(host_line(view), style="bold")
         else:
             host = view.get("host")
             who = (
