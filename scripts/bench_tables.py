@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench_tables.py [--tables 25] [--lobby 100] [--seconds 60]
         [--web-share 0.25] [--lobby-probes 5] [--baseline REV] [--repeat R] [--seed S]
-        [--hog K] [--churn S]
+        [--hog K] [--churn S] [--per-worker K]
 
 For each design a `modernart-server --dev --ssh-guests --web-port …` runs as a
 subprocess (bench_sessions.py's `start_server`): this tree, and with `--baseline REV`
@@ -178,7 +178,7 @@ async def run_design(design: str, src: pathlib.Path | None, tables: int, args) -
     gc_dir = data / "gc"  # every collection in the workers (scripts/gcpauses.py)
     gc_dir.mkdir()
     procs, port, ssh_port = await start_server(
-        design, src, data, None, 0, gc_dir, extra=["--web-port", str(web_port)]
+        design, src, data, args.per_worker, 0, gc_dir, extra=["--web-port", str(web_port)]
     )
     helpers: list[TableHelper] = []
     hogs: list[subprocess.Popen] = []
@@ -358,6 +358,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--churn", type=float, default=0, help="S: the room list changes every S seconds"
+    )
+    parser.add_argument(
+        "--per-worker", type=int, help="K: terminal sessions a worker (the server's default)"
     )
     asyncio.run(bench(parser.parse_args()))
 
