@@ -232,13 +232,16 @@ class Page:
         await self.call(self.driver.execute_async_script, CHANGE_JS, ms)
 
     async def wait(self, ok: Callable[[str], bool], what: str, timeout: float = WAIT) -> str:
-        """The terminal's text once `ok(text)` holds, read again at each change."""
+        """The terminal's text once `ok(text)` holds, read again at each change. Out of
+        time, the last text read is told: a browser that stopped answering (Firefox did,
+        once, in a full suite) would hold a new read until the suite's timeout."""
+        text = ""
         try:
             async with asyncio.timeout(timeout):
                 while not ok(text := await self.text()):
                     await self.next_change()
         except TimeoutError:
-            raise AssertionError(f"no {what} after {timeout} s:\n{await self.text()}") from None
+            raise AssertionError(f"no {what} after {timeout} s; last read:\n{text}") from None
         return text
 
     async def wait_text(self, text: str, timeout: float = WAIT) -> str:
