@@ -176,7 +176,7 @@ class LobbyScreen(Screen[None]):
         # Widths only grow with the rooms a session has seen: a new width redraws every
         # row, and the server pushes the list to every lobby session at once (issue 31).
         seen = self._needs
-        self._needs = {k: max(seen.get(k, 0), n) for k, n in needs(self.rooms).items()}
+        self._needs = seen | {k: max(seen.get(k, 0), n) for k, n in needs(self.rooms).items()}
         layout = Layout.of(self.size.width, self._needs)
         if layout != self._layout:
             self._columns(table, layout)

@@ -73,9 +73,10 @@ def fit_names(names: list[str], width: int) -> str:
 
 
 def needs(rooms: list[dict[str, Any]]) -> dict[str, int]:
-    """The widths the shared columns' cells take whole, for `Layout.of`."""
+    """The widths the shared columns' cells take whole, for `Layout.of` (no rooms: none
+    said, and the columns take their shares)."""
     cells = [_shared_cells(room) for room in rooms]
-    return {name: max((len(c[i]) for c in cells), default=0) for i, name in enumerate(SHARES)}
+    return {name: max(len(c[i]) for c in cells) for i, name in enumerate(SHARES)} if cells else {}
 
 
 def _shared_cells(room: dict[str, Any]) -> tuple[str, str, str]:
