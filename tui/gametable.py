@@ -99,7 +99,7 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
     def _new_game(self) -> None:
         """The fields a game of this table keeps, the game's own (`init_fields`) among them."""
         self._review_told = False  # the log said how to ask for the review (after_game_over)
-        self._clock_moved = False  # the turn clock moved for you since your last action (act)
+        self.clock_moved = False  # the turn clock moved for you since your last action (act)
         self.presence = PresenceTeller()
         self.init_fields()
 
@@ -194,7 +194,7 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
         if you is not None and any(
             e.get("type") == "timeout" and e.get("seat") == you for e in events
         ):
-            self._clock_moved = True
+            self.clock_moved = True
         if logged:
             self.add_history(events)
         self.draw(previous, view, events)
@@ -371,8 +371,8 @@ class GameTable(TableHistory, RematchKeys, TableKeys, TypeAhead, TableFrame):
         moved for you is not (play-test 2026-12-05: Enter pressed for a card as the clock
         played another bid the minimum in the auction the clock had started, and bought
         the player's own painting). The log says what happened; pressed again, it goes."""
-        if self._clock_moved:
-            self._clock_moved = False
+        if self.clock_moved:
+            self.clock_moved = False
             self.app.bell()
             self.note(CLOCK_MOVED, "bold yellow")
             return False

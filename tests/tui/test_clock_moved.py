@@ -7,12 +7,14 @@ clock's move as the clock's (tui/tablehistory.py)."""
 
 from __future__ import annotations
 
-from tui_keys import log_text, until
-from tui_offline import NAMES, OfflineApp, hand_deck
+from tui_keys import log_text, shown, text_of, until
+from tui_offline import NAMES, OfflineApp, hand_deck, play_until
 
 from modernart.engine.modernart import Game
 from modernart.tui.amount import AmountInput
 from modernart.tui.gametable import CLOCK_MOVED
+from modernart.tui.lines import LinePanel
+from modernart.tui.modernart.summary import RoundSummary
 
 CARDS = ["lite_metal.open", "christin_p.sealed"]
 
@@ -57,3 +59,21 @@ async def test_another_player_s_clock_holds_back_nothing_of_yours():
         await until(pilot, lambda: acts(app))
         assert acts(app) == [{"type": "play", "card": CARDS[0]}]
         assert CLOCK_MOVED not in log_text(app)
+
+
+async def test_r19_the_round_s_summary_says_the_clock_played_for_you_behind_it():
+    """Play-test 2026-12-05: behind round 1's summary the clock ran out for Ann, and its line
+    went on to name her next decision without a word of the move made for her."""
+    game = Game(NAMES, deck=hand_deck([]), first_auctioneer=0)
+    app = OfflineApp(game, seat=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        before, events = play_until(game, "round_end")
+        app.push_view([], before)
+        await pilot.pause()
+        # The round's last move, made by the server for Ann as her clock ran out.
+        app.push_view([{"type": "timeout", "seat": 0}, *events])
+        await until(pilot, lambda: shown(app, RoundSummary))
+        clock = app.screen.query_one("#summary-clock", LinePanel)
+        await until(pilot, lambda: "The clock has played for you" in text_of(clock))
+        assert clock.display

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -90,12 +91,21 @@ class TableScreen(GameTable):
         for event in events:
             if event.get("type") == "round_end":
                 last_round = event
-                clock = self.query_one(AuctionPanel).clock_line
-                screens.append(RoundSummary(event, names, bought, clock))
+                screens.append(RoundSummary(event, names, bought, self._summary_clock))
             elif event.get("type") == "game_end":
                 # Round 4's scoring again beside the money: its summary may have gone by.
                 screens.append(GameOver(event, names, last_round, bought))
         return screens
+
+    def _summary_clock(self, yours: str) -> Text | None:
+        """The clock's line under a round's summary, which it keeps running behind; once it
+        has played for you, that first (the line named only the next decision: play-test
+        2026-12-05)."""
+        line = self.query_one(AuctionPanel).clock_line(yours)
+        if not self.clock_moved:
+            return line
+        moved = Text("The clock has played for you (the log says what). ", style="bold yellow")
+        return moved if line is None else moved + line
 
     def tell(self, events: list[dict[str, Any]], names: Sequence[str], you: int | None) -> None:
         self.query_one(ModernArtLog).add_events(events, names, you)
