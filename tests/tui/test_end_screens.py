@@ -3,6 +3,8 @@ the events, for a player who pressed no key; a watcher gets none (the log tells 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -27,49 +29,48 @@ def whole_game(app: OfflineApp, game: Any, name: str) -> None:
         app.others({**bots[seat].choose(game.view(seat)), "seat": seat})
 
 
+@asynccontextmanager
+async def after_whole_game(name: str, seat: int | None = 0) -> AsyncIterator[tuple[Any, Any]]:
+    """`name` played to its end by random bots, `seat`'s app (None: a watcher's) at 80×24."""
+    game = get_game(name).create(NAMES, seed=5, first=0)
+    app = OfflineApp(game, seat=seat)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        whole_game(app, game, name)
+        await pilot.pause()
+        yield app, pilot
+
+
+async def close_dialogs(app: OfflineApp, pilot: Any, kind: type = ModalScreen) -> list[Any]:
+    """Dismiss the screens on top in turn while they are `kind`: the screens closed."""
+    closed = []
+    while isinstance(app.screen, kind):
+        closed.append(app.screen)
+        app.screen.dismiss(None)
+        await pilot.pause()
+    return closed
+
+
 async def test_r20_round_summaries_then_the_game_over_in_the_order_of_the_events() -> None:
     """Modern Art has a dialog per round (R20) and one at the end (R26): a player who
     pressed no key meets round 1's first, then 2, 3, 4, and the game's end last."""
-    game = get_game("modernart").create(NAMES, seed=5, first=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        whole_game(app, game, "modernart")
-        await pilot.pause()
-        shown = []
-        while isinstance(app.screen, ModalScreen):
-            event = getattr(app.screen, "event", {})
-            shown.append((type(app.screen).__name__, event.get("round")))
-            app.screen.dismiss(None)
-            await pilot.pause()
+    async with after_whole_game("modernart") as (app, pilot):
+        closed = await close_dialogs(app, pilot)
+        shown = [(type(s).__name__, getattr(s, "event", {}).get("round")) for s in closed]
         rounds = [("RoundSummary", r) for r in range(1, 5)]
         assert shown in ([*rounds, ("GameOver", None)], [*rounds, ("GameOver", 4)])
 
 
 @pytest.mark.parametrize("name", ["serengeti", "artsociety"])
 async def test_the_games_end_is_shown_once_to_a_player(name: str) -> None:
-    game = get_game(name).create(NAMES, seed=5, first=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        whole_game(app, game, name)
-        await pilot.pause()
-        shown = []
-        while isinstance(app.screen, ModalScreen):
-            shown.append(type(app.screen).__name__)
-            app.screen.dismiss(None)
-            await pilot.pause()
+    async with after_whole_game(name) as (app, pilot):
+        shown = [type(screen).__name__ for screen in await close_dialogs(app, pilot)]
         assert shown == [{"serengeti": "SerengetiOver", "artsociety": "ArtSocietyEnd"}[name]]
 
 
 @pytest.mark.parametrize("name", ["modernart", "serengeti", "artsociety"])
 async def test_a_watcher_gets_no_dialogs(name: str) -> None:
-    game = get_game(name).create(NAMES, seed=5, first=0)
-    app = OfflineApp(game, seat=None)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        whole_game(app, game, name)
-        await pilot.pause()
+    async with after_whole_game(name, seat=None) as (app, _):
         assert not isinstance(app.screen, ModalScreen)
         assert app.screen is app.table
 
@@ -116,20 +117,13 @@ async def test_f1_opens_the_help_over_the_games_end_and_f1_closes_it(name: str) 
     """Textual leaves the app's keys out under a modal screen, so F1 over the final scores
     did nothing (play-test, 2026-12-03); the help opens over any dialog of ours, and F1
     closes it again, back to the dialog."""
-    game = get_game(name).create(NAMES, seed=5, first=0)
-    app = OfflineApp(game, seat=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        whole_game(app, game, name)
-        await pilot.pause()
+    async with after_whole_game(name) as (app, pilot):
         if name == "modernart":  # round 4's summary first: F1 works over it too
             await pilot.press("f1")
             assert isinstance(app.screen, HelpScreen)
             await pilot.press("f1")
             assert isinstance(app.screen, RoundSummary)
-            while isinstance(app.screen, RoundSummary):
-                app.screen.dismiss(None)
-                await pilot.pause()
+            await close_dialogs(app, pilot, RoundSummary)
         end = app.screen
         assert isinstance(end, ModalScreen) and not isinstance(end, RoundSummary)
         await pilot.press("f1")
