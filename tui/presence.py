@@ -82,7 +82,7 @@ def host_line(view: dict[str, Any]) -> str:
     """The waiting room's words to its host: bots while a seat is free, then the start
     (at 4/4 seated it still offered a bot: play-test 2026-12-05)."""
     seats = view.get("seats") or []
-    if any(s.get("free") or s.get("name") == "(free)" for s in seats):
+    if any(s.get("free") for s in seats):
         return "You host: b adds a bot (B: its level), s starts when all seats are taken."
     return "You host: every seat is taken; s starts the game."
 

@@ -86,7 +86,7 @@ def describe(view: dict[str, Any]) -> Text:
     lines: list[Text] = []
     if view.get("status") == "waiting":
         seats = view.get("seats") or []
-        free = sum(1 for s in seats if s.get("name") == "(free)")
+        free = sum(1 for s in seats if s.get("free"))
         lines.append(Text(f"Waiting room: {len(seats) - free}/{len(seats)} seated.", style="bold"))
         if you is not None and you == view.get("host"):
             lines.append(Text(host_line(view), style="bold yellow"))

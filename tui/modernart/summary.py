@@ -106,11 +106,10 @@ def values_line(last_round: dict[str, Any], width: int = DIALOG_TEXT) -> Text:
     text = Text(head, style="bold")
 
     def price(artist: str) -> Text:
-        if artist not in earlier:
-            return Text.assemble(artist_text(artist), f" {values[artist]}")
-        before = earlier[artist]
-        sum_ = Text(f" = {values[artist] - before} + {before}", style="dim")
-        return Text.assemble(artist_text(artist), f" {values[artist]}", sum_)
+        text = Text.assemble(artist_text(artist), f" {values[artist]}")
+        if artist in earlier:
+            text.append(f" = {tokens[artist]} + {earlier[artist]}", style="dim")
+        return text
 
     parts = [price(a) for a in paid]
     parts.append(Text("others 0" if paid else "nothing", style="dim"))
